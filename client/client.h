@@ -1,0 +1,49 @@
+// A small typed client for capplan: every call has a deadline and returns absl::StatusOr;
+// read-only calls retry UNAVAILABLE with exponential backoff.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "capplan/v1/admin.grpc.pb.h"
+#include "capplan/v1/planner.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+
+namespace capplan::client {
+
+struct ClientOptions {
+  std::string server = "127.0.0.1:50051";
+  std::chrono::milliseconds timeout{5000};
+  int max_read_attempts = 4;  // read-only calls only
+  std::chrono::milliseconds initial_backoff{50};
+  std::string admin_token;    // sent as "authorization: Bearer <token>" on admin calls
+};
+
+// The admin token from CAPPLAN_ADMIN_TOKEN, or else the first token in the file named by
+// CAPPLAN_ADMIN_TOKEN_FILE; empty when neither is set.
+absl::StatusOr<std::string> AdminTokenFromEnvironment();
+
+class Client {
+ public:
+  explicit Client(ClientOptions options);
+
+  // The health service's status for `service` ("" = the whole server): "SERVING", ...
+  absl::StatusOr<std::string> Health(const std::string& service = "");
+  absl::StatusOr<capplan::v1::GetCatalogVersionResponse> GetCatalogVersion();
+
+  const ClientOptions& options() const { return options_; }
+
+ private:
+  template <typename Request, typename Response, typename Method>
+  absl::Status ReadCall(Method method, const Request& request, Response* response);
+
+  ClientOptions options_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<capplan::v1::PlannerService::Stub> planner_;
+  std::unique_ptr<capplan::v1::AdminService::Stub> admin_;
+  std::unique_ptr<grpc::health::v1::Health::Stub> health_;
+};
+
+}  // namespace capplan::client

@@ -1,0 +1,111 @@
+// capplan-server: parses flags (with environment fallbacks), starts the server, waits for
+// SIGTERM or SIGINT, drains and exits 0. Startup failures exit 1 with one line naming why.
+#include <signal.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "server/server.h"
+
+ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
+          "gRPC listen address, host:port (port 0 picks a free one). Env: CAPPLAN_LISTEN");
+ABSL_FLAG(std::string, metrics_listen, "127.0.0.1:9464",
+          "Prometheus /metrics address, host:port. Env: CAPPLAN_METRICS_LISTEN");
+ABSL_FLAG(std::string, db, "var/capplan.db",
+          "SQLite catalog database; created and migrated if missing. Env: CAPPLAN_DB");
+ABSL_FLAG(std::string, admin_token_file, "",
+          "File of admin bearer tokens, one \"<token> <caller> <role>\" per line. "
+          "Env: CAPPLAN_ADMIN_TOKEN_FILE");
+ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
+          "How long in-flight calls may run after SIGTERM. Env: CAPPLAN_SHUTDOWN_GRACE");
+
+#ifndef CAPPLAN_VERSION
+#define CAPPLAN_VERSION "dev"
+#endif
+
+namespace {
+
+std::vector<std::string> g_args;
+
+// Whether --name or -name appeared on the command line. (Abseil 20220623 keeps
+// CommandLineFlag::IsSpecifiedOnCommandLine private.)
+bool OnCommandLine(const std::string& name) {
+  for (const std::string& a : g_args) {
+    if (a == "--") break;
+    for (const std::string& prefix : {"--" + name, "-" + name}) {
+      if (a == prefix || absl::StartsWith(a, prefix + "=")) return true;
+    }
+  }
+  return false;
+}
+
+// A flag given on the command line wins; otherwise a set environment variable; otherwise
+// the default.
+std::string FlagOrEnv(const absl::Flag<std::string>& flag, const char* name, const char* env) {
+  const char* value = std::getenv(env);
+  if (!OnCommandLine(name) && value != nullptr && *value != '\0') return value;
+  return absl::GetFlag(flag);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("capplan-server: GPU capacity planning for LLMs over gRPC");
+  g_args.assign(argv + 1, argv + argc);
+  absl::ParseCommandLine(argc, argv);
+
+  // Block the shutdown signals before any thread starts, so every gRPC thread inherits the
+  // mask and only sigwait below sees them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  capplan::server::ServerOptions options;
+  options.listen_address = FlagOrEnv(FLAGS_listen, "listen", "CAPPLAN_LISTEN");
+  options.metrics_address = FlagOrEnv(FLAGS_metrics_listen, "metrics_listen", "CAPPLAN_METRICS_LISTEN");
+  options.db_path = FlagOrEnv(FLAGS_db, "db", "CAPPLAN_DB");
+  options.admin_token_file =
+      FlagOrEnv(FLAGS_admin_token_file, "admin_token_file", "CAPPLAN_ADMIN_TOKEN_FILE");
+  options.version = CAPPLAN_VERSION;
+  absl::Duration grace = absl::GetFlag(FLAGS_shutdown_grace);
+  if (const char* env = std::getenv("CAPPLAN_SHUTDOWN_GRACE");
+      env != nullptr && !OnCommandLine("shutdown_grace")) {
+    if (!absl::ParseDuration(env, &grace)) {
+      std::cerr << "capplan-server: CAPPLAN_SHUTDOWN_GRACE: not a duration: " << env << "\n";
+      return 1;
+    }
+  }
+
+  absl::StatusOr<std::unique_ptr<capplan::server::Server>> server =
+      capplan::server::Server::Start(options);
+  if (!server.ok()) {
+    std::cerr << "capplan-server: " << server.status().message() << "\n";
+    return 1;
+  }
+  const size_t colon = options.listen_address.rfind(':');
+  const std::string host = options.listen_address.substr(0, colon);
+  const size_t mcolon = options.metrics_address.rfind(':');
+  std::cout << "capplan-server " << CAPPLAN_VERSION << ": serving grpc on " << host << ":"
+            << (*server)->grpc_port() << ", metrics on http://"
+            << options.metrics_address.substr(0, mcolon) << ":" << (*server)->metrics_port()
+            << "/metrics, catalog version " << (*server)->catalog_version() << " from "
+            << options.db_path << std::endl;
+
+  int sig = 0;
+  sigwait(&signals, &sig);
+  std::cout << "capplan-server: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
+            << ", draining for up to " << absl::FormatDuration(grace) << std::endl;
+  (*server)->Shutdown(absl::ToChronoMilliseconds(grace));
+  std::cout << "capplan-server: stopped" << std::endl;
+  return 0;
+}

@@ -1,0 +1,143 @@
+#include "server/metrics.h"
+
+#include <chrono>
+
+#include <google/protobuf/descriptor.h>
+
+#include "capplan/v1/admin.grpc.pb.h"
+#include "capplan/v1/planner.grpc.pb.h"
+#include "server/status.h"
+
+namespace capplan::server {
+
+namespace {
+
+std::string TypeOf(const google::protobuf::MethodDescriptor* m) {
+  if (m->client_streaming() && m->server_streaming()) return "bidi_stream";
+  if (m->client_streaming()) return "client_stream";
+  if (m->server_streaming()) return "server_stream";
+  return "unary";
+}
+
+// Buckets from 50 µs: the planner answers in well under a millisecond, so the
+// go-grpc-prometheus defaults (from 5 ms) would put every call in the first bucket.
+const prometheus::Histogram::BucketBoundaries& Buckets() {
+  static const prometheus::Histogram::BucketBoundaries kBuckets = {
+      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
+      0.025,   0.05,   0.1,     0.25,   0.5,   1.0,    2.5,   5.0, 10.0};
+  return kBuckets;
+}
+
+class MetricsInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  explicit MetricsInterceptor(const ServerMetrics::PerMethod* m)
+      : m_(m), start_(std::chrono::steady_clock::now()) {
+    m_->started->Increment();
+  }
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
+      const int code = static_cast<int>(methods->GetSendStatus().error_code());
+      if (code >= 0 && code < 17) m_->handled[code]->Increment();
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+      m_->seconds->Observe(elapsed.count());
+    }
+    methods->Proceed();
+  }
+
+ private:
+  const ServerMetrics::PerMethod* m_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+class MetricsInterceptorFactory final
+    : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit MetricsInterceptorFactory(const ServerMetrics* metrics) : metrics_(metrics) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override {
+    const ServerMetrics::PerMethod* m = metrics_->Find(info->method());
+    return m == nullptr ? nullptr : new MetricsInterceptor(m);
+  }
+
+ private:
+  const ServerMetrics* metrics_;
+};
+
+}  // namespace
+
+std::vector<MethodDescription> ServedMethods() {
+  std::vector<MethodDescription> out;
+  const auto* pool = google::protobuf::DescriptorPool::generated_pool();
+  for (const char* service : {capplan::v1::PlannerService::service_full_name(),
+                              capplan::v1::AdminService::service_full_name()}) {
+    const google::protobuf::ServiceDescriptor* s = pool->FindServiceByName(service);
+    if (s == nullptr) continue;
+    for (int i = 0; i < s->method_count(); ++i) {
+      const google::protobuf::MethodDescriptor* m = s->method(i);
+      out.push_back({"/" + s->full_name() + "/" + m->name(), TypeOf(m)});
+    }
+  }
+  out.push_back({"/grpc.health.v1.Health/Check", "unary"});
+  out.push_back({"/grpc.health.v1.Health/Watch", "server_stream"});
+  return out;
+}
+
+ServerMetrics::ServerMetrics(std::shared_ptr<prometheus::Registry> registry,
+                             const std::vector<MethodDescription>& methods,
+                             const std::string& version)
+    : registry_(std::move(registry)) {
+  auto& started = prometheus::BuildCounter()
+                      .Name("grpc_server_started_total")
+                      .Help("Total number of RPCs started on the server.")
+                      .Register(*registry_);
+  auto& handled = prometheus::BuildCounter()
+                      .Name("grpc_server_handled_total")
+                      .Help("Total number of RPCs completed on the server, regardless of success or failure.")
+                      .Register(*registry_);
+  auto& seconds = prometheus::BuildHistogram()
+                      .Name("grpc_server_handling_seconds")
+                      .Help("Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.")
+                      .Register(*registry_);
+  for (const MethodDescription& d : methods) {
+    const size_t slash = d.full_name.rfind('/');
+    const std::string service = d.full_name.substr(1, slash - 1);
+    const std::string method = d.full_name.substr(slash + 1);
+    const prometheus::Labels labels = {
+        {"grpc_type", d.type}, {"grpc_service", service}, {"grpc_method", method}};
+    PerMethod pm;
+    pm.started = &started.Add(labels);
+    for (int code = 0; code < 17; ++code) {
+      prometheus::Labels with_code = labels;
+      with_code["grpc_code"] = GrpcCodeName(static_cast<grpc::StatusCode>(code));
+      pm.handled[code] = &handled.Add(with_code);
+    }
+    pm.seconds = &seconds.Add(labels, Buckets());
+    methods_.emplace(d.full_name, pm);
+  }
+  prometheus::BuildGauge()
+      .Name("capplan_build_info")
+      .Help("capplan build; the value is always 1.")
+      .Register(*registry_)
+      .Add({{"version", version}})
+      .Set(1);
+  catalog_version_ = &prometheus::BuildGauge()
+                          .Name("capplan_catalog_version")
+                          .Help("Version of the catalog snapshot the planner is serving.")
+                          .Register(*registry_)
+                          .Add({});
+}
+
+const ServerMetrics::PerMethod* ServerMetrics::Find(const char* full_name) const {
+  if (full_name == nullptr) return nullptr;
+  auto it = methods_.find(full_name);
+  return it == methods_.end() ? nullptr : &it->second;
+}
+
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
+ServerMetrics::InterceptorFactory() {
+  return std::make_unique<MetricsInterceptorFactory>(this);
+}
+
+}  // namespace capplan::server

@@ -1,0 +1,55 @@
+// Prometheus metrics: the de-facto gRPC server metric names community dashboards use
+// (grpc_server_started_total, grpc_server_handled_total, grpc_server_handling_seconds),
+// recorded by a server interceptor, plus capplan's own gauges.
+#pragma once
+
+#include <grpcpp/support/server_interceptor.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "prometheus/counter.h"
+#include "prometheus/family.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+
+namespace capplan::server {
+
+struct MethodDescription {
+  std::string full_name;  // "/package.Service/Method"
+  std::string type;       // unary, client_stream, server_stream, bidi_stream
+};
+
+// Methods of every service the server registers (ours plus grpc.health.v1.Health).
+std::vector<MethodDescription> ServedMethods();
+
+class ServerMetrics {
+ public:
+  ServerMetrics(std::shared_ptr<prometheus::Registry> registry,
+                const std::vector<MethodDescription>& methods, const std::string& version);
+
+  struct PerMethod {
+    prometheus::Counter* started = nullptr;
+    std::array<prometheus::Counter*, 17> handled{};
+    prometheus::Histogram* seconds = nullptr;
+  };
+  // Null for a method the server does not serve.
+  const PerMethod* Find(const char* full_name) const;
+
+  void SetCatalogVersion(int64_t version) { catalog_version_->Set(static_cast<double>(version)); }
+
+  std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> InterceptorFactory();
+
+  const std::shared_ptr<prometheus::Registry>& registry() const { return registry_; }
+
+ private:
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::unordered_map<std::string, PerMethod> methods_;  // built once, read-only afterwards
+  prometheus::Gauge* catalog_version_ = nullptr;
+};
+
+}  // namespace capplan::server

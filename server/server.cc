@@ -1,0 +1,107 @@
+#include "server/server.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "capplan/v1/admin.grpc.pb.h"
+#include "prometheus/exposer.h"
+#include "server/auth.h"
+#include "server/metrics.h"
+#include "server/planner_service.h"
+#include "server/store/catalog_store.h"
+
+namespace capplan::server {
+
+struct Server::State {
+  std::unique_ptr<store::CatalogStore> store;
+  TokenTable tokens;
+  std::unique_ptr<ServerMetrics> metrics;
+  std::unique_ptr<prometheus::Exposer> exposer;
+  std::unique_ptr<PlannerServiceImpl> planner;
+  std::unique_ptr<capplan::v1::AdminService::CallbackService> admin;
+  std::unique_ptr<grpc::Server> grpc_server;
+  int grpc_port = 0;
+  int metrics_port = 0;
+  bool shut_down = false;
+};
+
+Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+Server::~Server() { Shutdown(std::chrono::milliseconds(0)); }
+
+int Server::grpc_port() const { return state_->grpc_port; }
+int Server::metrics_port() const { return state_->metrics_port; }
+int64_t Server::catalog_version() const { return state_->store->Snapshot()->catalog_version; }
+
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
+  auto state = std::make_unique<State>();
+
+  if (!options.admin_token_file.empty()) {
+    absl::StatusOr<TokenTable> tokens = TokenTable::LoadFile(options.admin_token_file);
+    if (!tokens.ok()) return tokens.status();
+    state->tokens = std::move(*tokens);
+  }
+
+  store::DatabaseOptions db_options;
+  db_options.path = options.db_path;
+  absl::StatusOr<std::unique_ptr<store::CatalogStore>> store =
+      store::CatalogStore::Open(db_options);
+  if (!store.ok()) return store.status();
+  state->store = std::move(*store);
+
+  state->metrics = std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(),
+                                                   ServedMethods(), options.version);
+  state->metrics->SetCatalogVersion(state->store->Snapshot()->catalog_version);
+  try {
+    state->exposer = std::make_unique<prometheus::Exposer>(options.metrics_address);
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
+  }
+  state->exposer->RegisterCollectable(state->metrics->registry());
+  const std::vector<int> metric_ports = state->exposer->GetListeningPorts();
+  state->metrics_port = metric_ports.empty() ? 0 : metric_ports.front();
+
+  state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
+  state->admin = std::make_unique<capplan::v1::AdminService::CallbackService>();
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  // gRPC enables SO_REUSEPORT by default, which would let a second server share a taken port
+  // silently; a planner must fail loudly instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
+  builder.AddListeningPort(options.listen_address, grpc::InsecureServerCredentials(),
+                           &state->grpc_port);
+  builder.RegisterService(state->planner.get());
+  builder.RegisterService(state->admin.get());
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
+  creators.push_back(state->metrics->InterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(creators));
+  state->grpc_server = builder.BuildAndStart();
+  if (state->grpc_server == nullptr || state->grpc_port == 0) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", options.listen_address, " (address in use or invalid)"));
+  }
+  state->grpc_server->GetHealthCheckService()->SetServingStatus(true);
+  return std::unique_ptr<Server>(new Server(std::move(state)));
+}
+
+void Server::Shutdown(std::chrono::milliseconds grace) {
+  if (state_ == nullptr || state_->shut_down) return;
+  state_->shut_down = true;
+  if (state_->grpc_server != nullptr) {
+    // Shutdown() of the health service flips every status to NOT_SERVING and holds it there.
+    state_->grpc_server->GetHealthCheckService()->Shutdown();
+    state_->grpc_server->Shutdown(std::chrono::system_clock::now() + grace);
+    state_->grpc_server->Wait();
+  }
+  state_->exposer.reset();
+}
+
+}  // namespace capplan::server

@@ -1,0 +1,44 @@
+// The server's lifecycle: open the catalog, start gRPC (with health, reflection and the
+// metrics interceptor) and the metrics endpoint, and drain on shutdown.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace capplan::server {
+
+struct ServerOptions {
+  std::string listen_address = "127.0.0.1:50051";
+  std::string metrics_address = "127.0.0.1:9464";
+  std::string db_path = "var/capplan.db";
+  std::string admin_token_file;  // empty: no tokens, every admin write is refused
+  int max_receive_message_bytes = 4 * 1024 * 1024;
+  std::string version;
+};
+
+class Server {
+ public:
+  // Fails with one status naming the cause: unreadable database, newer schema, failed
+  // migration, address in use, bad token file.
+  static absl::StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
+  ~Server();
+
+  int grpc_port() const;
+  int metrics_port() const;
+  int64_t catalog_version() const;
+
+  // Health goes NOT_SERVING, new calls are refused, in-flight calls get up to `grace` to
+  // finish, then are cancelled. Idempotent.
+  void Shutdown(std::chrono::milliseconds grace);
+
+  struct State;
+
+ private:
+  explicit Server(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace capplan::server
