@@ -69,14 +69,17 @@ class MetricsInterceptorFactory final
 
 std::vector<MethodDescription> ServedMethods() {
   std::vector<MethodDescription> out;
-  const auto* pool = google::protobuf::DescriptorPool::generated_pool();
-  for (const char* service : {capplan::v1::PlannerService::service_full_name(),
-                              capplan::v1::AdminService::service_full_name()}) {
-    const google::protobuf::ServiceDescriptor* s = pool->FindServiceByName(service);
-    if (s == nullptr) continue;
-    for (int i = 0; i < s->method_count(); ++i) {
-      const google::protobuf::MethodDescriptor* m = s->method(i);
-      out.push_back({"/" + s->full_name() + "/" + m->name(), TypeOf(m)});
+  // Reach the services through a message of each file: that links the generated code and
+  // registers its descriptors, which a bare pool lookup by name does not guarantee.
+  for (const google::protobuf::FileDescriptor* file :
+       {capplan::v1::PlanRequest::descriptor()->file(),
+        capplan::v1::WriteResponse::descriptor()->file()}) {
+    for (int si = 0; si < file->service_count(); ++si) {
+      const google::protobuf::ServiceDescriptor* s = file->service(si);
+      for (int i = 0; i < s->method_count(); ++i) {
+        const google::protobuf::MethodDescriptor* m = s->method(i);
+        out.push_back({"/" + s->full_name() + "/" + m->name(), TypeOf(m)});
+      }
     }
   }
   out.push_back({"/grpc.health.v1.Health/Check", "unary"});

@@ -129,6 +129,18 @@ absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) 
   return SchemaVersion();
 }
 
+absl::StatusOr<std::string> Database::Pragma(const std::string& name) {
+  if (name != "journal_mode" && name != "synchronous" && name != "foreign_keys" &&
+      name != "busy_timeout") {
+    return absl::InvalidArgumentError(absl::StrCat("pragma: not one capplan sets: ", name));
+  }
+  try {
+    return impl_->db.execAndGet(absl::StrCat("PRAGMA ", name)).getString();
+  } catch (const SQLite::Exception& e) {
+    return SqliteError(e, absl::StrCat("database ", impl_->path, ": PRAGMA ", name));
+  }
+}
+
 absl::Status Database::IntegrityCheck() {
   try {
     const std::string result = impl_->db.execAndGet("PRAGMA integrity_check").getString();

@@ -38,6 +38,10 @@ class Database {
   // PRAGMA integrity_check; DataLoss with SQLite's first complaint otherwise.
   absl::Status IntegrityCheck();
 
+  // The connection's value of one of the pragmas capplan sets (journal_mode, synchronous,
+  // foreign_keys, busy_timeout), for diagnostics and tests.
+  absl::StatusOr<std::string> Pragma(const std::string& name);
+
   const std::string& path() const;
 
   struct Impl;

@@ -1,0 +1,197 @@
+#include "server_process.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+namespace capplan::testing {
+
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// fork + exec with stdout to a pipe (returned) and stderr to a file.
+pid_t Spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+            const std::string& stderr_path, int* stdout_fd) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(err, STDERR_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  *stdout_fd = fds[0];
+  return pid;
+}
+
+// Reads what is available on fd within timeout_ms; false on EOF.
+bool ReadSome(int fd, int timeout_ms, std::string* out) {
+  pollfd p{fd, POLLIN, 0};
+  if (poll(&p, 1, timeout_ms) <= 0) return true;
+  char buf[4096];
+  const ssize_t n = read(fd, buf, sizeof buf);
+  if (n <= 0) return false;
+  out->append(buf, static_cast<size_t>(n));
+  return true;
+}
+
+bool WaitPid(pid_t pid, int timeout_ms, ExitResult* r) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (true) {
+    int status = 0;
+    const pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid) {
+      if (WIFEXITED(status)) {
+        r->exit_code = WEXITSTATUS(status);
+      } else if (WIFSIGNALED(status)) {
+        r->exit_code = -1;
+        r->signal = WTERMSIG(status);
+      }
+      return true;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace
+
+TempDir::TempDir() {
+  char tmpl[] = "/tmp/capplan-it-XXXXXX";
+  path_ = mkdtemp(tmpl);
+}
+
+TempDir::~TempDir() { std::filesystem::remove_all(path_); }
+
+ServerProcess::ServerProcess(const std::vector<std::string>& args,
+                             const std::map<std::string, std::string>& env) {
+  char tmpl[] = "/tmp/capplan-server-stderr-XXXXXX";
+  const int fd = mkstemp(tmpl);
+  close(fd);
+  stderr_path_ = tmpl;
+  std::vector<std::string> argv = {CAPPLAN_SERVER_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  pid_ = Spawn(argv, env, stderr_path_, &stdout_fd_);
+  static const std::regex kBanner(
+      R"(serving grpc on [^ ]+:(\d+), metrics on http://[^ ]+:(\d+)/metrics)");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (!ReadSome(stdout_fd_, 100, &stdout_text_)) break;  // exited before serving
+    std::smatch m;
+    if (std::regex_search(stdout_text_, m, kBanner)) {
+      grpc_port_ = std::stoi(m[1]);
+      metrics_port_ = std::stoi(m[2]);
+      banner_ = stdout_text_;
+      return;
+    }
+  }
+  Wait(10000);
+}
+
+ServerProcess::~ServerProcess() {
+  if (!reaped_ && pid_ > 0) {
+    kill(pid_, SIGKILL);
+    Wait(10000);
+  }
+  if (stdout_fd_ >= 0) close(stdout_fd_);
+  std::filesystem::remove(stderr_path_);
+}
+
+std::string ServerProcess::grpc_address() const {
+  return "127.0.0.1:" + std::to_string(grpc_port_);
+}
+
+void ServerProcess::Signal(int sig) {
+  if (!reaped_) kill(pid_, sig);
+}
+
+ExitResult ServerProcess::Wait(int timeout_ms) {
+  if (reaped_) return exit_;
+  if (!WaitPid(pid_, timeout_ms, &exit_)) {
+    exit_.exit_code = -2;  // still running
+    return exit_;
+  }
+  reaped_ = true;
+  while (ReadSome(stdout_fd_, 100, &stdout_text_)) {
+  }
+  exit_.stdout_text = stdout_text_;
+  exit_.stderr_text = ReadFile(stderr_path_);
+  return exit_;
+}
+
+ExitResult RunProgram(const std::vector<std::string>& argv, int timeout_ms,
+                      const std::map<std::string, std::string>& env) {
+  char tmpl[] = "/tmp/capplan-run-stderr-XXXXXX";
+  const int fd = mkstemp(tmpl);
+  close(fd);
+  int out_fd = -1;
+  const pid_t pid = Spawn(argv, env, tmpl, &out_fd);
+  ExitResult r;
+  std::string out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (std::chrono::steady_clock::now() < deadline && ReadSome(out_fd, 100, &out)) {
+  }
+  if (!WaitPid(pid, 0, &r)) {
+    kill(pid, SIGKILL);
+    WaitPid(pid, 10000, &r);
+  }
+  close(out_fd);
+  r.stdout_text = out;
+  r.stderr_text = ReadFile(tmpl);
+  std::filesystem::remove(tmpl);
+  return r;
+}
+
+std::string HttpGet(int port, const std::string& path, int* http_status) {
+  *http_status = 0;
+  const int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(s);
+    return "";
+  }
+  const std::string req = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  (void)!write(s, req.data(), req.size());
+  std::string resp;
+  while (ReadSome(s, 5000, &resp)) {
+  }
+  close(s);
+  const size_t sp = resp.find(' ');
+  if (sp != std::string::npos) *http_status = std::atoi(resp.c_str() + sp + 1);
+  const size_t body = resp.find("\r\n\r\n");
+  return body == std::string::npos ? "" : resp.substr(body + 4);
+}
+
+}  // namespace capplan::testing

@@ -1,0 +1,68 @@
+// Test support: run the real capplan-server (and CLI) as child processes, scrape HTTP.
+#pragma once
+
+#include <sys/types.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace capplan::testing {
+
+// A temporary directory removed on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct ExitResult {
+  int exit_code = -1;    // -1 when killed by a signal
+  int signal = 0;
+  std::string stdout_text;
+  std::string stderr_text;
+};
+
+class ServerProcess {
+ public:
+  // Starts capplan-server with `args` (and extra environment), waits for its "serving" line.
+  // On failure (the process exited first) started() is false and exit() says why.
+  ServerProcess(const std::vector<std::string>& args,
+                const std::map<std::string, std::string>& env = {});
+  ~ServerProcess();
+
+  bool started() const { return grpc_port_ > 0; }
+  int grpc_port() const { return grpc_port_; }
+  int metrics_port() const { return metrics_port_; }
+  std::string grpc_address() const;
+  pid_t pid() const { return pid_; }
+  const std::string& banner() const { return banner_; }
+
+  void Signal(int sig);
+  // Waits up to `timeout_ms` for the process to exit; collects its output.
+  ExitResult Wait(int timeout_ms);
+
+ private:
+  pid_t pid_ = -1;
+  int stdout_fd_ = -1;
+  std::string stderr_path_;
+  std::string stdout_text_;
+  std::string banner_;
+  int grpc_port_ = 0;
+  int metrics_port_ = 0;
+  bool reaped_ = false;
+  ExitResult exit_;
+};
+
+// Runs a program to completion (bounded by timeout_ms, then SIGKILL).
+ExitResult RunProgram(const std::vector<std::string>& argv, int timeout_ms,
+                      const std::map<std::string, std::string>& env = {});
+
+// Plain HTTP/1.0 GET on loopback; returns the body, or "" with `status` set to the failure.
+std::string HttpGet(int port, const std::string& path, int* http_status);
+
+}  // namespace capplan::testing
