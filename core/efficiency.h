@@ -1,0 +1,25 @@
+// Efficiency assumptions: the fraction of datasheet peak a workload reaches, with the range
+// and where the number came from (a default constant with its citation, or a measured
+// benchmark row it was calibrated on).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/gpu.h"
+
+namespace capplan::core {
+
+struct Efficiency {
+  double point = 0;
+  double low = 0;
+  double high = 0;
+  std::string source;          // human-readable: citation or "calibrated on benchmark #id"
+  int64_t benchmark_id = 0;    // 0 for a default
+};
+
+// A measured figure from the catalog, with the model it was measured on already resolved.
+enum class MeasuredUnit { kRequestsPerSecond, kTokensPerSecond, kSecondsPerStep };
+enum class WorkloadKind { kTraining, kFineTuning, kServing };
+
+}  // namespace capplan::core

@@ -1,0 +1,211 @@
+// Training and fine-tuning estimator: memory per GPU, time, parallelism search and
+// calibration. Formulas: Kaplan et al. 2020 (6ND), Narayanan et al. 2021 (Megatron-LM
+// 3D parallelism, pipeline bubble), Korthikanti et al. 2022 (activation memory),
+// Rajbhandari et al. 2020 (ZeRO), Dettmers et al. 2023 (QLoRA).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/efficiency.h"
+#include "core/gpu.h"
+#include "core/model.h"
+#include "core/precision.h"
+
+namespace capplan::core {
+
+enum class TrainingMethod { kFull = 0, kLora, kQlora };
+enum class Optimizer { kAdamW = 0, kAdamW8bit, kSgdMomentum };
+enum class Recompute { kNone = 0, kSelective, kFull };
+enum class Bottleneck {
+  kCompute = 0,
+  kMemoryBandwidth,
+  kInterconnect,
+  kNetwork,
+  kPipelineBubble,
+  kMemoryCapacity
+};
+const char* BottleneckName(Bottleneck b);
+const char* RecomputeName(Recompute r);
+
+// Defaults, each with its source.
+// Llama 2 (Touvron et al. 2023, Table 1): 4M-token global batches, 4k context.
+inline constexpr double kDefaultGlobalBatchTokens = 4.0 * 1024 * 1024;
+// Share of wall time spent on useful steps, after restarts, checkpoint stalls and lost
+// work. Llama 3 (Dubey et al. 2024, Sec. 3.3.4) reports >90% effective training time on
+// 16k H100s; smaller fleets see fewer interruptions, so 0.9 is a cautious default.
+inline constexpr double kDefaultGoodput = 0.9;
+// Inter-node network per GPU: AWS p4d.24xlarge has 4x100 Gbit/s EFA for 8 A100s
+// (aws.amazon.com/ec2/instance-types/p4), i.e. 50 Gbit/s = 6.25 GB/s per GPU.
+inline constexpr double kDefaultNetworkBytesPerSecondPerGpu = 6.25e9;
+// Power usage effectiveness of a typical modern data centre (Uptime Institute 2023 global
+// average 1.58; hyperscalers ~1.1). 1.2 is a well-run colocation figure.
+inline constexpr double kDefaultPue = 1.2;
+
+struct TrainingJob {
+  ModelArchitecture model;
+  double tokens = 0;                       // D
+  int64_t sequence_length = 4096;
+  double global_batch_tokens = kDefaultGlobalBatchTokens;
+  Precision precision = Precision::kBf16;  // kFp32, or kBf16/kFp16/kFp8 mixed precision
+  TrainingMethod method = TrainingMethod::kFull;
+  Optimizer optimizer = Optimizer::kAdamW;
+  int lora_rank = 16;                      // LoRA/QLoRA adapters on every linear layer
+  bool flash_attention = true;
+  double goodput = kDefaultGoodput;
+  double pue = kDefaultPue;
+};
+
+struct ParallelConfig {
+  int tp = 1;  // tensor parallel (inside a node)
+  int pp = 1;  // pipeline parallel
+  int dp = 1;  // data parallel
+  int zero_stage = 0;
+  Recompute recompute = Recompute::kNone;
+  bool sequence_parallel = true;  // with tp > 1 (Korthikanti et al. 2022)
+  int64_t micro_batch = 1;        // sequences per micro-batch
+  int NumGpus() const { return tp * pp * dp; }
+};
+
+struct ClusterSpec {
+  GpuSpec gpu;
+  double network_bytes_per_second_per_gpu = kDefaultNetworkBytesPerSecondPerGpu;
+};
+
+struct MemoryBreakdown {
+  double weights_bytes = 0;
+  double gradients_bytes = 0;
+  double optimizer_bytes = 0;
+  double activations_bytes = 0;
+  double kv_cache_bytes = 0;  // serving only
+  double overhead_bytes = 0;
+  double TotalBytes() const {
+    return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes +
+           kv_cache_bytes + overhead_bytes;
+  }
+};
+
+struct TrainingEstimate {
+  ParallelConfig parallel;
+  MemoryBreakdown memory_per_gpu;
+  double capacity_bytes = 0;
+  bool fits = false;
+
+  double dense_flops = 0;      // 6·N·D (4·N·D for adapters), N active parameters
+  double model_flops = 0;      // dense_flops + attention 12·L·h·s·D; the MFU numerator
+  double hardware_flops = 0;   // what the GPUs execute, recompute included
+  double steps = 0;
+  double micro_batches_per_step = 0;
+  // Per step, at the point efficiency.
+  double compute_seconds_per_step = 0;
+  double bubble_seconds_per_step = 0;
+  double tp_comm_seconds_per_step = 0;
+  double pp_comm_seconds_per_step = 0;
+  double dp_comm_exposed_seconds_per_step = 0;
+  double step_seconds = 0;
+
+  double duration_seconds = 0;       // wall clock, goodput included
+  double duration_seconds_low = 0;   // at the efficiency range's high end
+  double duration_seconds_high = 0;  // at its low end
+  double gpu_hours = 0;
+  double model_tflops_per_gpu = 0;   // achieved model FLOP/s per GPU / 1e12
+  double mfu = 0;                    // model_tflops_per_gpu over the dense peak
+  double energy_kwh = 0;             // TDP x GPUs x duration x PUE
+  Bottleneck bottleneck = Bottleneck::kCompute;
+  Efficiency efficiency;
+  bool shape_inferred = false;       // model given as a bare count: shape from aspect ratio
+};
+
+absl::Status ValidateTrainingJob(const TrainingJob& job);
+absl::Status ValidateParallelConfig(const ParallelConfig& p, const ModelArchitecture& shape);
+
+// The architecture used for activation and adapter sizing. A bare parameter count gets a
+// GPT-3-like shape: d_model / n_layers ~ 128 and N ~ 12·L·h² (Kaplan et al. 2020, Sec. 2.1;
+// Brown et al. 2020, Table 2.1).
+ModelArchitecture EffectiveShape(const ModelArchitecture& model);
+
+// Trainable adapter parameters for LoRA of the given rank on every linear layer of each block
+// (Q, K, V, O and the MLP matrices), the QLoRA paper's recommended placement.
+double LoraParameters(const ModelArchitecture& shape, int rank);
+
+// Korthikanti et al. 2022, Table 2: activation bytes of one transformer layer for one
+// micro-batch, 16-bit activations.
+double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int64_t micro_batch,
+                               int tp, bool sequence_parallel, Recompute recompute,
+                               bool flash_attention);
+
+// Memory per GPU for a configuration (no fit decision).
+absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job,
+                                                     const ParallelConfig& parallel);
+
+// Default compute efficiency for a GPU class, with its sources.
+Efficiency DefaultTrainingEfficiency(const GpuSpec& gpu, Precision precision);
+
+// Full estimate of one configuration. Returns an estimate with fits=false when memory does
+// not fit; InvalidArgument on bad input; FailedPrecondition when the GPU lacks the precision.
+absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job,
+                                                  const ClusterSpec& cluster,
+                                                  const ParallelConfig& parallel,
+                                                  const Efficiency& efficiency);
+
+// A measured training or fine-tuning benchmark, its model resolved.
+struct TrainingBenchmark {
+  int64_t id = 0;
+  std::string gpu_name;
+  ModelArchitecture model;
+  Precision precision = Precision::kBf16;
+  TrainingMethod method = TrainingMethod::kFull;
+  int gpu_count = 1;
+  int64_t batch_sequences = 0;   // global batch, for seconds_per_step
+  int64_t sequence_length = 0;
+  double value = 0;
+  MeasuredUnit unit = MeasuredUnit::kTokensPerSecond;  // cluster-wide tokens/s, or s/step
+  std::string citation;
+};
+
+// The efficiency to use for `job` on `gpu`: calibrated on the closest benchmark for that GPU
+// (nearest model size, same precision preferred), else the default. The measured model
+// FLOP/s is converted to a compute efficiency by removing the communication the estimator
+// itself would add for the benchmark's setup, so that the estimate reproduces it.
+Efficiency TrainingEfficiency(const TrainingJob& job, const ClusterSpec& cluster,
+                              const std::vector<TrainingBenchmark>& benchmarks);
+
+struct SearchOptions {
+  int max_gpus = 8;
+  int min_gpus = 1;
+  double deadline_seconds = 0;  // > 0: cheapest (fewest GPU-hours) meeting it; else fastest
+  int top_k = 5;
+  int max_rejections = 5;       // the closest misses kept
+};
+
+enum class RejectReason { kMemory, kDeadline };
+
+struct Rejection {
+  ParallelConfig parallel;
+  RejectReason reason = RejectReason::kMemory;
+  double needed_bytes = 0;
+  double capacity_bytes = 0;
+  double duration_seconds = 0;
+  double deadline_seconds = 0;
+};
+
+struct SearchResult {
+  std::vector<TrainingEstimate> ranked;   // best first
+  std::vector<Rejection> rejected;        // closest misses first
+  int64_t configurations_evaluated = 0;
+};
+
+// Enumerates GPU counts (powers of two and multiples of the node size within the budget),
+// tensor parallel inside a node dividing the heads, pipeline stages dividing the layers,
+// ZeRO stages, recompute and micro-batch sizes; ranks the feasible ones.
+absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
+                                               const Efficiency& efficiency,
+                                               const SearchOptions& options);
+
+// Why this configuration: the choices and what they buy, for people reading a plan.
+std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu);
+std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu);
+
+}  // namespace capplan::core

@@ -1,0 +1,96 @@
+// Datasheet GPU specs and config.json model architectures used across core tests. Every
+// figure names its source; throughput is dense (not sparse). Memory is the datasheet's GB
+// figure in decimal bytes, as the catalog stores it.
+#pragma once
+
+#include "core/gpu.h"
+#include "core/model.h"
+
+namespace capplan::core::testing {
+
+inline GpuSpec MakeGpu(const char* name, double memory_gb, double bandwidth_gb_s, double fp32,
+                       double tf32, double fp16, double bf16, double fp8, double int8,
+                       double tdp, Interconnect ic, double ic_gb_s, int per_node,
+                       bool datacenter) {
+  GpuSpec g;
+  g.name = name;
+  g.memory_bytes = memory_gb * 1e9;
+  g.memory_bandwidth_bytes_per_second = bandwidth_gb_s * 1e9;
+  g.peak_flops_per_second = {fp32 * 1e12, tf32 * 1e12, fp16 * 1e12, bf16 * 1e12,
+                             fp8 * 1e12,  int8 * 1e12, 0};
+  g.tdp_watts = tdp;
+  g.interconnect = ic;
+  g.interconnect_bandwidth_bytes_per_second = ic_gb_s * 1e9;
+  g.gpus_per_node = per_node;
+  g.datacenter = datacenter;
+  return g;
+}
+
+// NVIDIA A100 Tensor Core GPU datasheet (2021): 80GB SXM 2039 GB/s, 40GB SXM 1555 GB/s;
+// FP32 19.5, TF32 156, BF16/FP16 312, INT8 624 dense; 400 W; NVLink 600 GB/s bidirectional.
+inline GpuSpec A100_80GB() {
+  return MakeGpu("A100-SXM4-80GB", 80, 2039, 19.5, 156, 312, 312, 0, 624, 400,
+                 Interconnect::kNvlink, 300, 8, true);
+}
+inline GpuSpec A100_40GB() {
+  return MakeGpu("A100-SXM4-40GB", 40, 1555, 19.5, 156, 312, 312, 0, 624, 400,
+                 Interconnect::kNvlink, 300, 8, true);
+}
+// NVIDIA H100 datasheet (SXM5): 80 GB, 3.35 TB/s, FP32 67, TF32 494.7, BF16/FP16 989.4,
+// FP8 1978.9 dense, 700 W, NVLink 900 GB/s bidirectional.
+inline GpuSpec H100_SXM() {
+  return MakeGpu("H100-SXM5-80GB", 80, 3350, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 700,
+                 Interconnect::kNvlink, 450, 8, true);
+}
+// NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, H100-SXM compute, 700 W.
+inline GpuSpec H200() {
+  return MakeGpu("H200-SXM-141GB", 141, 4800, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 700,
+                 Interconnect::kNvlink, 450, 8, true);
+}
+// NVIDIA RTX A6000 datasheet: 48 GB GDDR6, 768 GB/s, FP32 38.7, tensor FP16 154.8 dense
+// (309.7 sparse), 300 W, NVLink bridge 112.5 GB/s bidirectional (pairs).
+inline GpuSpec RtxA6000() {
+  return MakeGpu("RTX-A6000", 48, 768, 38.7, 77.4, 154.8, 154.8, 0, 309.7, 300,
+                 Interconnect::kNvlink, 56.25, 2, true);
+}
+// NVIDIA Ada Lovelace whitepaper, RTX 4090: 24 GB, 1008 GB/s, FP32 82.6, FP16/BF16 tensor
+// with FP32 accumulate 165.2 dense, FP8 330.3 dense, 450 W; PCIe Gen4 x16
+// 32 GB/s per direction, no NVLink.
+inline GpuSpec Rtx4090() {
+  return MakeGpu("RTX-4090", 24, 1008, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6, 450,
+                 Interconnect::kPcie, 32, 8, false);
+}
+// NVIDIA Ampere GA102 whitepaper, RTX 3090: 24 GB, 936 GB/s, FP32 35.6 (the seed's figure),
+// FP16 tensor with FP32 accumulate 71 dense, 350 W, NVLink bridge 112.5 GB/s bidirectional.
+inline GpuSpec Rtx3090() {
+  return MakeGpu("RTX-3090", 24, 936, 35.6, 35.6, 71, 71, 0, 284, 350, Interconnect::kNvlink,
+                 56.25, 2, false);
+}
+// NVIDIA V100 datasheet (SXM2 32GB): 900 GB/s, FP32 15.7, FP16 tensor 125, no BF16, 300 W,
+// NVLink 300 GB/s bidirectional.
+inline GpuSpec V100() {
+  return MakeGpu("V100-SXM2-32GB", 32, 900, 15.7, 0, 125, 0, 0, 62, 300, Interconnect::kNvlink,
+                 150, 8, true);
+}
+
+inline ModelArchitecture Dense(const char* name, int64_t layers, int64_t hidden, int64_t heads,
+                               int64_t kv_heads, int64_t ffn, int64_t vocab) {
+  ModelArchitecture m;
+  m.name = name;
+  m.num_layers = layers;
+  m.hidden_size = hidden;
+  m.num_attention_heads = heads;
+  m.num_kv_heads = kv_heads;
+  m.ffn_hidden_size = ffn;
+  m.vocab_size = vocab;
+  return m;
+}
+
+// config.json of the public checkpoints.
+inline ModelArchitecture Llama2_7B() { return Dense("Llama-2-7B", 32, 4096, 32, 32, 11008, 32000); }
+inline ModelArchitecture Llama2_13B() { return Dense("Llama-2-13B", 40, 5120, 40, 40, 13824, 32000); }
+inline ModelArchitecture Llama2_70B() { return Dense("Llama-2-70B", 80, 8192, 64, 8, 28672, 32000); }
+// LLaMA-65B (Touvron et al. 2023a, Table 2): 80 layers, 8192 hidden, 64 heads, FFN 22016.
+inline ModelArchitecture Llama65B() { return Dense("LLaMA-65B", 80, 8192, 64, 64, 22016, 32000); }
+
+}  // namespace capplan::core::testing
