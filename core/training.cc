@@ -605,13 +605,15 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
 
+  // Compact: the full Eval is recomputed for the few returned, not copied for every fit.
   struct Candidate {
     ParallelConfig par;
-    Eval eval;
     double duration;
     double gpu_hours;
   };
   std::vector<Candidate> feasible;
+  feasible.reserve(256);
+  Eval eval;
   std::vector<Rejection> misses;
   SearchResult result;
   const int64_t heads = p.shape.num_attention_heads;
@@ -659,16 +661,16 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
               par.recompute = rc;
               par.sequence_parallel = tp > 1;
               par.micro_batch = mb;
-              Candidate c{par, {}, 0, 0};
-              Evaluate(p, par, &c.eval);
+              Candidate c{par, 0, 0};
+              Evaluate(p, par, &eval);
               ++result.configurations_evaluated;
-              if (!c.eval.fits) {
-                note_miss({par, RejectReason::kMemory, c.eval.memory.TotalBytes(),
+              if (!eval.fits) {
+                note_miss({par, RejectReason::kMemory, eval.memory.TotalBytes(),
                            gpu.memory_bytes, 0, 0});
                 break;  // larger micro-batches need more memory
               }
               any_fit = true;
-              c.duration = c.eval.steps * Step(c.eval, par, efficiency.point).total / job.goodput;
+              c.duration = eval.steps * Step(eval, par, efficiency.point).total / job.goodput;
               c.gpu_hours = c.duration * n / units::kSecondsPerHour;
               if (deadline && c.duration > options.deadline_seconds) {
                 note_miss({par, RejectReason::kDeadline, 0, 0, c.duration,
@@ -698,7 +700,8 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
   const size_t k = std::min<size_t>(options.top_k, feasible.size());
   std::partial_sort(feasible.begin(), feasible.begin() + k, feasible.end(), better);
   for (size_t i = 0; i < k; ++i) {
-    result.ranked.push_back(Materialize(p, feasible[i].par, feasible[i].eval, efficiency));
+    Evaluate(p, feasible[i].par, &eval);
+    result.ranked.push_back(Materialize(p, feasible[i].par, eval, efficiency));
   }
   std::sort(misses.begin(), misses.end(), [](const Rejection& a, const Rejection& b) {
     if (a.reason != b.reason) return a.reason < b.reason;

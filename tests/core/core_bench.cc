@@ -1,0 +1,64 @@
+// Speed of the core estimators (Google Benchmark). A tool, not a test: `make bench`.
+// items_per_second = parallel configurations (or serving batch sizes) evaluated per second.
+#include <benchmark/benchmark.h>
+
+#include "core/training.h"
+#include "fixtures.h"
+
+namespace capplan::core {
+namespace {
+
+void BM_TrainingSearch(benchmark::State& state) {
+  TrainingJob job;
+  job.model = testing::Llama2_70B();
+  job.tokens = 2e12;
+  ClusterSpec cluster{testing::A100_80GB()};
+  const Efficiency eff = DefaultTrainingEfficiency(cluster.gpu, job.precision);
+  SearchOptions options;
+  options.max_gpus = static_cast<int>(state.range(0));
+  int64_t evaluated = 0;
+  for (auto _ : state) {
+    absl::StatusOr<SearchResult> r = SearchParallelism(job, cluster, eff, options);
+    evaluated += r->configurations_evaluated;
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(evaluated);
+  state.counters["configs_per_search"] =
+      static_cast<double>(evaluated) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_TrainingSearch)->Arg(8)->Arg(64)->Arg(1024);
+
+// One search per GPU type of a 16-part catalog at a fixed GPU count, as a Plan over the whole
+// catalog does for one instance size.
+void BM_TrainingCatalogSweep(benchmark::State& state) {
+  TrainingJob job;
+  job.model = testing::Llama2_7B();
+  job.tokens = 1e11;
+  std::vector<ClusterSpec> clusters;
+  for (int i = 0; i < 2; ++i) {
+    for (const GpuSpec& g : {testing::A100_80GB(), testing::A100_40GB(), testing::H100_SXM(),
+                             testing::H200(), testing::RtxA6000(), testing::Rtx4090(),
+                             testing::Rtx3090(), testing::V100()}) {
+      clusters.push_back({g});
+    }
+  }
+  SearchOptions options;
+  options.max_gpus = 8;
+  options.min_gpus = 8;
+  int64_t evaluated = 0;
+  for (auto _ : state) {
+    for (const ClusterSpec& c : clusters) {
+      absl::StatusOr<SearchResult> r =
+          SearchParallelism(job, c, DefaultTrainingEfficiency(c.gpu, job.precision), options);
+      if (r.ok()) evaluated += r->configurations_evaluated;
+      benchmark::DoNotOptimize(r);
+    }
+  }
+  state.SetItemsProcessed(evaluated);
+}
+BENCHMARK(BM_TrainingCatalogSweep);
+
+}  // namespace
+}  // namespace capplan::core
+
+BENCHMARK_MAIN();
