@@ -504,79 +504,89 @@ absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job,
 
 Efficiency TrainingEfficiency(const TrainingJob& job, const ClusterSpec& cluster,
                               const std::vector<TrainingBenchmark>& benchmarks) {
-  const Efficiency fallback = DefaultTrainingEfficiency(cluster.gpu, job.precision);
+  Efficiency fallback = DefaultTrainingEfficiency(cluster.gpu, job.precision);
   absl::StatusOr<ParameterCounts> target = CountParameters(job.model);
   if (!target.ok()) return fallback;
-  const TrainingBenchmark* best = nullptr;
-  double best_score = 0;
+  struct Scored {
+    const TrainingBenchmark* b;
+    double score;
+    double params;
+  };
+  std::vector<Scored> candidates;
   for (const TrainingBenchmark& b : benchmarks) {
     if (b.gpu_name != cluster.gpu.name || b.value <= 0 || b.gpu_count < 1) continue;
     if (b.unit == MeasuredUnit::kRequestsPerSecond) continue;
     absl::StatusOr<ParameterCounts> c = CountParameters(b.model);
     if (!c.ok()) continue;
-    const double score = std::fabs(std::log(c->total / target->total)) +
-                         (b.precision != job.precision ? 0.7 : 0.0) +
-                         (b.method != job.method ? 0.7 : 0.0);
-    if (best == nullptr || score < best_score || (score == best_score && b.id < best->id)) {
-      best = &b;
-      best_score = score;
+    candidates.push_back({&b,
+                          std::fabs(std::log(c->total / target->total)) +
+                              (b.precision != job.precision ? 0.7 : 0.0) +
+                              (b.method != job.method ? 0.7 : 0.0),
+                          c->total});
+  }
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Scored& a, const Scored& b) {
+    return a.score != b.score ? a.score < b.score : a.b->id < b.b->id;
+  });
+  std::string ignored;
+  for (const Scored& cand : candidates) {
+    const TrainingBenchmark& b = *cand.b;
+    // Re-run the estimator on the benchmark's own setup (pure data parallel, ZeRO-1, no
+    // recompute) and find the compute efficiency that reproduces the measured step time.
+    TrainingJob bench = job;
+    bench.model = b.model;
+    bench.precision = b.precision;
+    bench.method = b.method;
+    if (b.sequence_length > 0) bench.sequence_length = b.sequence_length;
+    bench.global_batch_tokens =
+        b.batch_sequences > 0
+            ? static_cast<double>(b.batch_sequences) * bench.sequence_length
+            : std::max(job.global_batch_tokens, static_cast<double>(bench.sequence_length));
+    bench.tokens = 1e9;
+    absl::StatusOr<Prepared> p = Prepare(bench, cluster);
+    if (!p.ok()) {
+      absl::StrAppend(&ignored, "; benchmark #", b.id, " ignored: ", p.status().message());
+      continue;
     }
+    ParallelConfig par;
+    par.dp = b.gpu_count;
+    par.zero_stage = b.gpu_count > 1 ? 1 : 0;
+    Eval e;
+    Evaluate(*p, par, &e);
+    const double tokens_per_step =
+        e.micro_batches * par.dp * par.micro_batch * bench.sequence_length;
+    const double measured_step =
+        b.unit == MeasuredUnit::kSecondsPerStep ? b.value : tokens_per_step / b.value;
+    constexpr double kLowest = 0.01;
+    if (Step(e, par, 1.0).total > measured_step || Step(e, par, kLowest).total < measured_step) {
+      absl::StrAppendFormat(&ignored,
+                            "; benchmark #%d (%s) ignored: it implies a compute efficiency "
+                            "outside [%.2f, 1]",
+                            b.id, b.citation, kLowest);
+      continue;
+    }
+    double lo = kLowest, hi = 1.0;
+    for (int i = 0; i < 60 && hi - lo > 1e-6; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (Step(e, par, mid).total > measured_step ? lo : hi) = mid;
+    }
+    const double point = 0.5 * (lo + hi);
+    const double width = 0.10 + 0.10 * std::fabs(std::log10(cand.params / target->total)) +
+                         (b.precision != job.precision ? 0.10 : 0.0);
+    Efficiency out;
+    out.point = point;
+    out.low = std::max(kLowest, point * (1.0 - width));
+    out.high = std::min(1.0, point * (1.0 + width));
+    out.benchmark_id = b.id;
+    out.source = absl::StrFormat(
+        "calibrated on benchmark #%d (%s, %d x %s, %s, %.4g %s): compute efficiency %.3f, "
+        "range +/-%.0f%% for a model %.2fx its size%s",
+        b.id, b.citation, b.gpu_count, b.gpu_name, PrecisionName(b.precision), b.value,
+        b.unit == MeasuredUnit::kSecondsPerStep ? "s/step" : "tokens/s", point, width * 100,
+        target->total / cand.params, ignored);
+    return out;
   }
-  if (best == nullptr) return fallback;
-
-  // Re-run the estimator on the benchmark's own setup (pure data parallel, ZeRO-1, no
-  // recompute) and find the compute efficiency that reproduces the measured step time.
-  TrainingJob bench = job;
-  bench.model = best->model;
-  bench.precision = best->precision;
-  bench.method = best->method;
-  if (best->sequence_length > 0) bench.sequence_length = best->sequence_length;
-  bench.global_batch_tokens =
-      best->batch_sequences > 0
-          ? static_cast<double>(best->batch_sequences) * bench.sequence_length
-          : std::max(job.global_batch_tokens, static_cast<double>(bench.sequence_length));
-  bench.tokens = 1e9;
-  absl::StatusOr<Prepared> p = Prepare(bench, cluster);
-  if (!p.ok()) return fallback;
-  ParallelConfig par;
-  par.dp = best->gpu_count;
-  par.zero_stage = best->gpu_count > 1 ? 1 : 0;
-  Eval e;
-  Evaluate(*p, par, &e);
-  const double tokens_per_step = e.micro_batches * par.dp * par.micro_batch * bench.sequence_length;
-  const double measured_step = best->unit == MeasuredUnit::kSecondsPerStep
-                                   ? best->value
-                                   : tokens_per_step / best->value;
-  double lo = 0.01, hi = 1.0;
-  std::string caveat;
-  if (Step(e, par, hi).total > measured_step) {
-    lo = hi;
-    caveat = "; the measurement is faster than the model allows at peak, clamped to 1.0";
-  } else if (Step(e, par, lo).total < measured_step) {
-    hi = lo;
-    caveat = "; the measurement implies under 1% of peak, clamped to 0.01";
-  }
-  for (int i = 0; i < 60 && hi - lo > 1e-6; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (Step(e, par, mid).total > measured_step ? lo : hi) = mid;
-  }
-  const double point = 0.5 * (lo + hi);
-  absl::StatusOr<ParameterCounts> bench_counts = CountParameters(best->model);
-  const double distance = std::fabs(std::log10(bench_counts->total / target->total));
-  const double width = 0.10 + 0.10 * distance + (best->precision != job.precision ? 0.10 : 0.0);
-  Efficiency out;
-  out.point = point;
-  out.low = std::max(0.01, point * (1.0 - width));
-  out.high = std::min(1.0, point * (1.0 + width));
-  out.benchmark_id = best->id;
-  out.source = absl::StrFormat(
-      "calibrated on benchmark #%d (%s, %d x %s, %s, %.4g %s): compute efficiency %.3f, "
-      "range +/-%.0f%% for a model %.2fx its size%s",
-      best->id, best->citation, best->gpu_count, best->gpu_name, PrecisionName(best->precision),
-      best->value,
-      best->unit == MeasuredUnit::kSecondsPerStep ? "s/step" : "tokens/s", point, width * 100,
-      target->total / bench_counts->total, caveat);
-  return out;
+  fallback.source += ignored;
+  return fallback;
 }
 
 absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,

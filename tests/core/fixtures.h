@@ -73,6 +73,19 @@ inline GpuSpec V100() {
                  150, 8, true);
 }
 
+// NVIDIA A10 datasheet: 24 GB GDDR6, 600 GB/s, FP32 31.2, TF32 62.5, FP16/BF16 125 dense,
+// 150 W, PCIe Gen4. AWS's A10G is a variant of it; NVIDIA publishes no separate sheet, so
+// the A10 figures stand in (uncertain: the A10G's tensor clocks are reported lower).
+inline GpuSpec A10G() {
+  return MakeGpu("A10G", 24, 600, 31.2, 62.5, 125, 125, 0, 250, 150, Interconnect::kPcie, 32,
+                 8, true);
+}
+// NVIDIA T4 datasheet: 16 GB GDDR6, 320 GB/s, FP32 8.1, FP16 mixed 65, INT8 130, 70 W,
+// PCIe Gen3.
+inline GpuSpec T4() {
+  return MakeGpu("T4", 16, 320, 8.1, 0, 65, 0, 0, 130, 70, Interconnect::kPcie, 16, 8, true);
+}
+
 inline ModelArchitecture Dense(const char* name, int64_t layers, int64_t hidden, int64_t heads,
                                int64_t kv_heads, int64_t ffn, int64_t vocab) {
   ModelArchitecture m;
@@ -91,6 +104,7 @@ inline ModelArchitecture Llama2_7B() { return Dense("Llama-2-7B", 32, 4096, 32, 
 inline ModelArchitecture Llama2_13B() { return Dense("Llama-2-13B", 40, 5120, 40, 40, 13824, 32000); }
 inline ModelArchitecture Llama2_70B() { return Dense("Llama-2-70B", 80, 8192, 64, 8, 28672, 32000); }
 // LLaMA-65B (Touvron et al. 2023a, Table 2): 80 layers, 8192 hidden, 64 heads, FFN 22016.
+inline ModelArchitecture Llama3_8B() { return Dense("Llama-3-8B", 32, 4096, 32, 8, 14336, 128256); }
 inline ModelArchitecture Llama65B() { return Dense("LLaMA-65B", 80, 8192, 64, 64, 22016, 32000); }
 
 }  // namespace capplan::core::testing

@@ -247,6 +247,23 @@ TEST(CalibrationTest, NoBenchmarkForTheGpuFallsBackToDefault) {
   EXPECT_NE(eff.source.find("default"), std::string::npos);
 }
 
+TEST(CalibrationTest, ImpossibleMeasurementIsIgnoredAndSaid) {
+  // A 13B model at 100k tokens/s on one A100 would need ~26x its 312 TFLOPS peak.
+  TrainingBenchmark b;
+  b.id = 9;
+  b.gpu_name = "A100-SXM4-80GB";
+  b.model = Llama2_13B();
+  b.sequence_length = 4096;
+  b.value = 100000;
+  b.citation = "typo";
+  TrainingJob job;
+  job.model = Llama2_7B();
+  job.tokens = 1e9;
+  const Efficiency eff = TrainingEfficiency(job, {A100_80GB()}, {b});
+  EXPECT_EQ(eff.benchmark_id, 0);
+  EXPECT_NE(eff.source.find("benchmark #9 (typo) ignored"), std::string::npos) << eff.source;
+}
+
 TEST(InterconnectTest, PcieDataParallelIsSlowerAndSaysSo) {
   // seeds/003: multi-GPU scaling collapses over PCIe. The same 8-way data-parallel fine-tune
   // with one 2k sequence per GPU per step, on an NVLink part and on the same part limited to
@@ -303,7 +320,9 @@ TEST(SearchTest, RanksFeasibleLayoutsByTimeWithTensorParallelInsideANode) {
     EXPECT_TRUE(e.fits);
     EXPECT_LE(e.parallel.tp, 8);
     EXPECT_LE(e.memory_per_gpu.TotalBytes(), 80e9);
-    if (i > 0) EXPECT_GE(e.duration_seconds, r->ranked[i - 1].duration_seconds);
+    if (i > 0) {
+      EXPECT_GE(e.duration_seconds, r->ranked[i - 1].duration_seconds);
+    }
   }
   // Fastest uses the whole budget.
   EXPECT_EQ(r->ranked.front().parallel.NumGpus(), 256);

@@ -1,0 +1,240 @@
+// Serving estimator against the seeds' figures, published architectures and datasheets.
+#include "core/serving.h"
+
+#include <gtest/gtest.h>
+
+#include "core/units.h"
+#include "fixtures.h"
+
+namespace capplan::core {
+namespace {
+
+using testing::A100_80GB;
+using testing::A10G;
+using testing::H100_SXM;
+using testing::H200;
+using testing::Llama2_70B;
+using testing::Llama2_7B;
+using testing::Llama3_8B;
+using testing::Rtx4090;
+using testing::RtxA6000;
+using testing::T4;
+
+ServingWorkload Workload(const ModelArchitecture& m, int64_t prompt, int64_t output) {
+  ServingWorkload w;
+  w.model = m;
+  w.prompt_tokens = prompt;
+  w.output_tokens = output;
+  return w;
+}
+
+TEST(ServingMemoryTest, Llama2SevenBillionFp16Weights) {
+  // seeds/003: "Llama-2-7B FP16: 14 GB of weights"; 6.74B x 2 bytes = 13.5 GB.
+  absl::StatusOr<ServingMemory> m = ServingMemoryPerGpu(Workload(Llama2_7B(), 512, 128), A100_80GB(), 1);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_NEAR(m->weights_bytes / units::kGB, 13.5, 0.1);
+}
+
+TEST(ServingMemoryTest, Llama2SevenBillionKvCacheAtFourThousandTokens) {
+  // 2 (K,V) x 32 layers x 32 KV heads x 128 head dim x 2 bytes = 524,288 bytes per token
+  // (config.json); 4096 tokens = 2 GiB.
+  EXPECT_DOUBLE_EQ(KvBytesPerToken(Llama2_7B(), Precision::kFp16), 524288.0);
+  absl::StatusOr<ServingMemory> m = ServingMemoryPerGpu(Workload(Llama2_7B(), 4000, 96), A100_80GB(), 1);
+  ASSERT_TRUE(m.ok());
+  EXPECT_DOUBLE_EQ(m->kv_bytes_per_sequence, 4096.0 * 524288.0);
+}
+
+TEST(ServingMemoryTest, Llama2SeventyBillionGqaKvPerToken) {
+  // 80 layers x 8 KV heads x 128 x 2 x 2 bytes = 327,680 bytes: GQA cuts it 8x vs 64 heads.
+  EXPECT_DOUBLE_EQ(KvBytesPerToken(Llama2_70B(), Precision::kFp16), 327680.0);
+  EXPECT_DOUBLE_EQ(KvBytesPerToken(Llama2_70B(), Precision::kFp8), 163840.0);
+  // Tensor parallel 8 puts one KV head on each GPU; at 16 the heads are replicated, not split.
+  ServingWorkload w = Workload(Llama2_70B(), 1, 1);
+  absl::StatusOr<ServingMemory> tp8 = ServingMemoryPerGpu(w, H100_SXM(), 8);
+  ASSERT_TRUE(tp8.ok());
+  EXPECT_DOUBLE_EQ(tp8->kv_bytes_per_token, 327680.0 / 8);
+}
+
+TEST(ServingMemoryTest, Int4CarriesGroupScales) {
+  // AWQ/GPTQ group size 128 with an FP16 scale and zero per group: 4.25 bits per weight.
+  EXPECT_DOUBLE_EQ(WeightBytesPerParameter(Precision::kInt4), 4.25 / 8);
+  ServingWorkload w = Workload(Llama2_70B(), 512, 128);
+  w.weight_precision = Precision::kInt4;
+  absl::StatusOr<ServingMemory> m = ServingMemoryPerGpu(w, A100_80GB(), 1);
+  ASSERT_TRUE(m.ok());
+  // ~68.5B quantised params x 0.531 + 0.52B embedding params x 2 bytes ~ 37.4 GB.
+  EXPECT_NEAR(m->weights_bytes / units::kGB, 37.4, 0.5);
+}
+
+TEST(DecodeTest, BandwidthBoundAtBatchOneComputeBoundAtLargeBatchOnA100) {
+  // Pope et al. 2022, Sec. 2: small-batch decoding is memory-bandwidth bound; batching
+  // amortises the weight reads until FLOPs dominate. Llama-3-8B (GQA) on an A100-80GB.
+  ServingWorkload w = Workload(Llama3_8B(), 128, 128);
+  const ServingEfficiency eff = DefaultServingEfficiency(A100_80GB());
+  absl::StatusOr<DecodeStep> one = EstimateDecodeStep(w, A100_80GB(), 1, 1, 192, eff);
+  absl::StatusOr<DecodeStep> many = EstimateDecodeStep(w, A100_80GB(), 1, 512, 192, eff);
+  ASSERT_TRUE(one.ok() && many.ok());
+  EXPECT_EQ(one->bound, Bottleneck::kMemoryBandwidth);
+  EXPECT_EQ(many->bound, Bottleneck::kCompute);
+  // Batch 1 reads 16 GB of weights at 0.70 x 2039 GB/s: ~11 ms per token.
+  EXPECT_NEAR(one->seconds, 16.06e9 / (0.70 * 2039e9), 0.001);
+}
+
+TEST(CostTest, SeedAwsTableCorrected) {
+  // seeds/003 AWS table, with the units slip fixed (price x 1e6 / (rps x 3600)).
+  EXPECT_NEAR(CostPerMillionRequests(1.006, 28), 9.98, 0.005);    // g5.2xlarge
+  EXPECT_NEAR(CostPerMillionRequests(32.77, 210), 43.35, 0.005);  // p4d.24xlarge
+  EXPECT_NEAR(CostPerMillionRequests(14.688, 85), 48.00, 0.005);  // g5.48xlarge
+  // The seed's own column ($35.92, $156.05, $172.80) is 3.6x too high.
+  EXPECT_NEAR(35.92 / CostPerMillionRequests(1.006, 28), 3.6, 0.01);
+}
+
+TEST(ComparisonTest, Rtx4090OutDecodesRtxA6000OnSevenBillion) {
+  // seeds/003: serving is bandwidth-bound; the RTX 4090 (1008 GB/s) beats the RTX A6000
+  // (768 GB/s per its datasheet; the seed says 600) on 7B inference.
+  ServingWorkload w = Workload(Llama2_7B(), 512, 256);
+  absl::StatusOr<ServingEstimate> a = EstimateServingAtBatch(w, Rtx4090(), 1, 1, DefaultServingEfficiency(Rtx4090()));
+  absl::StatusOr<ServingEstimate> b = EstimateServingAtBatch(w, RtxA6000(), 1, 1, DefaultServingEfficiency(RtxA6000()));
+  ASSERT_TRUE(a.ok() && b.ok()) << a.status() << b.status();
+  EXPECT_LT(a->tpot_seconds, b->tpot_seconds);
+  EXPECT_NEAR(b->tpot_seconds / a->tpot_seconds, 1008.0 / 768.0, 0.05);
+}
+
+// The most requests/s per GPU over the tensor-parallel layouts, and the layout's tp.
+std::pair<double, int> BestPerGpu(const ServingWorkload& w, const GpuSpec& gpu) {
+  std::pair<double, int> best{0, 0};
+  for (const ServingOption& o : SearchServing(w, gpu, DefaultServingEfficiency(gpu))) {
+    if (!o.estimate.ok()) continue;
+    const double per_gpu = o.estimate->requests_per_second_per_replica / o.tp;
+    if (per_gpu > best.first) best = {per_gpu, o.tp};
+  }
+  return best;
+}
+
+TEST(ComparisonTest, H200OutServesH100OnSeventyBillionAtLongOutputs) {
+  // seeds/000: H200 runs Llama-2-70B inference 1.9x faster than H100 (NVIDIA's claim, FP8 and
+  // TensorRT-LLM). From the datasheets alone (141 vs 80 GB, 4.8 vs 3.35 TB/s, same compute),
+  // FP16 with short prompts and 2048-token outputs, each part at its best tensor-parallel
+  // layout: the H200 holds a bigger KV cache per GPU and so serves more per GPU.
+  // At large batch both parts reach the same compute roof, so the gain is capacity: the H200
+  // gets there with half the tensor-parallel degree.
+  ServingWorkload w = Workload(Llama2_70B(), 128, 2048);
+  w.tpot_slo_seconds = 0.025;  // interactive: 40 tokens/s per user
+  const auto [h100, h100_tp] = BestPerGpu(w, H100_SXM());
+  const auto [h200, h200_tp] = BestPerGpu(w, H200());
+  ASSERT_GT(h100, 0);
+  EXPECT_GT(h200, 1.1 * h100) << h200 << " vs " << h100;
+  EXPECT_LT(h200, 1.9 * h100);  // the rest of NVIDIA's 1.9x is FP8 and software, not modelled
+  EXPECT_LT(h200_tp, h100_tp);
+}
+
+TEST(CapacityTest, SeedLoadOnA100MeetsSlosWithEnoughReplicas) {
+  // seeds/003: serve Llama-2-7B at 35 req/s. SLOs: 500 ms to first token, 50 ms per token.
+  ServingWorkload w = Workload(Llama2_7B(), 512, 128);
+  w.requests_per_second = 35;
+  w.ttft_slo_seconds = 0.5;
+  w.tpot_slo_seconds = 0.05;
+  absl::StatusOr<ServingEstimate> e = EstimateServing(w, A100_80GB(), 1, DefaultServingEfficiency(A100_80GB()));
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_LE(e->ttft_seconds, 0.5);
+  EXPECT_LE(e->tpot_seconds, 0.05);
+  EXPECT_GE(e->replicas * e->requests_per_second_per_replica * w.target_utilization, 35.0);
+  EXPECT_LT((e->replicas - 1) * e->requests_per_second_per_replica * w.target_utilization, 35.0);
+  EXPECT_EQ(e->total_gpus, e->replicas);
+  EXPECT_LT(e->requests_per_second_low, e->requests_per_second_per_replica);
+  EXPECT_GT(e->requests_per_second_high, e->requests_per_second_per_replica);
+  // A tighter TPOT target forces a smaller batch, hence less throughput per replica.
+  w.tpot_slo_seconds = 0.02;
+  absl::StatusOr<ServingEstimate> tight = EstimateServing(w, A100_80GB(), 1, DefaultServingEfficiency(A100_80GB()));
+  ASSERT_TRUE(tight.ok());
+  EXPECT_LT(tight->batch, e->batch);
+  EXPECT_LE(tight->tpot_seconds, 0.02);
+}
+
+TEST(CapacityTest, ImpossibleSloNamesTheMetric) {
+  ServingWorkload w = Workload(Llama2_7B(), 512, 128);
+  w.tpot_slo_seconds = 0.001;  // 1 ms per token: beyond any single A100's bandwidth
+  absl::StatusOr<ServingEstimate> e = EstimateServing(w, A100_80GB(), 1, DefaultServingEfficiency(A100_80GB()));
+  EXPECT_EQ(e.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(e.status().message().find("time per output token"), std::string::npos) << e.status();
+}
+
+TEST(CapacityTest, SeventyBillionFp16DoesNotFitOneA100ButFitsWithTensorParallel) {
+  ServingWorkload w = Workload(Llama2_70B(), 512, 128);
+  const ServingEfficiency eff = DefaultServingEfficiency(A100_80GB());
+  absl::StatusOr<ServingEstimate> one = EstimateServing(w, A100_80GB(), 1, eff);
+  EXPECT_EQ(one.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(one.status().message().find("weights need 138.0 GB per GPU at tp=1"), std::string::npos)
+      << one.status();
+  std::vector<ServingOption> options = SearchServing(w, A100_80GB(), eff);
+  ASSERT_FALSE(options.empty());
+  ASSERT_TRUE(options.front().estimate.ok());
+  EXPECT_GE(options.front().tp, 2);
+  EXPECT_FALSE(options.back().estimate.ok());  // tp=1 sorts last
+}
+
+TEST(CalibrationTest, SeedBenchmarksBeyondTheRooflineAreNotUsed) {
+  // seeds/003: Llama-2-7B FP16 on A10G "35 req/s" for 128-token requests. At 128 prompt +
+  // 128 output tokens, 600 GB/s cannot stream 13.5 GB of weights fast enough for that, so
+  // calibrating on it would claim >100% of peak bandwidth: it is ignored, with the reason.
+  ServingBenchmark b;
+  b.id = 11;
+  b.gpu_name = "A10G";
+  b.model = Llama2_7B();
+  b.prompt_tokens = 128;
+  b.output_tokens = 128;
+  b.value = 35;
+  b.citation = "seeds/003";
+  ServingWorkload w = Workload(Llama2_7B(), 128, 128);
+  const ServingEfficiency eff = ServingEfficiencyFor(w, A10G(), {b});
+  EXPECT_EQ(eff.bandwidth.benchmark_id, 0);
+  EXPECT_NE(eff.bandwidth.source.find("benchmark #11 (seeds/003, 35 req/s) ignored"), std::string::npos)
+      << eff.bandwidth.source;
+}
+
+TEST(CalibrationTest, PlausibleBenchmarkIsReproduced) {
+  // A measurement at 60% of what the defaults predict (T4 datasheet, Llama-2-7B INT8 weights,
+  // 256+64 tokens at batch 4): after calibration the estimate at the benchmark's own setup
+  // reproduces it, and the provenance names it.
+  ServingWorkload w = Workload(Llama2_7B(), 256, 64);
+  w.weight_precision = Precision::kInt8;
+  absl::StatusOr<ServingEstimate> before = EstimateServingAtBatch(w, T4(), 1, 4, DefaultServingEfficiency(T4()));
+  ASSERT_TRUE(before.ok()) << before.status();
+  ServingBenchmark b;
+  b.id = 12;
+  b.gpu_name = "T4";
+  b.model = Llama2_7B();
+  b.precision = Precision::kInt8;
+  b.batch = 4;
+  b.prompt_tokens = 256;
+  b.output_tokens = 64;
+  b.value = 0.6 * before->requests_per_second_per_replica;
+  b.citation = "synthetic";
+  const ServingEfficiency eff = ServingEfficiencyFor(w, T4(), {b});
+  EXPECT_EQ(eff.bandwidth.benchmark_id, 12);
+  absl::StatusOr<ServingEstimate> after = EstimateServingAtBatch(w, T4(), 1, 4, eff);
+  ASSERT_TRUE(after.ok());
+  EXPECT_NEAR(after->requests_per_second_per_replica / b.value, 1.0, 0.02);
+}
+
+TEST(ServingValidationTest, NamesFieldAndRange) {
+  ServingWorkload w = Workload(Llama2_7B(), 0, 128);
+  absl::StatusOr<ServingEstimate> e = EstimateServing(w, A100_80GB(), 1, DefaultServingEfficiency(A100_80GB()));
+  EXPECT_EQ(e.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(e.status().message().find("prompt_tokens: must be in [1, 10000000], got 0"), std::string::npos)
+      << e.status();
+  w = Workload(Llama2_7B(), 512, 128);
+  w.target_utilization = 1.5;
+  e = EstimateServing(w, A100_80GB(), 1, DefaultServingEfficiency(A100_80GB()));
+  EXPECT_NE(e.status().message().find("target_utilization_fraction"), std::string::npos);
+  w.target_utilization = 0.7;
+  w.kv_precision = Precision::kInt4;
+  e = EstimateServing(w, A100_80GB(), 1, DefaultServingEfficiency(A100_80GB()));
+  EXPECT_NE(e.status().message().find("kv_cache_precision"), std::string::npos);
+  w.kv_precision = Precision::kFp16;
+  e = EstimateServing(w, A100_80GB(), 16, DefaultServingEfficiency(A100_80GB()));
+  EXPECT_NE(e.status().message().find("tp: tensor parallelism must stay inside a node of 8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace capplan::core
