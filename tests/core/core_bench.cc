@@ -2,6 +2,7 @@
 // items_per_second = parallel configurations (or serving batch sizes) evaluated per second.
 #include <benchmark/benchmark.h>
 
+#include "core/serving.h"
 #include "core/training.h"
 #include "fixtures.h"
 
@@ -57,6 +58,25 @@ void BM_TrainingCatalogSweep(benchmark::State& state) {
   state.SetItemsProcessed(evaluated);
 }
 BENCHMARK(BM_TrainingCatalogSweep);
+
+// Serving: every tensor-parallel layout for one GPU type, each with its SLO batch search.
+void BM_ServingSearch(benchmark::State& state) {
+  ServingWorkload w;
+  w.model = testing::Llama2_70B();
+  w.prompt_tokens = 512;
+  w.output_tokens = 256;
+  w.requests_per_second = 50;
+  w.tpot_slo_seconds = 0.05;
+  w.ttft_slo_seconds = 1.0;
+  const GpuSpec gpu = testing::H100_SXM();
+  const ServingEfficiency eff = DefaultServingEfficiency(gpu);
+  for (auto _ : state) {
+    std::vector<ServingOption> r = SearchServing(w, gpu, eff);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ServingSearch);
 
 }  // namespace
 }  // namespace capplan::core
