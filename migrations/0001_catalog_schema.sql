@@ -86,6 +86,7 @@ CREATE TABLE benchmarks (
   model_name TEXT NOT NULL REFERENCES models (name) ON UPDATE CASCADE ON DELETE CASCADE,
   workload TEXT NOT NULL CHECK (workload IN ('training', 'fine_tuning', 'serving')),
   precision TEXT NOT NULL CHECK (precision IN ('fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'int8', 'int4')),
+  training_method TEXT NOT NULL DEFAULT 'full' CHECK (training_method IN ('full', 'lora', 'qlora')),
   gpu_count INTEGER NOT NULL CHECK (gpu_count >= 1),
   batch_size INTEGER NOT NULL DEFAULT 0 CHECK (batch_size >= 0),
   sequence_tokens INTEGER NOT NULL DEFAULT 0 CHECK (sequence_tokens >= 0),

@@ -1,17 +1,99 @@
 #include "server/planner_service.h"
 
+#include "absl/strings/str_cat.h"
+#include "server/convert.h"
+#include "server/status.h"
+
 namespace capplan::server {
 
-grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
-    grpc::CallbackServerContext* context, const capplan::v1::GetCatalogVersionRequest* request,
-    capplan::v1::GetCatalogVersionResponse* response) {
-  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
-  response->set_catalog_version(snap->catalog_version);
-  response->set_loaded_unix_seconds(snap->loaded_unix_seconds);
-  response->set_schema_version(snap->schema_version);
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(grpc::Status::OK);
+namespace v1 = capplan::v1;
+
+namespace {
+
+grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* ctx, const absl::Status& s) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  reactor->Finish(ToGrpcStatus(s));
   return reactor;
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
+    grpc::CallbackServerContext* ctx, const v1::GetCatalogVersionRequest* req,
+    v1::GetCatalogVersionResponse* resp) {
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  resp->set_catalog_version(snap->catalog_version);
+  resp->set_loaded_unix_seconds(snap->loaded_unix_seconds);
+  resp->set_schema_version(snap->schema_version);
+  return Done(ctx, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListGpus(grpc::CallbackServerContext* ctx,
+                                                       const v1::ListGpusRequest* req,
+                                                       v1::ListGpusResponse* resp) {
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  for (const store::GpuRow& g : snap->gpus) GpuToProto(g, resp->add_gpus());
+  resp->set_catalog_version(snap->catalog_version);
+  return Done(ctx, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListModels(grpc::CallbackServerContext* ctx,
+                                                         const v1::ListModelsRequest* req,
+                                                         v1::ListModelsResponse* resp) {
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  for (const store::ModelRow& m : snap->models) ModelToProto(m, resp->add_models());
+  resp->set_catalog_version(snap->catalog_version);
+  return Done(ctx, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServerContext* ctx,
+                                                            const v1::ListInstancesRequest* req,
+                                                            v1::ListInstancesResponse* resp) {
+  if (req->prices_as_of_unix_seconds() < 0) {
+    return Done(ctx, absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)"));
+  }
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  for (const store::InstanceRow& i : snap->instances) {
+    if (!req->provider().empty() && i.provider != req->provider()) continue;
+    if (!req->region().empty() && i.region != req->region()) continue;
+    if (!req->gpu_name().empty() && i.gpu_name != req->gpu_name()) continue;
+    v1::InstanceOffer* offer = resp->add_offers();
+    InstanceToProto(i, offer->mutable_instance());
+    for (int k = 0; k < store::kNumPriceKinds; ++k) {
+      const store::PriceRow* p =
+          snap->PriceAt(i, static_cast<store::PriceKind>(k), req->prices_as_of_unix_seconds());
+      if (p != nullptr) PriceToProto(*p, offer->add_current_prices());
+    }
+  }
+  resp->set_catalog_version(snap->catalog_version);
+  return Done(ctx, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListPriceHistory(grpc::CallbackServerContext* ctx,
+                                                               const v1::ListPriceHistoryRequest* req,
+                                                               v1::ListPriceHistoryResponse* resp) {
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  if (snap->FindInstance(req->provider(), req->instance_type(), req->region()) == nullptr) {
+    return Done(ctx, absl::NotFoundError(absl::StrCat("no instance type \"", req->provider(), " ",
+                                                      req->instance_type(), "\" in region \"",
+                                                      req->region(), "\"")));
+  }
+  for (const store::PriceRow* p : snap->PriceHistory(req->provider(), req->instance_type(), req->region())) {
+    PriceToProto(*p, resp->add_prices());
+  }
+  return Done(ctx, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListBenchmarks(grpc::CallbackServerContext* ctx,
+                                                             const v1::ListBenchmarksRequest* req,
+                                                             v1::ListBenchmarksResponse* resp) {
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  for (const store::BenchmarkRow& b : snap->benchmarks) {
+    if (!req->gpu_name().empty() && b.gpu_name != req->gpu_name()) continue;
+    if (!req->model_name().empty() && b.model_name != req->model_name()) continue;
+    BenchmarkToProto(b, resp->add_benchmarks());
+  }
+  return Done(ctx, absl::OkStatus());
 }
 
 }  // namespace capplan::server

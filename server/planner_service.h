@@ -1,5 +1,6 @@
-// PlannerService handlers: validate, convert proto <-> core, call core, finish. RPCs not yet
-// overridden here answer UNIMPLEMENTED (the generated base class does that).
+// PlannerService handlers: validate, convert proto <-> core, call core, finish. Every read
+// works on one catalog snapshot taken at the start of the call. RPCs not overridden here
+// answer UNIMPLEMENTED (the generated base class does that).
 #pragma once
 
 #include "capplan/v1/planner.grpc.pb.h"
@@ -12,8 +13,23 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
   explicit PlannerServiceImpl(const store::CatalogStore* store) : store_(store) {}
 
   grpc::ServerUnaryReactor* GetCatalogVersion(
-      grpc::CallbackServerContext* context, const capplan::v1::GetCatalogVersionRequest* request,
-      capplan::v1::GetCatalogVersionResponse* response) override;
+      grpc::CallbackServerContext* ctx, const capplan::v1::GetCatalogVersionRequest* req,
+      capplan::v1::GetCatalogVersionResponse* resp) override;
+  grpc::ServerUnaryReactor* ListGpus(grpc::CallbackServerContext* ctx,
+                                     const capplan::v1::ListGpusRequest* req,
+                                     capplan::v1::ListGpusResponse* resp) override;
+  grpc::ServerUnaryReactor* ListModels(grpc::CallbackServerContext* ctx,
+                                       const capplan::v1::ListModelsRequest* req,
+                                       capplan::v1::ListModelsResponse* resp) override;
+  grpc::ServerUnaryReactor* ListInstances(grpc::CallbackServerContext* ctx,
+                                          const capplan::v1::ListInstancesRequest* req,
+                                          capplan::v1::ListInstancesResponse* resp) override;
+  grpc::ServerUnaryReactor* ListPriceHistory(grpc::CallbackServerContext* ctx,
+                                             const capplan::v1::ListPriceHistoryRequest* req,
+                                             capplan::v1::ListPriceHistoryResponse* resp) override;
+  grpc::ServerUnaryReactor* ListBenchmarks(grpc::CallbackServerContext* ctx,
+                                           const capplan::v1::ListBenchmarksRequest* req,
+                                           capplan::v1::ListBenchmarksResponse* resp) override;
 
  private:
   const store::CatalogStore* store_;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "capplan/v1/admin.grpc.pb.h"
 #include "prometheus/exposer.h"
+#include "server/admin_service.h"
 #include "server/auth.h"
 #include "server/metrics.h"
 #include "server/planner_service.h"
@@ -22,7 +22,7 @@ struct Server::State {
   std::unique_ptr<ServerMetrics> metrics;
   std::unique_ptr<prometheus::Exposer> exposer;
   std::unique_ptr<PlannerServiceImpl> planner;
-  std::unique_ptr<capplan::v1::AdminService::CallbackService> admin;
+  std::unique_ptr<AdminServiceImpl> admin;
   std::unique_ptr<grpc::Server> grpc_server;
   int grpc_port = 0;
   int metrics_port = 0;
@@ -67,7 +67,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   state->metrics_port = metric_ports.empty() ? 0 : metric_ports.front();
 
   state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
-  state->admin = std::make_unique<capplan::v1::AdminService::CallbackService>();
+  state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens,
+                                                    state->metrics.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -1,13 +1,129 @@
-// Loading the catalog tables into an immutable snapshot.
+// Loading the catalog into snapshots, and the audited write path.
 #include "server/store/catalog_store.h"
 
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <ctime>
+#include <set>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "server/store/csv.h"
 #include "server/store/sqlite_impl.h"
 
 namespace capplan::store {
+
+namespace {
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+const char* InterconnectText(core::Interconnect i) {
+  switch (i) {
+    case core::Interconnect::kPcie: return "pcie";
+    case core::Interconnect::kNvlink: return "nvlink";
+    case core::Interconnect::kInfinityFabric: return "infinity_fabric";
+    case core::Interconnect::kXeLink: return "xe_link";
+  }
+  return "pcie";
+}
+
+core::Interconnect InterconnectFrom(const std::string& s) {
+  if (s == "nvlink") return core::Interconnect::kNvlink;
+  if (s == "infinity_fabric") return core::Interconnect::kInfinityFabric;
+  if (s == "xe_link") return core::Interconnect::kXeLink;
+  return core::Interconnect::kPcie;
+}
+
+core::Precision PrecisionFrom(const std::string& s) {
+  for (int i = 0; i < core::kNumPrecisions; ++i) {
+    if (s == core::PrecisionName(static_cast<core::Precision>(i))) return static_cast<core::Precision>(i);
+  }
+  return core::Precision::kFp16;
+}
+
+const char* WorkloadText(core::WorkloadKind w) {
+  switch (w) {
+    case core::WorkloadKind::kTraining: return "training";
+    case core::WorkloadKind::kFineTuning: return "fine_tuning";
+    case core::WorkloadKind::kServing: return "serving";
+  }
+  return "serving";
+}
+
+core::WorkloadKind WorkloadFrom(const std::string& s) {
+  if (s == "training") return core::WorkloadKind::kTraining;
+  if (s == "fine_tuning") return core::WorkloadKind::kFineTuning;
+  return core::WorkloadKind::kServing;
+}
+
+const char* MethodText(core::TrainingMethod m) {
+  switch (m) {
+    case core::TrainingMethod::kFull: return "full";
+    case core::TrainingMethod::kLora: return "lora";
+    case core::TrainingMethod::kQlora: return "qlora";
+  }
+  return "full";
+}
+
+core::TrainingMethod MethodFrom(const std::string& s) {
+  if (s == "lora") return core::TrainingMethod::kLora;
+  if (s == "qlora") return core::TrainingMethod::kQlora;
+  return core::TrainingMethod::kFull;
+}
+
+const char* UnitText(core::MeasuredUnit u) {
+  switch (u) {
+    case core::MeasuredUnit::kRequestsPerSecond: return "requests_per_second";
+    case core::MeasuredUnit::kTokensPerSecond: return "tokens_per_second";
+    case core::MeasuredUnit::kSecondsPerStep: return "seconds_per_step";
+  }
+  return "requests_per_second";
+}
+
+core::MeasuredUnit UnitFrom(const std::string& s) {
+  if (s == "tokens_per_second") return core::MeasuredUnit::kTokensPerSecond;
+  if (s == "seconds_per_step") return core::MeasuredUnit::kSecondsPerStep;
+  return core::MeasuredUnit::kRequestsPerSecond;
+}
+
+PriceKind PriceKindFrom(const std::string& s) {
+  for (int i = 0; i < kNumPriceKinds; ++i) {
+    if (s == PriceKindName(static_cast<PriceKind>(i))) return static_cast<PriceKind>(i);
+  }
+  return PriceKind::kOnDemand;
+}
+
+Source SourceFrom(SQLite::Statement& q, int first, bool has_note) {
+  Source s;
+  s.citation = q.getColumn(first).getString();
+  s.as_of_date = q.getColumn(first + 1).getString();
+  if (has_note) s.note = q.getColumn(first + 2).getString();
+  return s;
+}
+
+// SkyPilot accelerator names -> catalog GPU names. Exact catalog names are accepted too.
+const std::map<std::string, std::string>& AcceleratorAliases() {
+  static const std::map<std::string, std::string> kAliases = {
+      {"A100", "A100-SXM4-40GB"},       {"A100-80GB", "A100-SXM4-80GB"},
+      {"H100", "H100-SXM5-80GB"},       {"H200", "H200-SXM-141GB"},
+      {"V100", "V100-SXM2-16GB"},       {"V100-32GB", "V100-SXM2-32GB"},
+      {"A6000", "RTX-A6000"},           {"RTX6000-Ada", "RTX-6000-Ada"},
+      {"RTX4090", "RTX-4090"},          {"RTX3090", "RTX-3090"},
+      {"MI300X", "MI300X"},             {"A10G", "A10G"},
+      {"T4", "T4"},                     {"L4", "L4"},
+      {"L40S", "L40S"},                 {"P40", "P40"},
+  };
+  return kAliases;
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(
     const DatabaseOptions& options, const std::vector<Migration>& migrations) {
@@ -16,9 +132,30 @@ absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(
   absl::StatusOr<int> version = (*db)->Migrate(migrations);
   if (!version.ok()) return version.status();
   std::unique_ptr<CatalogStore> store(new CatalogStore(std::move(*db)));
+  absl::Status columns = store->LearnColumns();
+  if (!columns.ok()) return columns;
   absl::Status loaded = store->Reload();
   if (!loaded.ok()) return loaded;
   return store;
+}
+
+absl::Status CatalogStore::LearnColumns() {
+  try {
+    SQLite::Database& db = db_->impl().db;
+    for (const char* table : {"gpu_types", "models", "instance_types", "prices", "benchmarks"}) {
+      // Column names come from our own schema, never from a request.
+      SQLite::Statement q(db, absl::StrCat("PRAGMA table_info(", table, ")"));
+      std::vector<std::string> parts;
+      while (q.executeStep()) {
+        const std::string col = q.getColumn(1).getString();
+        parts.push_back(absl::StrCat("'", col, "', ", col));
+      }
+      json_exprs_[table] = absl::StrCat("json_object(", absl::StrJoin(parts, ", "), ")");
+    }
+  } catch (const SQLite::Exception& e) {
+    return SqliteError(e, absl::StrCat("database ", db_->path(), ": reading the schema"));
+  }
+  return absl::OkStatus();
 }
 
 std::shared_ptr<const CatalogSnapshot> CatalogStore::Snapshot() const {
@@ -26,9 +163,12 @@ std::shared_ptr<const CatalogSnapshot> CatalogStore::Snapshot() const {
 }
 
 absl::Status CatalogStore::Reload() {
+  const auto t0 = std::chrono::steady_clock::now();
   absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> next = Load();
   if (!next.ok()) return next.status();
   std::atomic_store(&snapshot_, std::move(*next));
+  last_publish_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return absl::OkStatus();
 }
 
@@ -44,11 +184,601 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load() {
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::DEFERRED);
     snap->catalog_version =
         db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
+    {
+      SQLite::Statement q(db,
+                          "SELECT name, vendor, memory_bytes, memory_bandwidth_bytes_per_second, "
+                          "fp32_dense_tflops, tf32_dense_tflops, fp16_dense_tflops, "
+                          "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
+                          "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
+                          "gpus_per_node, datacenter, form_factor, list_price_usd, "
+                          "source_citation, source_as_of_date, source_note FROM gpu_types ORDER BY name");
+      while (q.executeStep()) {
+        GpuRow g;
+        g.spec.name = q.getColumn(0).getString();
+        g.vendor = q.getColumn(1).getString();
+        g.spec.memory_bytes = static_cast<double>(q.getColumn(2).getInt64());
+        g.spec.memory_bandwidth_bytes_per_second = q.getColumn(3).getDouble();
+        for (int i = 0; i < core::kNumPrecisions; ++i) {
+          g.spec.peak_flops_per_second[i] = q.getColumn(4 + i).getDouble() * 1e12;
+        }
+        g.spec.tdp_watts = q.getColumn(11).getDouble();
+        g.spec.interconnect = InterconnectFrom(q.getColumn(12).getString());
+        g.spec.interconnect_bandwidth_bytes_per_second = q.getColumn(13).getDouble();
+        g.spec.gpus_per_node = q.getColumn(14).getInt();
+        g.spec.datacenter = q.getColumn(15).getInt() != 0;
+        g.form_factor = q.getColumn(16).getString();
+        g.list_price_usd = q.getColumn(17).getDouble();
+        g.source = SourceFrom(q, 18, true);
+        snap->gpus.push_back(std::move(g));
+      }
+    }
+    {
+      SQLite::Statement q(db,
+                          "SELECT name, num_layers, hidden_size, num_attention_heads, num_kv_heads, "
+                          "ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, "
+                          "experts_per_token, max_context_tokens, parameter_count, "
+                          "source_citation, source_as_of_date, source_note FROM models ORDER BY name");
+      while (q.executeStep()) {
+        ModelRow m;
+        m.arch.name = q.getColumn(0).getString();
+        m.arch.num_layers = q.getColumn(1).getInt64();
+        m.arch.hidden_size = q.getColumn(2).getInt64();
+        m.arch.num_attention_heads = q.getColumn(3).getInt64();
+        m.arch.num_kv_heads = q.getColumn(4).getInt64();
+        m.arch.ffn_hidden_size = q.getColumn(5).getInt64();
+        m.arch.gated_mlp = q.getColumn(6).getInt() != 0;
+        m.arch.vocab_size = q.getColumn(7).getInt64();
+        m.arch.tied_embeddings = q.getColumn(8).getInt() != 0;
+        m.arch.num_experts = q.getColumn(9).getInt64();
+        m.arch.experts_per_token = q.getColumn(10).getInt64();
+        m.max_context_tokens = q.getColumn(11).getInt64();
+        m.arch.parameter_count = q.getColumn(12).getDouble();
+        m.source = SourceFrom(q, 13, true);
+        snap->models.push_back(std::move(m));
+      }
+    }
+    {
+      SQLite::Statement q(db,
+                          "SELECT provider, instance_type, region, gpu_name, gpu_count, vcpus, "
+                          "memory_bytes, source_citation, source_as_of_date FROM instance_types "
+                          "ORDER BY provider, instance_type, region");
+      while (q.executeStep()) {
+        InstanceRow r;
+        r.provider = q.getColumn(0).getString();
+        r.instance_type = q.getColumn(1).getString();
+        r.region = q.getColumn(2).getString();
+        r.gpu_name = q.getColumn(3).getString();
+        r.gpu_count = q.getColumn(4).getInt();
+        r.vcpus = q.getColumn(5).getInt();
+        r.memory_bytes = q.getColumn(6).getInt64();
+        r.source = SourceFrom(q, 7, false);
+        snap->instances.push_back(std::move(r));
+      }
+    }
+    {
+      SQLite::Statement q(db,
+                          "SELECT id, provider, instance_type, region, kind, price_usd_per_hour, "
+                          "effective_unix_seconds, source_citation, source_as_of_date FROM prices");
+      while (q.executeStep()) {
+        PriceRow p;
+        p.id = q.getColumn(0).getInt64();
+        p.provider = q.getColumn(1).getString();
+        p.instance_type = q.getColumn(2).getString();
+        p.region = q.getColumn(3).getString();
+        p.kind = PriceKindFrom(q.getColumn(4).getString());
+        p.price_usd_per_hour = q.getColumn(5).getDouble();
+        p.effective_unix_seconds = q.getColumn(6).getInt64();
+        p.source = SourceFrom(q, 7, false);
+        snap->prices.push_back(std::move(p));
+      }
+    }
+    {
+      SQLite::Statement q(db,
+                          "SELECT id, gpu_name, model_name, workload, precision, training_method, "
+                          "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
+                          "measured_unit, source_citation, source_as_of_date, source_note "
+                          "FROM benchmarks ORDER BY id");
+      while (q.executeStep()) {
+        BenchmarkRow b;
+        b.id = q.getColumn(0).getInt64();
+        b.gpu_name = q.getColumn(1).getString();
+        b.model_name = q.getColumn(2).getString();
+        b.workload = WorkloadFrom(q.getColumn(3).getString());
+        b.precision = PrecisionFrom(q.getColumn(4).getString());
+        b.method = MethodFrom(q.getColumn(5).getString());
+        b.gpu_count = q.getColumn(6).getInt();
+        b.batch_size = q.getColumn(7).getInt64();
+        b.sequence_tokens = q.getColumn(8).getInt64();
+        b.output_tokens = q.getColumn(9).getInt64();
+        b.measured_value = q.getColumn(10).getDouble();
+        b.unit = UnitFrom(q.getColumn(11).getString());
+        b.source = SourceFrom(q, 12, true);
+        snap->benchmarks.push_back(std::move(b));
+      }
+    }
     tx.commit();
   } catch (const SQLite::Exception& e) {
     return SqliteError(e, absl::StrCat("database ", db_->path(), ": loading catalog"));
   }
+  snap->Index();
   return std::shared_ptr<const CatalogSnapshot>(std::move(snap));
+}
+
+absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
+  SQLite::Database& db = db_->impl().db;
+  std::string where;
+  if (key.id > 0) {
+    where = "id = ?";
+  } else {
+    std::vector<std::string> conds;
+    for (const auto& [col, value] : key.text) conds.push_back(col + " = ?");
+    where = absl::StrJoin(conds, " AND ");
+  }
+  if (where.empty()) return std::string();
+  SQLite::Statement q(db, absl::StrCat("SELECT ", json_exprs_.at(key.table), " FROM ", key.table,
+                                       " WHERE ", where));
+  if (key.id > 0) {
+    q.bind(1, key.id);
+  } else {
+    int i = 1;
+    for (const auto& kv : key.text) q.bind(i++, kv.second);
+  }
+  if (!q.executeStep()) return std::string();
+  return q.getColumn(0).getString();
+}
+
+absl::StatusOr<WriteResult> CatalogStore::Write(
+    const WriteContext& ctx, Key key, const std::function<absl::StatusOr<int64_t>()>& apply) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  SQLite::Database& db = db_->impl().db;
+  WriteResult result;
+  std::string entity = key.label.empty() ? key.table : key.label;
+  if (key.label.empty()) {
+    for (const auto& kv : key.text) absl::StrAppend(&entity, "/", kv.second);
+  }
+  try {
+    SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    absl::StatusOr<std::string> before = RowJson(key);
+    if (!before.ok()) return before.status();
+    absl::StatusOr<int64_t> id = apply();
+    if (!id.ok()) return id.status();  // the transaction rolls back on scope exit
+    if (*id > 0) {
+      result.id = *id;
+      if (key.text.empty()) key.id = *id;
+    }
+    if (key.id > 0) absl::StrAppend(&entity, "/", key.id);
+    absl::StatusOr<std::string> after = RowJson(key);
+    if (!after.ok()) return after.status();
+    db.exec("UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
+            "updated_unix_seconds = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = 1");
+    result.catalog_version =
+        db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
+    SQLite::Statement audit(db,
+                            "INSERT INTO audit_log (at_unix_micros, caller, method, entity, "
+                            "before_json, after_json, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    audit.bind(1, NowMicros());
+    audit.bind(2, ctx.caller);
+    audit.bind(3, ctx.method);
+    audit.bind(4, entity);
+    if (before->empty()) audit.bind(5); else audit.bind(5, *before);
+    if (after->empty()) audit.bind(6); else audit.bind(6, *after);
+    audit.bind(7, result.catalog_version);
+    audit.exec();
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    return SqliteError(e, absl::StrCat(ctx.method, " ", entity));
+  }
+  // Committed: publish before answering, so the caller's next read sees the write.
+  absl::Status published = Reload();
+  if (!published.ok()) {
+    return absl::InternalError(absl::StrCat("committed catalog version ", result.catalog_version,
+                                            " but could not publish it: ", published.message()));
+  }
+  return result;
+}
+
+namespace {
+
+absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string& value,
+                       const std::string& field, const std::string& what) {
+  SQLite::Statement q(db, sql);
+  q.bind(1, value);
+  if (!q.executeStep()) {
+    return absl::NotFoundError(absl::StrCat(field, ": no ", what, " named \"", value, "\" in the catalog"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, const GpuRow& g) {
+  absl::Status valid = ValidateGpuRow(g);
+  if (!valid.ok()) return valid;
+  return Write(ctx, {"gpu_types", {{"name", g.spec.name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db,
+                        "INSERT INTO gpu_types (name, vendor, memory_bytes, "
+                        "memory_bandwidth_bytes_per_second, fp32_dense_tflops, tf32_dense_tflops, "
+                        "fp16_dense_tflops, bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, "
+                        "int4_dense_tops, tdp_watts, interconnect_kind, "
+                        "interconnect_bandwidth_bytes_per_second, gpus_per_node, datacenter, "
+                        "form_factor, list_price_usd, source_citation, source_as_of_date, source_note) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                        "ON CONFLICT(name) DO UPDATE SET vendor=excluded.vendor, "
+                        "memory_bytes=excluded.memory_bytes, "
+                        "memory_bandwidth_bytes_per_second=excluded.memory_bandwidth_bytes_per_second, "
+                        "fp32_dense_tflops=excluded.fp32_dense_tflops, tf32_dense_tflops=excluded.tf32_dense_tflops, "
+                        "fp16_dense_tflops=excluded.fp16_dense_tflops, bf16_dense_tflops=excluded.bf16_dense_tflops, "
+                        "fp8_dense_tflops=excluded.fp8_dense_tflops, int8_dense_tops=excluded.int8_dense_tops, "
+                        "int4_dense_tops=excluded.int4_dense_tops, tdp_watts=excluded.tdp_watts, "
+                        "interconnect_kind=excluded.interconnect_kind, "
+                        "interconnect_bandwidth_bytes_per_second=excluded.interconnect_bandwidth_bytes_per_second, "
+                        "gpus_per_node=excluded.gpus_per_node, datacenter=excluded.datacenter, "
+                        "form_factor=excluded.form_factor, list_price_usd=excluded.list_price_usd, "
+                        "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date, "
+                        "source_note=excluded.source_note");
+    int i = 1;
+    q.bind(i++, g.spec.name);
+    q.bind(i++, g.vendor);
+    q.bind(i++, static_cast<int64_t>(std::llround(g.spec.memory_bytes)));
+    q.bind(i++, g.spec.memory_bandwidth_bytes_per_second);
+    for (int p = 0; p < core::kNumPrecisions; ++p) q.bind(i++, g.spec.peak_flops_per_second[p] / 1e12);
+    q.bind(i++, g.spec.tdp_watts);
+    q.bind(i++, InterconnectText(g.spec.interconnect));
+    q.bind(i++, g.spec.interconnect_bandwidth_bytes_per_second);
+    q.bind(i++, g.spec.gpus_per_node);
+    q.bind(i++, g.spec.datacenter ? 1 : 0);
+    q.bind(i++, g.form_factor);
+    q.bind(i++, g.list_price_usd);
+    q.bind(i++, g.source.citation);
+    q.bind(i++, g.source.as_of_date);
+    q.bind(i++, g.source.note);
+    q.exec();
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::DeleteGpu(const WriteContext& ctx, const std::string& name) {
+  return Write(ctx, {"gpu_types", {{"name", name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    SQLite::Statement users(db, "SELECT COUNT(*) FROM instance_types WHERE gpu_name = ?");
+    users.bind(1, name);
+    users.executeStep();
+    if (const int n = users.getColumn(0).getInt(); n > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "name: GPU \"", name, "\" is used by ", n, " instance types; delete those first"));
+    }
+    SQLite::Statement q(db, "DELETE FROM gpu_types WHERE name = ?");
+    q.bind(1, name);
+    if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no GPU named \"", name, "\""));
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, const ModelRow& m) {
+  absl::Status valid = ValidateModelRow(m);
+  if (!valid.ok()) return valid;
+  return Write(ctx, {"models", {{"name", m.arch.name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db,
+                        "INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, "
+                        "num_kv_heads, ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, "
+                        "num_experts, experts_per_token, max_context_tokens, parameter_count, "
+                        "source_citation, source_as_of_date, source_note) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                        "ON CONFLICT(name) DO UPDATE SET num_layers=excluded.num_layers, "
+                        "hidden_size=excluded.hidden_size, num_attention_heads=excluded.num_attention_heads, "
+                        "num_kv_heads=excluded.num_kv_heads, ffn_hidden_size=excluded.ffn_hidden_size, "
+                        "gated_mlp=excluded.gated_mlp, vocab_size=excluded.vocab_size, "
+                        "tied_embeddings=excluded.tied_embeddings, num_experts=excluded.num_experts, "
+                        "experts_per_token=excluded.experts_per_token, "
+                        "max_context_tokens=excluded.max_context_tokens, "
+                        "parameter_count=excluded.parameter_count, source_citation=excluded.source_citation, "
+                        "source_as_of_date=excluded.source_as_of_date, source_note=excluded.source_note");
+    const core::ModelArchitecture& a = m.arch;
+    int i = 1;
+    q.bind(i++, a.name);
+    q.bind(i++, a.num_layers);
+    q.bind(i++, a.hidden_size);
+    q.bind(i++, a.num_attention_heads);
+    q.bind(i++, a.num_kv_heads);
+    q.bind(i++, a.ffn_hidden_size);
+    q.bind(i++, a.gated_mlp ? 1 : 0);
+    q.bind(i++, a.vocab_size);
+    q.bind(i++, a.tied_embeddings ? 1 : 0);
+    q.bind(i++, a.num_experts);
+    q.bind(i++, a.experts_per_token);
+    q.bind(i++, m.max_context_tokens);
+    q.bind(i++, a.parameter_count);
+    q.bind(i++, m.source.citation);
+    q.bind(i++, m.source.as_of_date);
+    q.bind(i++, m.source.note);
+    q.exec();
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::DeleteModel(const WriteContext& ctx, const std::string& name) {
+  return Write(ctx, {"models", {{"name", name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db, "DELETE FROM models WHERE name = ?");
+    q.bind(1, name);
+    if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no model named \"", name, "\""));
+    return 0;
+  });
+}
+
+namespace {
+
+void BindInstance(SQLite::Statement& q, const InstanceRow& r) {
+  int i = 1;
+  q.bind(i++, r.provider);
+  q.bind(i++, r.instance_type);
+  q.bind(i++, r.region);
+  q.bind(i++, r.gpu_name);
+  q.bind(i++, r.gpu_count);
+  q.bind(i++, r.vcpus);
+  q.bind(i++, r.memory_bytes);
+  q.bind(i++, r.source.citation);
+  q.bind(i++, r.source.as_of_date);
+}
+
+constexpr char kUpsertInstance[] =
+    "INSERT INTO instance_types (provider, instance_type, region, gpu_name, gpu_count, vcpus, "
+    "memory_bytes, source_citation, source_as_of_date) VALUES (?,?,?,?,?,?,?,?,?) "
+    "ON CONFLICT(provider, instance_type, region) DO UPDATE SET gpu_name=excluded.gpu_name, "
+    "gpu_count=excluded.gpu_count, vcpus=excluded.vcpus, memory_bytes=excluded.memory_bytes, "
+    "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date";
+
+constexpr char kInsertPrice[] =
+    "INSERT INTO prices (provider, instance_type, region, kind, price_usd_per_hour, "
+    "effective_unix_seconds, source_citation, source_as_of_date) VALUES (?,?,?,?,?,?,?,?)";
+
+int64_t InsertPrice(SQLite::Database& db, const PriceRow& p) {
+  SQLite::Statement q(db, kInsertPrice);
+  q.bind(1, p.provider);
+  q.bind(2, p.instance_type);
+  q.bind(3, p.region);
+  q.bind(4, PriceKindName(p.kind));
+  q.bind(5, p.price_usd_per_hour);
+  q.bind(6, p.effective_unix_seconds);
+  q.bind(7, p.source.citation);
+  q.bind(8, p.source.as_of_date);
+  q.exec();
+  return db.getLastInsertRowid();
+}
+
+}  // namespace
+
+absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx, const InstanceRow& r) {
+  absl::Status valid = ValidateInstanceRow(r);
+  if (!valid.ok()) return valid;
+  Key key{"instance_types", {{"provider", r.provider}, {"instance_type", r.instance_type}, {"region", r.region}}, 0, ""};
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name,
+                                 "instance.gpu_name", "GPU");
+    if (!gpu.ok()) return gpu;
+    SQLite::Statement q(db, kUpsertInstance);
+    BindInstance(q, r);
+    q.exec();
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx, const std::string& provider,
+                                                         const std::string& instance_type,
+                                                         const std::string& region) {
+  Key key{"instance_types", {{"provider", provider}, {"instance_type", instance_type}, {"region", region}}, 0, ""};
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db,
+                        "DELETE FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
+    q.bind(1, provider);
+    q.bind(2, instance_type);
+    q.bind(3, region);
+    if (q.exec() == 0) {
+      return absl::NotFoundError(absl::StrCat("instance: no ", provider, " ", instance_type, " in ", region));
+    }
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, const PriceRow& p) {
+  absl::Status valid = ValidatePriceRow(p);
+  if (!valid.ok()) return valid;
+  return Write(ctx, {"prices", {}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    SQLite::Statement exists(db,
+                             "SELECT 1 FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
+    exists.bind(1, p.provider);
+    exists.bind(2, p.instance_type);
+    exists.bind(3, p.region);
+    if (!exists.executeStep()) {
+      return absl::NotFoundError(absl::StrCat("price: no instance type ", p.provider, " ",
+                                              p.instance_type, " in ", p.region,
+                                              "; add it with UpsertInstanceType first"));
+    }
+    return InsertPrice(db, p);
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& b) {
+  absl::Status valid = ValidateBenchmarkRow(b);
+  if (!valid.ok()) return valid;
+  return Write(ctx, {"benchmarks", {}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name,
+                                 "benchmark.gpu_name", "GPU");
+    if (!gpu.ok()) return gpu;
+    absl::Status model = MustExist(db, "SELECT 1 FROM models WHERE name = ?", b.model_name,
+                                   "benchmark.model_name", "model");
+    if (!model.ok()) return model;
+    SQLite::Statement q(db,
+                        "INSERT INTO benchmarks (gpu_name, model_name, workload, precision, "
+                        "training_method, gpu_count, batch_size, sequence_tokens, output_tokens, "
+                        "measured_value, measured_unit, source_citation, source_as_of_date, source_note) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    int i = 1;
+    q.bind(i++, b.gpu_name);
+    q.bind(i++, b.model_name);
+    q.bind(i++, WorkloadText(b.workload));
+    q.bind(i++, core::PrecisionName(b.precision));
+    q.bind(i++, MethodText(b.method));
+    q.bind(i++, b.gpu_count);
+    q.bind(i++, b.batch_size);
+    q.bind(i++, b.sequence_tokens);
+    q.bind(i++, b.output_tokens);
+    q.bind(i++, b.measured_value);
+    q.bind(i++, UnitText(b.unit));
+    q.bind(i++, b.source.citation);
+    q.bind(i++, b.source.as_of_date);
+    q.bind(i++, b.source.note);
+    q.exec();
+    return db.getLastInsertRowid();
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ctx, int64_t id) {
+  return Write(ctx, {"benchmarks", {}, id, ""}, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db, "DELETE FROM benchmarks WHERE id = ?");
+    q.bind(1, id);
+    if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("id: no benchmark ", id));
+    return 0;
+  });
+}
+
+absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext& ctx,
+                                                              const std::string& provider,
+                                                              const std::string& csv,
+                                                              const Source& source,
+                                                              int64_t effective_unix_seconds) {
+  if (provider.empty()) return absl::InvalidArgumentError("provider: must not be empty");
+  absl::Status src = ValidateSource(source, "source");
+  if (!src.ok()) return src;
+  absl::StatusOr<std::vector<std::vector<std::string>>> table = ParseCsv(csv);
+  if (!table.ok()) return table.status();
+  if (table->empty()) return absl::InvalidArgumentError("csv: empty");
+  const std::vector<std::string>& header = table->front();
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < header.size(); ++i) col[std::string(absl::StripAsciiWhitespace(header[i]))] = i;
+  for (const char* required : {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",
+                               "MemoryGiB", "Price", "Region"}) {
+    if (col.count(required) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat("csv: missing column ", required,
+                                                     " (SkyPilot catalog columns expected)"));
+    }
+  }
+  const std::shared_ptr<const CatalogSnapshot> snap = Snapshot();
+  CsvImportResult result;
+  struct Offer {
+    InstanceRow instance;
+    double on_demand = -1;
+    double spot = -1;
+  };
+  std::map<std::pair<std::string, std::string>, Offer> offers;  // (type, region)
+  for (size_t r = 1; r < table->size(); ++r) {
+    const std::vector<std::string>& row = (*table)[r];
+    const int row_no = static_cast<int>(r) + 1;
+    auto cell = [&](const char* name) -> std::string {
+      auto it = col.find(name);
+      if (it == col.end() || it->second >= row.size()) return std::string();
+      return std::string(absl::StripAsciiWhitespace(row[it->second]));
+    };
+    auto error = [&](const char* field, const std::string& msg) {
+      result.errors.push_back({row_no, field, msg});
+    };
+    if (row.size() == 1 && absl::StripAsciiWhitespace(row[0]).empty()) continue;  // blank line
+    const std::string accel = cell("AcceleratorName");
+    if (accel.empty()) {
+      ++result.rows_skipped;
+      continue;
+    }
+    std::string gpu = accel;
+    if (snap->FindGpu(gpu) == nullptr) {
+      auto alias = AcceleratorAliases().find(accel);
+      if (alias == AcceleratorAliases().end() || snap->FindGpu(alias->second) == nullptr) {
+        error("AcceleratorName", absl::StrCat("no GPU named \"", accel, "\" in the catalog"));
+        continue;
+      }
+      gpu = alias->second;
+    }
+    double count = 0, vcpus = 0, mem_gib = 0, price = 0, spot = -1;
+    if (!absl::SimpleAtod(cell("AcceleratorCount"), &count) || count < 1 || count > 64 ||
+        count != std::floor(count)) {
+      error("AcceleratorCount", absl::StrCat("must be a whole number in [1, 64], got \"", cell("AcceleratorCount"), "\""));
+      continue;
+    }
+    if (!absl::SimpleAtod(cell("vCPUs"), &vcpus) || vcpus < 0 || vcpus > 4096) {
+      error("vCPUs", absl::StrCat("must be in [0, 4096], got \"", cell("vCPUs"), "\""));
+      continue;
+    }
+    if (!absl::SimpleAtod(cell("MemoryGiB"), &mem_gib) || mem_gib < 0 || mem_gib > 32768) {
+      error("MemoryGiB", absl::StrCat("must be in [0, 32768], got \"", cell("MemoryGiB"), "\""));
+      continue;
+    }
+    if (!absl::SimpleAtod(cell("Price"), &price) || price < 0 || price > 10000) {
+      error("Price", absl::StrCat("must be a price in [0, 10000] USD per hour, got \"", cell("Price"), "\""));
+      continue;
+    }
+    const std::string spot_text = cell("SpotPrice");
+    if (!spot_text.empty() && (!absl::SimpleAtod(spot_text, &spot) || spot < 0 || spot > 10000)) {
+      error("SpotPrice", absl::StrCat("must be empty or in [0, 10000], got \"", spot_text, "\""));
+      continue;
+    }
+    const std::string region = cell("Region");
+    const std::string type = cell("InstanceType");
+    if (region.empty()) { error("Region", "must not be empty"); continue; }
+    if (type.empty()) { error("InstanceType", "must not be empty"); continue; }
+    Offer& o = offers[{type, region}];
+    if (o.on_demand < 0) {
+      o.instance = {provider, type, region, gpu, static_cast<int>(count), static_cast<int>(vcpus),
+                    static_cast<int64_t>(std::llround(mem_gib * 1024.0 * 1024.0 * 1024.0)), source};
+      o.on_demand = price;
+    }
+    // Availability zones of one region share the on-demand price; keep the cheapest spot.
+    if (spot >= 0 && (o.spot < 0 || spot < o.spot)) o.spot = spot;
+  }
+  if (!result.errors.empty()) return result;
+  if (offers.empty()) return absl::InvalidArgumentError("csv: no GPU instance rows");
+  Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", offers.size(), "-offers")};
+  absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+        SQLite::Database& db = db_->impl().db;
+        SQLite::Statement upsert(db, kUpsertInstance);
+        for (const auto& [k, o] : offers) {
+          upsert.reset();
+          BindInstance(upsert, o.instance);
+          upsert.exec();
+          PriceRow p{0, provider, o.instance.instance_type, o.instance.region, PriceKind::kOnDemand,
+                     o.on_demand, effective_unix_seconds, source};
+          InsertPrice(db, p);
+          if (o.spot >= 0) {
+            p.kind = PriceKind::kSpot;
+            p.price_usd_per_hour = o.spot;
+            InsertPrice(db, p);
+          }
+        }
+        return 0;
+      });
+  if (!w.ok()) return w.status();
+  result.write = *w;
+  result.rows_imported = static_cast<int>(offers.size());
+  return result;
+}
+
+absl::StatusOr<std::vector<AuditEntry>> CatalogStore::AuditLog(int limit) {
+  std::vector<AuditEntry> out;
+  try {
+    SQLite::Statement q(db_->impl().db,
+                        "SELECT id, at_unix_micros, caller, method, entity, "
+                        "COALESCE(before_json, ''), COALESCE(after_json, ''), catalog_version "
+                        "FROM audit_log ORDER BY id DESC LIMIT ?");
+    q.bind(1, limit);
+    while (q.executeStep()) {
+      out.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
+                     q.getColumn(3).getString(), q.getColumn(4).getString(), q.getColumn(5).getString(),
+                     q.getColumn(6).getString(), q.getColumn(7).getInt64()});
+    }
+  } catch (const SQLite::Exception& e) {
+    return SqliteError(e, "reading the audit log");
+  }
+  return out;
 }
 
 }  // namespace capplan::store

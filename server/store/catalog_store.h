@@ -1,19 +1,52 @@
-// The catalog as the planner reads it: an immutable snapshot, swapped atomically after each
-// committed write, so readers never lock and never touch SQLite.
+// The catalog store: reads every table into an immutable snapshot, swapped atomically after
+// each committed write, so readers never lock and never touch SQLite. Writes are serialised,
+// each in one BEGIN IMMEDIATE transaction with its audit row and the catalog version bump.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "server/store/catalog.h"
 #include "server/store/database.h"
 
 namespace capplan::store {
 
-struct CatalogSnapshot {
-  int64_t catalog_version = 0;  // bumped by every committed admin write
-  int schema_version = 0;
-  int64_t loaded_unix_seconds = 0;
+struct WriteResult {
+  int64_t catalog_version = 0;  // the snapshot that includes the write
+  int64_t id = 0;               // row id for writes that create one
+};
+
+// Who writes and through which call, for the audit log.
+struct WriteContext {
+  std::string caller;
+  std::string method;
+};
+
+struct CsvRowError {
+  int row = 0;  // 1-based; the header is row 1
+  std::string field;
+  std::string message;
+};
+
+struct CsvImportResult {
+  WriteResult write;
+  int rows_imported = 0;
+  int rows_skipped = 0;  // rows without an accelerator (CPU instances)
+  std::vector<CsvRowError> errors;  // non-empty: nothing was written
+};
+
+struct AuditEntry {
+  int64_t id = 0;
+  int64_t at_unix_micros = 0;
+  std::string caller, method, entity, before_json, after_json;
+  int64_t catalog_version = 0;
 };
 
 class CatalogStore {
@@ -29,15 +62,56 @@ class CatalogStore {
   // Re-reads the catalog and publishes a new snapshot.
   absl::Status Reload();
 
+  absl::StatusOr<WriteResult> UpsertGpu(const WriteContext& ctx, const GpuRow& row);
+  absl::StatusOr<WriteResult> DeleteGpu(const WriteContext& ctx, const std::string& name);
+  absl::StatusOr<WriteResult> UpsertModel(const WriteContext& ctx, const ModelRow& row);
+  absl::StatusOr<WriteResult> DeleteModel(const WriteContext& ctx, const std::string& name);
+  absl::StatusOr<WriteResult> UpsertInstance(const WriteContext& ctx, const InstanceRow& row);
+  absl::StatusOr<WriteResult> DeleteInstance(const WriteContext& ctx, const std::string& provider,
+                                             const std::string& instance_type,
+                                             const std::string& region);
+  // Appends a price history row; the current price is the latest effective one.
+  absl::StatusOr<WriteResult> SetPrice(const WriteContext& ctx, const PriceRow& row);
+  absl::StatusOr<WriteResult> RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& row);
+  absl::StatusOr<WriteResult> DeleteBenchmark(const WriteContext& ctx, int64_t id);
+  // SkyPilot catalog columns (InstanceType, AcceleratorName, AcceleratorCount, vCPUs,
+  // MemoryGiB, Price, SpotPrice, Region, AvailabilityZone); all or nothing. A missing column
+  // is InvalidArgument; bad rows come back in `errors` and nothing is written.
+  absl::StatusOr<CsvImportResult> ImportPricesCsv(const WriteContext& ctx,
+                                                  const std::string& provider,
+                                                  const std::string& csv, const Source& source,
+                                                  int64_t effective_unix_seconds);
+
+  // Newest first.
+  absl::StatusOr<std::vector<AuditEntry>> AuditLog(int limit);
+
   Database& database() { return *db_; }
+  // Time spent building the last published snapshot.
+  double last_publish_seconds() const { return last_publish_seconds_.load(); }
 
  private:
   explicit CatalogStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
   absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load();
+  absl::Status LearnColumns();
+
+  struct Key {
+    std::string table;
+    std::vector<std::pair<std::string, std::string>> text;  // column -> value
+    int64_t id = 0;                                          // for id-keyed tables
+    std::string label;  // audit entity when the write has no single row (bulk import)
+  };
+  // The shared write path: before image, `apply`, after image, audit row, version bump,
+  // commit, publish. `apply` returns the id of a created row (0 if none).
+  absl::StatusOr<WriteResult> Write(const WriteContext& ctx, Key key,
+                                    const std::function<absl::StatusOr<int64_t>()>& apply);
+  absl::StatusOr<std::string> RowJson(const Key& key);
 
   std::unique_ptr<Database> db_;
+  std::mutex write_mu_;  // one writer at a time (SQLite is single-writer anyway)
+  std::map<std::string, std::string> json_exprs_;  // table -> json_object(...) over its columns
   // Accessed only through std::atomic_load / std::atomic_store.
   std::shared_ptr<const CatalogSnapshot> snapshot_;
+  std::atomic<double> last_publish_seconds_{0};
 };
 
 }  // namespace capplan::store

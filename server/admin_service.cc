@@ -1,0 +1,165 @@
+#include "server/admin_service.h"
+
+#include <ctime>
+
+#include "absl/strings/str_cat.h"
+#include "server/convert.h"
+#include "server/status.h"
+
+namespace capplan::server {
+
+namespace v1 = capplan::v1;
+
+absl::StatusOr<Caller> Authorize(const TokenTable& tokens, const grpc::CallbackServerContext& ctx,
+                                 Role needed) {
+  const auto& md = ctx.client_metadata();
+  auto it = md.find("authorization");
+  if (it == md.end()) {
+    return absl::UnauthenticatedError("authorization: admin calls need \"Bearer <token>\" metadata");
+  }
+  absl::StatusOr<Caller> caller =
+      tokens.Authenticate(absl::string_view(it->second.data(), it->second.size()));
+  if (!caller.ok()) return caller.status();
+  if (needed == Role::kAdmin && caller->role != Role::kAdmin) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("caller ", caller->name, " has a read-only token; catalog writes need an admin token"));
+  }
+  return caller;
+}
+
+template <typename Fn>
+grpc::ServerUnaryReactor* AdminServiceImpl::Write(grpc::CallbackServerContext* ctx, const char* method,
+                                                  v1::WriteResponse* resp, Fn&& fn) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  absl::StatusOr<store::WriteResult> result = [&]() -> absl::StatusOr<store::WriteResult> {
+    absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kAdmin);
+    if (!caller.ok()) return caller.status();
+    return fn(store::WriteContext{caller->name, method});
+  }();
+  if (result.ok()) {
+    resp->set_catalog_version(result->catalog_version);
+    resp->set_id(result->id);
+    metrics_->SetCatalogVersion(result->catalog_version);
+  }
+  reactor->Finish(ToGrpcStatus(result.status()));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::UpsertGpu(grpc::CallbackServerContext* ctx,
+                                                      const v1::UpsertGpuRequest* req,
+                                                      v1::WriteResponse* resp) {
+  return Write(ctx, "UpsertGpu", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+    absl::StatusOr<store::GpuRow> row = GpuFromProto(req->gpu());
+    if (!row.ok()) return row.status();
+    return store_->UpsertGpu(wc, *row);
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::DeleteGpu(grpc::CallbackServerContext* ctx,
+                                                      const v1::DeleteGpuRequest* req,
+                                                      v1::WriteResponse* resp) {
+  return Write(ctx, "DeleteGpu", resp, [&](const store::WriteContext& wc) {
+    return store_->DeleteGpu(wc, req->name());
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::UpsertInstanceType(grpc::CallbackServerContext* ctx,
+                                                               const v1::UpsertInstanceTypeRequest* req,
+                                                               v1::WriteResponse* resp) {
+  return Write(ctx, "UpsertInstanceType", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+    absl::StatusOr<store::InstanceRow> row = InstanceFromProto(req->instance(), req->source());
+    if (!row.ok()) return row.status();
+    return store_->UpsertInstance(wc, *row);
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::DeleteInstanceType(grpc::CallbackServerContext* ctx,
+                                                               const v1::DeleteInstanceTypeRequest* req,
+                                                               v1::WriteResponse* resp) {
+  return Write(ctx, "DeleteInstanceType", resp, [&](const store::WriteContext& wc) {
+    return store_->DeleteInstance(wc, req->provider(), req->instance_type(), req->region());
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::UpsertModel(grpc::CallbackServerContext* ctx,
+                                                        const v1::UpsertModelRequest* req,
+                                                        v1::WriteResponse* resp) {
+  return Write(ctx, "UpsertModel", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+    absl::StatusOr<store::ModelRow> row = ModelFromProto(req->model());
+    if (!row.ok()) return row.status();
+    return store_->UpsertModel(wc, *row);
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::DeleteModel(grpc::CallbackServerContext* ctx,
+                                                        const v1::DeleteModelRequest* req,
+                                                        v1::WriteResponse* resp) {
+  return Write(ctx, "DeleteModel", resp, [&](const store::WriteContext& wc) {
+    return store_->DeleteModel(wc, req->name());
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::SetPrice(grpc::CallbackServerContext* ctx,
+                                                     const v1::SetPriceRequest* req,
+                                                     v1::WriteResponse* resp) {
+  return Write(ctx, "SetPrice", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+    v1::Price price = req->price();
+    // An unset effective time means "from now".
+    if (price.effective_unix_seconds() == 0) price.set_effective_unix_seconds(std::time(nullptr));
+    absl::StatusOr<store::PriceRow> row = PriceFromProto(price);
+    if (!row.ok()) return row.status();
+    return store_->SetPrice(wc, *row);
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::RecordBenchmark(grpc::CallbackServerContext* ctx,
+                                                            const v1::RecordBenchmarkRequest* req,
+                                                            v1::WriteResponse* resp) {
+  return Write(ctx, "RecordBenchmark", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+    absl::StatusOr<store::BenchmarkRow> row = BenchmarkFromProto(req->benchmark());
+    if (!row.ok()) return row.status();
+    return store_->RecordBenchmark(wc, *row);
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::DeleteBenchmark(grpc::CallbackServerContext* ctx,
+                                                            const v1::DeleteBenchmarkRequest* req,
+                                                            v1::WriteResponse* resp) {
+  return Write(ctx, "DeleteBenchmark", resp, [&](const store::WriteContext& wc) {
+    return store_->DeleteBenchmark(wc, req->id());
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServerContext* ctx,
+                                                            const v1::ImportPricesCsvRequest* req,
+                                                            v1::ImportPricesCsvResponse* resp) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  absl::Status status = [&]() -> absl::Status {
+    absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kAdmin);
+    if (!caller.ok()) return caller.status();
+    const int64_t effective =
+        req->effective_unix_seconds() > 0 ? req->effective_unix_seconds() : std::time(nullptr);
+    absl::StatusOr<store::CsvImportResult> r =
+        store_->ImportPricesCsv({caller->name, "ImportPricesCsv"}, req->provider(), req->csv(),
+                                SourceFromProto(req->source()), effective);
+    if (!r.ok()) return r.status();
+    if (!r->errors.empty()) {
+      // gRPC drops the response body on an error status, so the row list travels in the
+      // message, one row per line (the first 50).
+      std::string message = absl::StrCat("csv: ", r->errors.size(), " bad rows, nothing imported");
+      for (size_t i = 0; i < r->errors.size() && i < 50; ++i) {
+        const store::CsvRowError& e = r->errors[i];
+        absl::StrAppend(&message, "\nrow ", e.row, " ", e.field, ": ", e.message);
+      }
+      return absl::InvalidArgumentError(message);
+    }
+    resp->set_catalog_version(r->write.catalog_version);
+    resp->set_rows_imported(r->rows_imported);
+    metrics_->SetCatalogVersion(r->write.catalog_version);
+    return absl::OkStatus();
+  }();
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
+}
+
+}  // namespace capplan::server

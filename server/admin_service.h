@@ -1,0 +1,64 @@
+// AdminService handlers: authenticate the bearer token, convert and validate the request,
+// hand the write to the store (which commits, audits and publishes), answer with the
+// catalog version that includes it.
+#pragma once
+
+#include "capplan/v1/admin.grpc.pb.h"
+#include "server/auth.h"
+#include "server/metrics.h"
+#include "server/store/catalog_store.h"
+
+namespace capplan::server {
+
+// Reads "authorization: Bearer <token>" metadata. Unauthenticated without a known token,
+// PermissionDenied for a token whose role is below `needed`.
+absl::StatusOr<Caller> Authorize(const TokenTable& tokens, const grpc::CallbackServerContext& ctx,
+                                 Role needed);
+
+class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService {
+ public:
+  AdminServiceImpl(store::CatalogStore* store, const TokenTable* tokens, ServerMetrics* metrics)
+      : store_(store), tokens_(tokens), metrics_(metrics) {}
+
+  grpc::ServerUnaryReactor* UpsertGpu(grpc::CallbackServerContext* ctx,
+                                      const capplan::v1::UpsertGpuRequest* req,
+                                      capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteGpu(grpc::CallbackServerContext* ctx,
+                                      const capplan::v1::DeleteGpuRequest* req,
+                                      capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* UpsertInstanceType(grpc::CallbackServerContext* ctx,
+                                               const capplan::v1::UpsertInstanceTypeRequest* req,
+                                               capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteInstanceType(grpc::CallbackServerContext* ctx,
+                                               const capplan::v1::DeleteInstanceTypeRequest* req,
+                                               capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* UpsertModel(grpc::CallbackServerContext* ctx,
+                                        const capplan::v1::UpsertModelRequest* req,
+                                        capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteModel(grpc::CallbackServerContext* ctx,
+                                        const capplan::v1::DeleteModelRequest* req,
+                                        capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* SetPrice(grpc::CallbackServerContext* ctx,
+                                     const capplan::v1::SetPriceRequest* req,
+                                     capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* RecordBenchmark(grpc::CallbackServerContext* ctx,
+                                            const capplan::v1::RecordBenchmarkRequest* req,
+                                            capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteBenchmark(grpc::CallbackServerContext* ctx,
+                                            const capplan::v1::DeleteBenchmarkRequest* req,
+                                            capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* ImportPricesCsv(grpc::CallbackServerContext* ctx,
+                                            const capplan::v1::ImportPricesCsvRequest* req,
+                                            capplan::v1::ImportPricesCsvResponse* resp) override;
+
+ private:
+  template <typename Fn>
+  grpc::ServerUnaryReactor* Write(grpc::CallbackServerContext* ctx, const char* method,
+                                  capplan::v1::WriteResponse* resp, Fn&& fn);
+
+  store::CatalogStore* store_;
+  const TokenTable* tokens_;
+  ServerMetrics* metrics_;
+};
+
+}  // namespace capplan::server

@@ -1,0 +1,217 @@
+// Snapshot indexes and lookups, and the field checks every catalog write passes.
+#include "server/store/catalog.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "core/validate.h"
+
+namespace capplan::store {
+
+namespace {
+
+std::string OfferKey(absl::string_view provider, absl::string_view type, absl::string_view region) {
+  return absl::StrCat(provider, "\x1f", type, "\x1f", region);
+}
+
+}  // namespace
+
+const char* PriceKindName(PriceKind k) {
+  switch (k) {
+    case PriceKind::kOnDemand: return "on_demand";
+    case PriceKind::kSpot: return "spot";
+    case PriceKind::kReserved1y: return "reserved_1y";
+    case PriceKind::kReserved3y: return "reserved_3y";
+  }
+  return "on_demand";
+}
+
+void CatalogSnapshot::Index() {
+  gpu_index_.clear();
+  model_index_.clear();
+  instance_index_.clear();
+  price_ranges_.clear();
+  for (size_t i = 0; i < gpus.size(); ++i) gpu_index_[gpus[i].spec.name] = i;
+  for (size_t i = 0; i < models.size(); ++i) model_index_[models[i].arch.name] = i;
+  for (size_t i = 0; i < instances.size(); ++i) {
+    const InstanceRow& r = instances[i];
+    instance_index_[OfferKey(r.provider, r.instance_type, r.region)] = i;
+  }
+  std::sort(prices.begin(), prices.end(), [](const PriceRow& a, const PriceRow& b) {
+    return std::tie(a.provider, a.instance_type, a.region, a.kind, a.effective_unix_seconds, a.id) <
+           std::tie(b.provider, b.instance_type, b.region, b.kind, b.effective_unix_seconds, b.id);
+  });
+  for (size_t i = 0; i < prices.size();) {
+    const std::string key = OfferKey(prices[i].provider, prices[i].instance_type, prices[i].region);
+    size_t j = i;
+    while (j < prices.size() &&
+           OfferKey(prices[j].provider, prices[j].instance_type, prices[j].region) == key) {
+      ++j;
+    }
+    price_ranges_[key] = {i, j};
+    i = j;
+  }
+  training_benchmarks.clear();
+  serving_benchmarks.clear();
+  for (const BenchmarkRow& b : benchmarks) {
+    const ModelRow* m = FindModel(b.model_name);
+    if (m == nullptr) continue;
+    const std::string citation = b.source.citation;
+    if (b.workload == core::WorkloadKind::kServing) {
+      core::ServingBenchmark s;
+      s.id = b.id;
+      s.gpu_name = b.gpu_name;
+      s.model = m->arch;
+      s.precision = b.precision;
+      s.gpu_count = b.gpu_count;
+      s.batch = b.batch_size;
+      s.prompt_tokens = b.sequence_tokens;
+      s.output_tokens = b.output_tokens;
+      s.value = b.measured_value;
+      s.unit = b.unit;
+      s.citation = citation;
+      serving_benchmarks.push_back(std::move(s));
+    } else {
+      // A step time without the batch it was measured at says nothing about throughput.
+      if (b.unit == core::MeasuredUnit::kSecondsPerStep && b.batch_size <= 0) continue;
+      core::TrainingBenchmark t;
+      t.id = b.id;
+      t.gpu_name = b.gpu_name;
+      t.model = m->arch;
+      t.precision = b.precision;
+      t.method = b.method;
+      t.gpu_count = b.gpu_count;
+      t.batch_sequences = b.batch_size;
+      t.sequence_length = b.sequence_tokens;
+      t.value = b.measured_value;
+      t.unit = b.unit;
+      t.citation = citation;
+      training_benchmarks.push_back(std::move(t));
+    }
+  }
+}
+
+const GpuRow* CatalogSnapshot::FindGpu(absl::string_view name) const {
+  auto it = gpu_index_.find(std::string(name));
+  return it == gpu_index_.end() ? nullptr : &gpus[it->second];
+}
+
+const ModelRow* CatalogSnapshot::FindModel(absl::string_view name) const {
+  auto it = model_index_.find(std::string(name));
+  return it == model_index_.end() ? nullptr : &models[it->second];
+}
+
+const InstanceRow* CatalogSnapshot::FindInstance(absl::string_view provider,
+                                                 absl::string_view type,
+                                                 absl::string_view region) const {
+  auto it = instance_index_.find(OfferKey(provider, type, region));
+  return it == instance_index_.end() ? nullptr : &instances[it->second];
+}
+
+const PriceRow* CatalogSnapshot::PriceAt(const InstanceRow& instance, PriceKind kind,
+                                         int64_t as_of_unix_seconds) const {
+  auto it = price_ranges_.find(OfferKey(instance.provider, instance.instance_type, instance.region));
+  if (it == price_ranges_.end()) return nullptr;
+  const PriceRow* best = nullptr;
+  for (size_t i = it->second.first; i < it->second.second; ++i) {
+    const PriceRow& p = prices[i];
+    if (p.kind != kind) continue;
+    if (as_of_unix_seconds > 0 && p.effective_unix_seconds > as_of_unix_seconds) continue;
+    best = &p;  // sorted by effective time then id: the last match wins
+  }
+  return best;
+}
+
+std::vector<const PriceRow*> CatalogSnapshot::PriceHistory(absl::string_view provider,
+                                                           absl::string_view type,
+                                                           absl::string_view region) const {
+  std::vector<const PriceRow*> out;
+  auto it = price_ranges_.find(OfferKey(provider, type, region));
+  if (it == price_ranges_.end()) return out;
+  for (size_t i = it->second.first; i < it->second.second; ++i) out.push_back(&prices[i]);
+  std::stable_sort(out.begin(), out.end(), [](const PriceRow* a, const PriceRow* b) {
+    return std::tie(a->effective_unix_seconds, a->id) < std::tie(b->effective_unix_seconds, b->id);
+  });
+  return out;
+}
+
+int64_t CatalogSnapshot::OldestCurrentPriceUnixSeconds() const {
+  int64_t oldest = 0;
+  for (const InstanceRow& i : instances) {
+    const PriceRow* p = PriceAt(i, PriceKind::kOnDemand, 0);
+    if (p != nullptr && (oldest == 0 || p->effective_unix_seconds < oldest)) {
+      oldest = p->effective_unix_seconds;
+    }
+  }
+  return oldest;
+}
+
+absl::Status ValidateSource(const Source& s, const std::string& field) {
+  if (s.citation.empty()) {
+    return core::FieldError(field + ".citation", "must name where the figure comes from");
+  }
+  if (s.as_of_date.size() != 10 || s.as_of_date[4] != '-' || s.as_of_date[7] != '-') {
+    return core::FieldError(field + ".as_of_date",
+                            absl::StrCat("must be an ISO date YYYY-MM-DD, got \"", s.as_of_date, "\""));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateGpuRow(const GpuRow& row) {
+  if (row.spec.name.empty() || row.spec.name.size() > 128) {
+    return core::FieldError("gpu.name", "must be 1-128 characters");
+  }
+  CAPPLAN_RETURN_IF_ERROR(core::ValidateGpu(row.spec));
+  if (row.vendor.empty()) return core::FieldError("gpu.vendor", "must not be empty");
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("gpu.list_price_usd", row.list_price_usd, 0.0, 1e7));
+  return ValidateSource(row.source, "gpu.source");
+}
+
+absl::Status ValidateModelRow(const ModelRow& row) {
+  if (row.arch.name.empty() || row.arch.name.size() > 128) {
+    return core::FieldError("model.name", "must be 1-128 characters");
+  }
+  CAPPLAN_RETURN_IF_ERROR(core::ValidateModel(row.arch));
+  CAPPLAN_RETURN_IF_ERROR(
+      core::CheckRange("model.max_context_tokens", row.max_context_tokens, int64_t{0}, int64_t{1} << 24));
+  return ValidateSource(row.source, "model.source");
+}
+
+absl::Status ValidateInstanceRow(const InstanceRow& row) {
+  if (row.provider.empty()) return core::FieldError("instance.provider", "must not be empty");
+  if (row.instance_type.empty()) return core::FieldError("instance.instance_type", "must not be empty");
+  if (row.region.empty()) return core::FieldError("instance.region", "must not be empty");
+  if (row.gpu_name.empty()) return core::FieldError("instance.gpu_name", "must not be empty");
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.gpu_count", static_cast<int64_t>(row.gpu_count), 1, 64));
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.vcpus", static_cast<int64_t>(row.vcpus), 0, 4096));
+  CAPPLAN_RETURN_IF_ERROR(
+      core::CheckRange("instance.memory_bytes", row.memory_bytes, int64_t{0}, int64_t{1} << 45));
+  return ValidateSource(row.source, "instance.source");
+}
+
+absl::Status ValidatePriceRow(const PriceRow& row) {
+  if (row.provider.empty()) return core::FieldError("price.provider", "must not be empty");
+  if (row.instance_type.empty()) return core::FieldError("price.instance_type", "must not be empty");
+  if (row.region.empty()) return core::FieldError("price.region", "must not be empty");
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("price.price_usd_per_hour", row.price_usd_per_hour, 0.0, 10000.0));
+  // 2000-01-01 .. 2100-01-01
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("price.effective_unix_seconds", row.effective_unix_seconds,
+                                           int64_t{946684800}, int64_t{4102444800}));
+  return ValidateSource(row.source, "price.source");
+}
+
+absl::Status ValidateBenchmarkRow(const BenchmarkRow& row) {
+  if (row.gpu_name.empty()) return core::FieldError("benchmark.gpu_name", "must not be empty");
+  if (row.model_name.empty()) return core::FieldError("benchmark.model_name", "must not be empty");
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.gpu_count", static_cast<int64_t>(row.gpu_count), 1, 65536));
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.batch_size", row.batch_size, int64_t{0}, int64_t{1} << 24));
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.sequence_tokens", row.sequence_tokens, int64_t{0}, int64_t{1} << 24));
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.output_tokens", row.output_tokens, int64_t{0}, int64_t{1} << 24));
+  if (!(row.measured_value > 0) || row.measured_value > 1e12) {
+    return core::FieldError("benchmark.measured_value", absl::StrCat("must be in (0, 1e12], got ", row.measured_value));
+  }
+  return ValidateSource(row.source, "benchmark.source");
+}
+
+}  // namespace capplan::store
