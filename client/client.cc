@@ -68,6 +68,16 @@ absl::Status Client::ReadCall(Method method, const Request& request, Response* r
   return FromGrpc(status);
 }
 
+template <typename Request, typename Response, typename Method>
+absl::Status Client::WriteCall(Method method, const Request& request, Response* response) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + options_.timeout);
+  if (!options_.admin_token.empty()) {
+    context.AddMetadata("authorization", "Bearer " + options_.admin_token);
+  }
+  return FromGrpc(method(&context, request, response));
+}
+
 absl::StatusOr<std::string> Client::Health(const std::string& service) {
   grpc::health::v1::HealthCheckRequest request;
   request.set_service(service);
@@ -91,5 +101,64 @@ absl::StatusOr<capplan::v1::GetCatalogVersionResponse> Client::GetCatalogVersion
   if (!s.ok()) return s;
   return response;
 }
+
+// One typed wrapper per RPC: reads retry UNAVAILABLE, writes go once with the token.
+#define CAPPLAN_READ_RPC(Name, Stub, Request, Response)                                \
+  absl::StatusOr<capplan::v1::Response> Client::Name(const capplan::v1::Request& req) { \
+    capplan::v1::Response response;                                                    \
+    absl::Status s = ReadCall(                                                         \
+        [this](grpc::ClientContext* c, const auto& r, auto* out) {                     \
+          return Stub->Name(c, r, out);                                                \
+        },                                                                             \
+        req, &response);                                                               \
+    if (!s.ok()) return s;                                                             \
+    return response;                                                                   \
+  }
+#define CAPPLAN_WRITE_RPC(Name, Request, Response)                                     \
+  absl::StatusOr<capplan::v1::Response> Client::Name(const capplan::v1::Request& req) { \
+    capplan::v1::Response response;                                                    \
+    absl::Status s = WriteCall(                                                        \
+        [this](grpc::ClientContext* c, const auto& r, auto* out) {                     \
+          return admin_->Name(c, r, out);                                              \
+        },                                                                             \
+        req, &response);                                                               \
+    if (!s.ok()) return s;                                                             \
+    return response;                                                                   \
+  }
+
+absl::StatusOr<capplan::v1::ListGpusResponse> Client::ListGpus() {
+  capplan::v1::ListGpusResponse response;
+  absl::Status s = ReadCall(
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListGpus(c, r, out); },
+      capplan::v1::ListGpusRequest(), &response);
+  if (!s.ok()) return s;
+  return response;
+}
+
+absl::StatusOr<capplan::v1::ListModelsResponse> Client::ListModels() {
+  capplan::v1::ListModelsResponse response;
+  absl::Status s = ReadCall(
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListModels(c, r, out); },
+      capplan::v1::ListModelsRequest(), &response);
+  if (!s.ok()) return s;
+  return response;
+}
+
+CAPPLAN_READ_RPC(ListInstances, planner_, ListInstancesRequest, ListInstancesResponse)
+CAPPLAN_READ_RPC(ListPriceHistory, planner_, ListPriceHistoryRequest, ListPriceHistoryResponse)
+CAPPLAN_READ_RPC(ListBenchmarks, planner_, ListBenchmarksRequest, ListBenchmarksResponse)
+CAPPLAN_READ_RPC(Plan, planner_, PlanRequest, PlanResponse)
+CAPPLAN_READ_RPC(Compare, planner_, CompareRequest, CompareResponse)
+CAPPLAN_READ_RPC(Tco, planner_, TcoRequest, TcoResponse)
+CAPPLAN_WRITE_RPC(SetPrice, SetPriceRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(UpsertGpu, UpsertGpuRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(UpsertInstanceType, UpsertInstanceTypeRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(UpsertModel, UpsertModelRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(RecordBenchmark, RecordBenchmarkRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(DeleteBenchmark, DeleteBenchmarkRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(ImportPricesCsv, ImportPricesCsvRequest, ImportPricesCsvResponse)
+
+#undef CAPPLAN_READ_RPC
+#undef CAPPLAN_WRITE_RPC
 
 }  // namespace capplan::client

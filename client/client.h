@@ -32,12 +32,38 @@ class Client {
   // The health service's status for `service` ("" = the whole server): "SERVING", ...
   absl::StatusOr<std::string> Health(const std::string& service = "");
   absl::StatusOr<capplan::v1::GetCatalogVersionResponse> GetCatalogVersion();
+  absl::StatusOr<capplan::v1::ListGpusResponse> ListGpus();
+  absl::StatusOr<capplan::v1::ListModelsResponse> ListModels();
+  absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstances(
+      const capplan::v1::ListInstancesRequest& request);
+  absl::StatusOr<capplan::v1::ListPriceHistoryResponse> ListPriceHistory(
+      const capplan::v1::ListPriceHistoryRequest& request);
+  absl::StatusOr<capplan::v1::ListBenchmarksResponse> ListBenchmarks(
+      const capplan::v1::ListBenchmarksRequest& request);
+  absl::StatusOr<capplan::v1::PlanResponse> Plan(const capplan::v1::PlanRequest& request);
+  absl::StatusOr<capplan::v1::CompareResponse> Compare(const capplan::v1::CompareRequest& request);
+  absl::StatusOr<capplan::v1::TcoResponse> Tco(const capplan::v1::TcoRequest& request);
+
+  // Admin writes: sent once (never retried), with the admin token.
+  absl::StatusOr<capplan::v1::WriteResponse> SetPrice(const capplan::v1::SetPriceRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> UpsertGpu(const capplan::v1::UpsertGpuRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> UpsertInstanceType(
+      const capplan::v1::UpsertInstanceTypeRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> UpsertModel(const capplan::v1::UpsertModelRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> RecordBenchmark(
+      const capplan::v1::RecordBenchmarkRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> DeleteBenchmark(
+      const capplan::v1::DeleteBenchmarkRequest& request);
+  absl::StatusOr<capplan::v1::ImportPricesCsvResponse> ImportPricesCsv(
+      const capplan::v1::ImportPricesCsvRequest& request);
 
   const ClientOptions& options() const { return options_; }
 
  private:
   template <typename Request, typename Response, typename Method>
   absl::Status ReadCall(Method method, const Request& request, Response* response);
+  template <typename Request, typename Response, typename Method>
+  absl::Status WriteCall(Method method, const Request& request, Response* response);
 
   ClientOptions options_;
   std::shared_ptr<grpc::Channel> channel_;
