@@ -44,8 +44,38 @@ absl::StatusOr<std::string> AdminTokenFromEnvironment() {
       absl::StrCat("CAPPLAN_ADMIN_TOKEN_FILE ", path, ": no token in file"));
 }
 
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, const char* what) {
+  std::ifstream in(path);
+  if (!in) return absl::FailedPreconditionError(absl::StrCat(what, " ", path, ": cannot read"));
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
 Client::Client(ClientOptions options) : options_(std::move(options)) {
-  channel_ = grpc::CreateChannel(options_.server, grpc::InsecureChannelCredentials());
+  std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
+  if (!options_.tls_ca_file.empty()) {
+    grpc::SslCredentialsOptions ssl;
+    absl::StatusOr<std::string> ca = ReadFile(options_.tls_ca_file, "tls_ca_file");
+    if (ca.ok()) ssl.pem_root_certs = *ca;
+    else setup_ = ca.status();
+    if (!options_.tls_cert_file.empty()) {
+      absl::StatusOr<std::string> cert = ReadFile(options_.tls_cert_file, "tls_cert_file");
+      absl::StatusOr<std::string> key = ReadFile(options_.tls_key_file, "tls_key_file");
+      if (cert.ok() && key.ok()) {
+        ssl.pem_cert_chain = *cert;
+        ssl.pem_private_key = *key;
+      } else if (setup_.ok()) {
+        setup_ = cert.ok() ? key.status() : cert.status();
+      }
+    }
+    creds = grpc::SslCredentials(ssl);
+  }
+  channel_ = grpc::CreateChannel(options_.server, creds);
   planner_ = capplan::v1::PlannerService::NewStub(channel_);
   admin_ = capplan::v1::AdminService::NewStub(channel_);
   health_ = grpc::health::v1::Health::NewStub(channel_);
@@ -53,6 +83,7 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
 
 template <typename Request, typename Response, typename Method>
 absl::Status Client::ReadCall(Method method, const Request& request, Response* response) {
+  if (!setup_.ok()) return setup_;
   std::chrono::milliseconds backoff = options_.initial_backoff;
   const auto overall = std::chrono::system_clock::now() + options_.timeout;
   grpc::Status status;
@@ -70,6 +101,7 @@ absl::Status Client::ReadCall(Method method, const Request& request, Response* r
 
 template <typename Request, typename Response, typename Method>
 absl::Status Client::WriteCall(Method method, const Request& request, Response* response) {
+  if (!setup_.ok()) return setup_;
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + options_.timeout);
   if (!options_.admin_token.empty()) {

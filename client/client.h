@@ -19,6 +19,11 @@ struct ClientOptions {
   int max_read_attempts = 4;  // read-only calls only
   std::chrono::milliseconds initial_backoff{50};
   std::string admin_token;    // sent as "authorization: Bearer <token>" on admin calls
+  // TLS: the CA that signed the server's certificate (PEM file); empty: plaintext. For mTLS
+  // also this client's certificate and key.
+  std::string tls_ca_file;
+  std::string tls_cert_file;
+  std::string tls_key_file;
 };
 
 // The admin token from CAPPLAN_ADMIN_TOKEN, or else the first token in the file named by
@@ -27,6 +32,8 @@ absl::StatusOr<std::string> AdminTokenFromEnvironment();
 
 class Client {
  public:
+  // A client whose TLS files cannot be read still constructs; every call then fails with
+  // that reason.
   explicit Client(ClientOptions options);
 
   // The health service's status for `service` ("" = the whole server): "SERVING", ...
@@ -66,6 +73,7 @@ class Client {
   absl::Status WriteCall(Method method, const Request& request, Response* response);
 
   ClientOptions options_;
+  absl::Status setup_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<capplan::v1::PlannerService::Stub> planner_;
   std::unique_ptr<capplan::v1::AdminService::Stub> admin_;

@@ -24,6 +24,12 @@ ABSL_FLAG(std::string, db, "var/capplan.db",
 ABSL_FLAG(std::string, admin_token_file, "",
           "File of admin bearer tokens, one \"<token> <caller> <role>\" per line. "
           "Env: CAPPLAN_ADMIN_TOKEN_FILE");
+ABSL_FLAG(std::string, tls_cert_file, "",
+          "PEM certificate chain; with --tls_key_file serves TLS. Env: CAPPLAN_TLS_CERT_FILE");
+ABSL_FLAG(std::string, tls_key_file, "", "PEM private key. Env: CAPPLAN_TLS_KEY_FILE");
+ABSL_FLAG(std::string, tls_client_ca_file, "",
+          "PEM CA bundle; clients must present a certificate it signed (mTLS). "
+          "Env: CAPPLAN_TLS_CLIENT_CA_FILE");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "How long in-flight calls may run after SIGTERM. Env: CAPPLAN_SHUTDOWN_GRACE");
 
@@ -76,6 +82,10 @@ int main(int argc, char** argv) {
   options.db_path = FlagOrEnv(FLAGS_db, "db", "CAPPLAN_DB");
   options.admin_token_file =
       FlagOrEnv(FLAGS_admin_token_file, "admin_token_file", "CAPPLAN_ADMIN_TOKEN_FILE");
+  options.tls_cert_file = FlagOrEnv(FLAGS_tls_cert_file, "tls_cert_file", "CAPPLAN_TLS_CERT_FILE");
+  options.tls_key_file = FlagOrEnv(FLAGS_tls_key_file, "tls_key_file", "CAPPLAN_TLS_KEY_FILE");
+  options.tls_client_ca_file =
+      FlagOrEnv(FLAGS_tls_client_ca_file, "tls_client_ca_file", "CAPPLAN_TLS_CLIENT_CA_FILE");
   options.version = CAPPLAN_VERSION;
   absl::Duration grace = absl::GetFlag(FLAGS_shutdown_grace);
   if (const char* env = std::getenv("CAPPLAN_SHUTDOWN_GRACE");

@@ -4,6 +4,8 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -29,6 +31,46 @@ struct Server::State {
   bool shut_down = false;
 };
 
+namespace {
+
+absl::StatusOr<std::string> ReadPem(const std::string& path, const char* flag) {
+  std::ifstream in(path);
+  if (!in) return absl::FailedPreconditionError(absl::StrCat(flag, " ", path, ": cannot read"));
+  std::stringstream s;
+  s << in.rdbuf();
+  if (s.str().find("-----BEGIN ") == std::string::npos) {
+    return absl::FailedPreconditionError(absl::StrCat(flag, " ", path, ": not a PEM file"));
+  }
+  return s.str();
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const ServerOptions& o) {
+  if (o.tls_cert_file.empty() && o.tls_key_file.empty()) {
+    if (!o.tls_client_ca_file.empty()) {
+      return absl::InvalidArgumentError("tls_client_ca_file: needs tls_cert_file and tls_key_file");
+    }
+    return grpc::InsecureServerCredentials();
+  }
+  if (o.tls_cert_file.empty() || o.tls_key_file.empty()) {
+    return absl::InvalidArgumentError("tls_cert_file and tls_key_file: give both or neither");
+  }
+  absl::StatusOr<std::string> cert = ReadPem(o.tls_cert_file, "tls_cert_file");
+  if (!cert.ok()) return cert.status();
+  absl::StatusOr<std::string> key = ReadPem(o.tls_key_file, "tls_key_file");
+  if (!key.ok()) return key.status();
+  grpc::SslServerCredentialsOptions ssl;
+  ssl.pem_key_cert_pairs.push_back({*key, *cert});
+  if (!o.tls_client_ca_file.empty()) {
+    absl::StatusOr<std::string> ca = ReadPem(o.tls_client_ca_file, "tls_client_ca_file");
+    if (!ca.ok()) return ca.status();
+    ssl.pem_root_certs = *ca;
+    ssl.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  return grpc::SslServerCredentials(ssl);
+}
+
+}  // namespace
+
 Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 Server::~Server() { Shutdown(std::chrono::milliseconds(0)); }
@@ -45,6 +87,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     if (!tokens.ok()) return tokens.status();
     state->tokens = std::move(*tokens);
   }
+
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> creds = Credentials(options);
+  if (!creds.ok()) return creds.status();
 
   store::DatabaseOptions db_options;
   db_options.path = options.db_path;
@@ -77,8 +122,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   // silently; a planner must fail loudly instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
-  builder.AddListeningPort(options.listen_address, grpc::InsecureServerCredentials(),
-                           &state->grpc_port);
+  builder.AddListeningPort(options.listen_address, *creds, &state->grpc_port);
   builder.RegisterService(state->planner.get());
   builder.RegisterService(state->admin.get());
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;

@@ -15,6 +15,11 @@ struct ServerOptions {
   std::string metrics_address = "127.0.0.1:9464";
   std::string db_path = "var/capplan.db";
   std::string admin_token_file;  // empty: no tokens, every admin write is refused
+  // TLS: server certificate chain and key (PEM files); with a client CA, clients must present
+  // a certificate it signed (mTLS). All empty: plaintext.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::string tls_client_ca_file;
   int max_receive_message_bytes = 4 * 1024 * 1024;
   std::string version;
 };
