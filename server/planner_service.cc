@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/convert.h"
+#include "server/planning.h"
 #include "server/status.h"
 
 namespace capplan::server {
@@ -17,6 +18,22 @@ grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* ctx, const absl::Sta
 }
 
 }  // namespace
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::Plan(grpc::CallbackServerContext* ctx,
+                                                   const v1::PlanRequest* req, v1::PlanResponse* resp) {
+  return Done(ctx, server::Plan(*store_->Snapshot(), *req, resp));
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContext* ctx,
+                                                      const v1::CompareRequest* req,
+                                                      v1::CompareResponse* resp) {
+  return Done(ctx, server::Compare(*store_->Snapshot(), *req, resp));
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::Tco(grpc::CallbackServerContext* ctx,
+                                                  const v1::TcoRequest* req, v1::TcoResponse* resp) {
+  return Done(ctx, server::Tco(*store_->Snapshot(), *req, resp));
+}
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
     grpc::CallbackServerContext* ctx, const v1::GetCatalogVersionRequest* req,

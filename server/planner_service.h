@@ -12,6 +12,13 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
  public:
   explicit PlannerServiceImpl(const store::CatalogStore* store) : store_(store) {}
 
+  grpc::ServerUnaryReactor* Plan(grpc::CallbackServerContext* ctx, const capplan::v1::PlanRequest* req,
+                                 capplan::v1::PlanResponse* resp) override;
+  grpc::ServerUnaryReactor* Compare(grpc::CallbackServerContext* ctx,
+                                    const capplan::v1::CompareRequest* req,
+                                    capplan::v1::CompareResponse* resp) override;
+  grpc::ServerUnaryReactor* Tco(grpc::CallbackServerContext* ctx, const capplan::v1::TcoRequest* req,
+                                capplan::v1::TcoResponse* resp) override;
   grpc::ServerUnaryReactor* GetCatalogVersion(
       grpc::CallbackServerContext* ctx, const capplan::v1::GetCatalogVersionRequest* req,
       capplan::v1::GetCatalogVersionResponse* resp) override;

@@ -1,5 +1,5 @@
 // The real capplan-server binary: health, reflection, metrics (validated by promtool),
-// UNIMPLEMENTED placeholders, graceful drain on SIGTERM, and startup failures.
+// graceful drain on SIGTERM, and startup failures.
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -68,14 +68,15 @@ TEST(ServerIntegrationTest, ServesHealthReflectionAndValidMetricsThenStopsOnSigt
   EXPECT_EQ(version->catalog_version(), 1);
   EXPECT_GE(version->schema_version(), 1);
 
-  // An RPC not implemented yet answers UNIMPLEMENTED, and the metrics record it.
+  // A Plan with no workload is refused, and the metrics record the code.
   {
     auto channel = grpc::CreateChannel(server.grpc_address(), grpc::InsecureChannelCredentials());
     auto stub = capplan::v1::PlannerService::NewStub(channel);
     grpc::ClientContext ctx;
     capplan::v1::PlanResponse resp;
     grpc::Status s = stub->Plan(&ctx, capplan::v1::PlanRequest(), &resp);
-    EXPECT_EQ(s.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(s.error_message(), "workload: set training or serving");
   }
 
   int http_status = 0;
@@ -85,7 +86,7 @@ TEST(ServerIntegrationTest, ServesHealthReflectionAndValidMetricsThenStopsOnSigt
                          "grpc_service=\"grpc.health.v1.Health\",grpc_type=\"unary\"} 1"),
             std::string::npos)
       << metrics.substr(0, 2000);
-  EXPECT_NE(metrics.find("grpc_server_handled_total{grpc_code=\"Unimplemented\",grpc_method=\"Plan\","
+  EXPECT_NE(metrics.find("grpc_server_handled_total{grpc_code=\"InvalidArgument\",grpc_method=\"Plan\","
                          "grpc_service=\"capplan.v1.PlannerService\",grpc_type=\"unary\"} 1"),
             std::string::npos);
   EXPECT_NE(metrics.find("grpc_server_handling_seconds_count{grpc_method=\"GetCatalogVersion\","

@@ -1,0 +1,122 @@
+// Plan, Compare and Tco over the real server and the client library: each RPC's success and
+// its error codes as a caller sees them.
+#include <gtest/gtest.h>
+
+#include "client/client.h"
+#include "server_process.h"
+
+namespace capplan::testing {
+namespace {
+
+namespace v1 = capplan::v1;
+
+class PlannerRpcTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    server_ = new ServerProcess({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
+                                 "--db=" + dir_->path() + "/c.db"});
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete dir_;
+  }
+  void SetUp() override { ASSERT_TRUE(server_->started()); }
+  client::Client MakeClient() {
+    client::ClientOptions o;
+    o.server = server_->grpc_address();
+    return client::Client(o);
+  }
+  static TempDir* dir_;
+  static ServerProcess* server_;
+};
+TempDir* PlannerRpcTest::dir_ = nullptr;
+ServerProcess* PlannerRpcTest::server_ = nullptr;
+
+TEST_F(PlannerRpcTest, PlanServingTheSeedLoad) {
+  // seeds/003: Llama-2-7B at 35 req/s.
+  v1::PlanRequest r;
+  r.mutable_serving()->set_model_name("Llama-2-7B");
+  r.mutable_serving()->set_prompt_tokens(512);
+  r.mutable_serving()->set_output_tokens(128);
+  r.mutable_serving()->set_requests_per_second(35);
+  absl::StatusOr<v1::PlanResponse> p = MakeClient().Plan(r);
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_GT(p->options_size(), 0);
+  EXPECT_GT(p->options(0).usd_per_million_requests(), 0);
+  EXPECT_FALSE(p->options(0).explanation().empty());
+  EXPECT_EQ(p->catalog_version(), 1);
+}
+
+TEST_F(PlannerRpcTest, PlanTrainingAndItsErrors) {
+  v1::PlanRequest r;
+  r.mutable_training()->set_model_name("Llama-2-7B");
+  r.mutable_training()->set_tokens(2e9);
+  absl::StatusOr<v1::PlanResponse> p = MakeClient().Plan(r);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_GT(p->options_size(), 0);
+  EXPECT_GT(p->rejected_size(), 0);
+
+  r.mutable_training()->set_model_name("no-such-model");
+  EXPECT_EQ(MakeClient().Plan(r).status().code(), absl::StatusCode::kNotFound);
+  r.mutable_training()->set_model_name("Llama-2-7B");
+  r.mutable_training()->set_tokens(-5);
+  absl::StatusOr<v1::PlanResponse> bad = MakeClient().Plan(r);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("training.tokens"), std::string::npos);
+  r.mutable_training()->set_model_name("Llama-3.1-405B");
+  r.mutable_training()->set_tokens(1e9);
+  r.mutable_constraints()->set_max_gpus(8);
+  EXPECT_EQ(MakeClient().Plan(r).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST_F(PlannerRpcTest, CompareAndItsErrors) {
+  v1::CompareRequest r;
+  r.mutable_training()->set_model_name("Llama-2-7B");
+  r.mutable_training()->set_tokens(1e9);
+  r.mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
+  r.add_targets()->set_instance_type("p4d.24xlarge");
+  v1::CompareTarget* t = r.add_targets();
+  t->set_gpu_name("RTX-4090");
+  t->set_count(2);
+  absl::StatusOr<v1::CompareResponse> c = MakeClient().Compare(r);
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->rows_size(), 2);
+  EXPECT_DOUBLE_EQ(c->rows(0).speed_ratio_vs_first(), 1.0);
+  EXPECT_GT(c->rows(0).option().cost_usd_per_hour(), 0);
+  r.add_targets()->set_gpu_name("no-such-gpu");
+  EXPECT_EQ(MakeClient().Compare(r).status().code(), absl::StatusCode::kNotFound);
+  r.clear_targets();
+  EXPECT_EQ(MakeClient().Compare(r).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(PlannerRpcTest, TcoAndItsErrors) {
+  v1::TcoRequest r;
+  r.set_horizon_months(36);
+  v1::TcoFleet* f = r.add_fleets();
+  f->set_gpu_name("A100-SXM4-80GB");
+  f->set_gpu_count(8);
+  f->mutable_own()->set_capex_usd(250000);
+  f->mutable_own()->set_ops_usd_per_month(5000);
+  absl::StatusOr<v1::TcoResponse> t = MakeClient().Tco(r);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->series_size(), 36);
+  // No rent given: the catalog's cheapest on-demand A100-80GB hour, with its price row.
+  ASSERT_EQ(t->provenance().prices_size(), 1);
+  EXPECT_GT(t->fleets(0).rent_usd_per_gpu_hour(), 0);
+  r.set_horizon_months(500);
+  EXPECT_EQ(MakeClient().Tco(r).status().code(), absl::StatusCode::kInvalidArgument);
+  r.set_horizon_months(12);
+  r.mutable_fleets(0)->set_gpu_name("no-such-gpu");
+  EXPECT_EQ(MakeClient().Tco(r).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(PlannerRpcTest, OversizedRequestIsRefused) {
+  // The server caps received messages at 4 MiB.
+  v1::PlanRequest r;
+  r.mutable_training()->set_model_name(std::string(5 * 1024 * 1024, 'x'));
+  EXPECT_EQ(MakeClient().Plan(r).status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+}  // namespace
+}  // namespace capplan::testing
