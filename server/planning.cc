@@ -278,6 +278,14 @@ void AddProvenance(const CatalogSnapshot& snap, const Supply& s, const core::Eff
   for (const std::string& f : formulas) out->add_formulas(f);
 }
 
+// Options that differ only by region (same provider, instance, count and price) are shown
+// once; the other regions are named in the explanation.
+std::string SameOfferKey(const Supply& s, int units) {
+  if (s.instance == nullptr) return std::string();
+  return absl::StrCat(s.instance->provider, "|", s.instance->instance_type, "|", units, "|",
+                      store::PriceKindName(s.price->kind), "|", s.price->price_usd_per_hour);
+}
+
 struct Rejected {
   std::string candidate;
   std::string reason;
@@ -489,13 +497,21 @@ absl::Status PlanTraining(const CatalogSnapshot& snap, const v1::PlanRequest& re
   });
   const int top_k = req.top_k() > 0 ? std::min(req.top_k(), 100) : kDefaultTopK;
   std::set<std::string> shown;
+  std::map<std::string, v1::PlanOption*> emitted;
   for (size_t i = 0; i < cands.size(); ++i) {
     const Cand& c = cands[i];
     const Supply& s = supplies[c.supply];
-    if (static_cast<int>(i) < top_k) {
+    const std::string same = SameOfferKey(s, c.units);
+    if (auto it = emitted.find(same); !same.empty() && it != emitted.end()) {
+      absl::StrAppend(it->second->mutable_explanation(), "; same offer in ", s.instance->region);
+      shown.insert(s.Label(0));
+      continue;
+    }
+    if (resp->options_size() < top_k) {
       v1::PlanOption* o = resp->add_options();
-      o->set_rank(static_cast<int>(i) + 1);
+      o->set_rank(resp->options_size());
       FillTrainingOption(snap, s, c.units, *c.pick, eval.EfficiencyFor(*s.gpu), o);
+      if (!same.empty()) emitted[same] = o;
       shown.insert(s.Label(0));
       continue;
     }
@@ -703,13 +719,20 @@ absl::Status PlanServing(const CatalogSnapshot& snap, const v1::PlanRequest& req
     return ta < tb;
   });
   const int top_k = req.top_k() > 0 ? std::min(req.top_k(), 100) : kDefaultTopK;
+  std::map<std::string, v1::PlanOption*> emitted;
   for (size_t i = 0; i < cands.size(); ++i) {
     const Cand& c = cands[i];
     const Supply& s = supplies[c.supply];
-    if (static_cast<int>(i) < top_k) {
+    const std::string same = SameOfferKey(s, c.fit.units);
+    if (auto it = emitted.find(same); !same.empty() && it != emitted.end()) {
+      absl::StrAppend(it->second->mutable_explanation(), "; same offer in ", s.instance->region);
+      continue;
+    }
+    if (resp->options_size() < top_k) {
       v1::PlanOption* o = resp->add_options();
-      o->set_rank(static_cast<int>(i) + 1);
+      o->set_rank(resp->options_size());
       FillServingOption(snap, s, c.fit, *w, eval.EfficiencyFor(*s.gpu), core::kDefaultPue, o);
+      if (!same.empty()) emitted[same] = o;
       continue;
     }
     rejected.push_back({s.Label(c.fit.units),
