@@ -14,10 +14,11 @@ absl::Status ValidateGpu(const GpuSpec& gpu) {
   bool any = false;
   for (int i = 0; i < kNumPrecisions; ++i) {
     const double f = gpu.peak_flops_per_second[i];
-    CAPPLAN_RETURN_IF_ERROR(CheckRange(
-        absl::StrCat("gpu.peak_flops_per_second[", PrecisionName(static_cast<Precision>(i)),
-                     "]"),
-        f, 0.0, 1e17));
+    if (!(f >= 0 && f <= 1e17)) {
+      return CheckRange(absl::StrCat("gpu.peak_flops_per_second[",
+                                     PrecisionName(static_cast<Precision>(i)), "]"),
+                        f, 0.0, 1e17);
+    }
     any = any || f > 0;
   }
   if (!any) return FieldError("gpu.peak_flops_per_second", "needs at least one precision > 0");

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/format.h"
 #include "core/units.h"
 #include "core/validate.h"
 
@@ -203,7 +204,6 @@ ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const Serv
   out.replicas = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(w.requests_per_second / usable - 1e-9)));
   out.total_gpus = out.replicas * tp;
   out.bottleneck = a.step.bound;
-  out.efficiency = eff;
   out.shape_inferred = s.inferred;
   return out;
 }
@@ -318,11 +318,13 @@ absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w,
   return Materialize(w, *s, mem, gpu, tp, batch, eff);
 }
 
-absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const GpuSpec& gpu,
-                                                int tp, const ServingEfficiency& eff) {
-  CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
-  absl::StatusOr<Shape> s = ShapeOf(w.model);
-  if (!s.ok()) return s.status();
+namespace {
+
+// EstimateServing after its input checks; SearchServing validates once for all layouts.
+absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w, const Shape& shape,
+                                                       const GpuSpec& gpu, int tp,
+                                                       const ServingEfficiency& eff) {
+  const Shape* s = &shape;
   const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
   if (mem.max_concurrent_sequences < 1) return DoesNotFit(w, mem, gpu, tp);
   const Effs point{eff.bandwidth.point, eff.compute.point};
@@ -330,11 +332,11 @@ absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const 
   if (!MeetsSlo(w, one)) {
     std::string what;
     if (w.ttft_slo_seconds > 0 && one.ttft > w.ttft_slo_seconds) {
-      what = absl::StrFormat("time to first token %.3f s > SLO %.3f s", one.ttft, w.ttft_slo_seconds);
+      what = absl::StrCat("time to first token ", Fixed(one.ttft, 3), " s > SLO ", Fixed(w.ttft_slo_seconds, 3), " s");
     } else if (w.tpot_slo_seconds > 0 && one.tpot > w.tpot_slo_seconds) {
-      what = absl::StrFormat("time per output token %.4f s > SLO %.4f s", one.tpot, w.tpot_slo_seconds);
+      what = absl::StrCat("time per output token ", Fixed(one.tpot, 4), " s > SLO ", Fixed(w.tpot_slo_seconds, 4), " s");
     } else {
-      what = absl::StrFormat("end-to-end %.2f s > SLO %.2f s", one.e2e, w.e2e_slo_seconds);
+      what = absl::StrCat("end-to-end ", Fixed(one.e2e, 2), " s > SLO ", Fixed(w.e2e_slo_seconds, 2), " s");
     }
     return absl::FailedPreconditionError(
         absl::StrCat(gpu.name, " at tp=", tp, " misses the SLO even at batch 1: ", what));
@@ -354,13 +356,28 @@ absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const 
   return Materialize(w, *s, mem, gpu, tp, lo, eff);
 }
 
+}  // namespace
+
+absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const GpuSpec& gpu,
+                                                int tp, const ServingEfficiency& eff) {
+  CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
+  absl::StatusOr<Shape> s = ShapeOf(w.model);
+  if (!s.ok()) return s.status();
+  return EstimateServingChecked(w, *s, gpu, tp, eff);
+}
+
 std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu,
                                          const ServingEfficiency& eff) {
   std::vector<ServingOption> out;
-  const ModelArchitecture shape = EffectiveShape(w.model);
+  absl::Status valid = Prechecks(w, gpu, 1);
+  absl::StatusOr<Shape> shape = valid.ok() ? ShapeOf(w.model) : absl::StatusOr<Shape>(valid);
+  if (!shape.ok()) {
+    out.push_back({shape.status(), 1});
+    return out;
+  }
   for (int tp = 1; tp <= gpu.gpus_per_node; tp *= 2) {
-    if (shape.num_attention_heads > 0 && shape.num_attention_heads % tp != 0) continue;
-    out.push_back({EstimateServing(w, gpu, tp, eff), tp});
+    if (shape->arch.num_attention_heads % tp != 0) continue;
+    out.push_back({EstimateServingChecked(w, *shape, gpu, tp, eff), tp});
   }
   std::stable_sort(out.begin(), out.end(), [](const ServingOption& a, const ServingOption& b) {
     if (a.estimate.ok() != b.estimate.ok()) return a.estimate.ok();

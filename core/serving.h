@@ -90,7 +90,6 @@ struct ServingEstimate {
   int64_t replicas = 0;
   int64_t total_gpus = 0;
   Bottleneck bottleneck = Bottleneck::kMemoryBandwidth;
-  ServingEfficiency efficiency;
   bool shape_inferred = false;
 };
 

@@ -621,14 +621,29 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
     double duration;
     double gpu_hours;
   };
+  // The best top_k so far, kept sorted (top_k is small for every caller that matters; a
+  // plain vector and a final partial sort serve larger ones).
   std::vector<Candidate> feasible;
-  feasible.reserve(256);
+  const bool bounded = options.top_k <= 16;
+  if (bounded) feasible.reserve(static_cast<size_t>(options.top_k) + 1);
   Eval eval;
   std::vector<Rejection> misses;
   SearchResult result;
+  const bool deadline = options.deadline_seconds > 0;
+  auto better = [deadline](const Candidate& a, const Candidate& b) {
+    const double ka = deadline ? a.gpu_hours : a.duration;
+    const double kb = deadline ? b.gpu_hours : b.duration;
+    if (ka != kb) return ka < kb;
+    if (a.par.NumGpus() != b.par.NumGpus()) return a.par.NumGpus() < b.par.NumGpus();
+    if (a.par.tp != b.par.tp) return a.par.tp < b.par.tp;
+    if (a.par.pp != b.par.pp) return a.par.pp < b.par.pp;
+    if (a.par.zero_stage != b.par.zero_stage) return a.par.zero_stage < b.par.zero_stage;
+    if (a.par.recompute != b.par.recompute) return a.par.recompute < b.par.recompute;
+    return a.par.micro_batch < b.par.micro_batch;
+  };
+
   const int64_t heads = p.shape.num_attention_heads;
   const int64_t layers = p.shape.num_layers;
-  const bool deadline = options.deadline_seconds > 0;
 
   auto note_miss = [&](const Rejection& r) {
     // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
@@ -687,7 +702,12 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
                            options.deadline_seconds});
                 continue;
               }
-              feasible.push_back(c);
+              if (!bounded) {
+                feasible.push_back(c);
+              } else if (static_cast<int>(feasible.size()) < options.top_k || better(c, feasible.back())) {
+                feasible.insert(std::upper_bound(feasible.begin(), feasible.end(), c, better), c);
+                if (static_cast<int>(feasible.size()) > options.top_k) feasible.pop_back();
+              }
             }
             if (any_fit) break;  // more recompute only adds time
           }
@@ -696,19 +716,8 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
     }
   }
 
-  auto better = [deadline](const Candidate& a, const Candidate& b) {
-    const double ka = deadline ? a.gpu_hours : a.duration;
-    const double kb = deadline ? b.gpu_hours : b.duration;
-    if (ka != kb) return ka < kb;
-    if (a.par.NumGpus() != b.par.NumGpus()) return a.par.NumGpus() < b.par.NumGpus();
-    if (a.par.tp != b.par.tp) return a.par.tp < b.par.tp;
-    if (a.par.pp != b.par.pp) return a.par.pp < b.par.pp;
-    if (a.par.zero_stage != b.par.zero_stage) return a.par.zero_stage < b.par.zero_stage;
-    if (a.par.recompute != b.par.recompute) return a.par.recompute < b.par.recompute;
-    return a.par.micro_batch < b.par.micro_batch;
-  };
   const size_t k = std::min<size_t>(options.top_k, feasible.size());
-  std::partial_sort(feasible.begin(), feasible.begin() + k, feasible.end(), better);
+  if (!bounded) std::partial_sort(feasible.begin(), feasible.begin() + k, feasible.end(), better);
   for (size_t i = 0; i < k; ++i) {
     Evaluate(p, feasible[i].par, &eval);
     result.ranked.push_back(Materialize(p, feasible[i].par, eval, efficiency));

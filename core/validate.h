@@ -7,23 +7,24 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace capplan::core {
 
-inline absl::Status FieldError(const std::string& field, const std::string& what) {
+// Field names are string views so that the success path, taken on every estimate, never
+// allocates; the message is built only on failure.
+inline absl::Status FieldError(absl::string_view field, absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", what));
 }
 
-inline absl::Status CheckRange(const std::string& field, double value, double lo,
-                               double hi) {
+inline absl::Status CheckRange(absl::string_view field, double value, double lo, double hi) {
   if (!std::isfinite(value) || value < lo || value > hi) {
     return FieldError(field, absl::StrCat("must be in [", lo, ", ", hi, "], got ", value));
   }
   return absl::OkStatus();
 }
 
-inline absl::Status CheckRange(const std::string& field, int64_t value, int64_t lo,
-                               int64_t hi) {
+inline absl::Status CheckRange(absl::string_view field, int64_t value, int64_t lo, int64_t hi) {
   if (value < lo || value > hi) {
     return FieldError(field, absl::StrCat("must be in [", lo, ", ", hi, "], got ", value));
   }

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/format.h"
 #include "core/serving.h"
 #include "core/training.h"
 #include "core/units.h"
@@ -230,15 +232,11 @@ struct Supply {
   int units_max = 0;                      // instances (cloud) or GPUs (pool) available
 
   std::string Label(int units) const {
-    if (instance == nullptr && pool == nullptr) {
-      return absl::StrFormat("%d x %s", units, gpu->spec.name);
-    }
-    if (pool != nullptr) {
-      return absl::StrFormat("owned pool \"%s\": %d x %s", pool->name(), units, gpu->spec.name);
-    }
-    return absl::StrFormat("%s %s x%d (%d x %s, %s, %s)", instance->provider, instance->instance_type, units,
-                           units * instance->gpu_count, gpu->spec.name, instance->region,
-                           store::PriceKindName(price->kind));
+    if (instance == nullptr && pool == nullptr) return absl::StrCat(units, " x ", gpu->spec.name);
+    if (pool != nullptr) return absl::StrCat("owned pool \"", pool->name(), "\": ", units, " x ", gpu->spec.name);
+    return absl::StrCat(instance->provider, " ", instance->instance_type, " x", units, " (",
+                        units * instance->gpu_count, " x ", gpu->spec.name, ", ", instance->region, ", ",
+                        store::PriceKindName(price->kind), ")");
   }
   int GpusPerUnit() const { return instance != nullptr ? instance->gpu_count : 1; }
   double UsdPerUnitHour() const {
@@ -250,6 +248,7 @@ struct Supply {
 std::vector<Supply> Supplies(const CatalogSnapshot& snap, const Filters& f,
                              const v1::Constraints& c, int64_t as_of) {
   std::vector<Supply> out;
+  out.reserve(snap.instances.size() * (f.spot ? 2 : 1) + c.owned_pools_size());
   for (const InstanceRow& i : snap.instances) {
     if (!f.InstanceOk(i)) continue;
     const GpuRow* gpu = snap.FindGpu(i.gpu_name);
@@ -280,10 +279,11 @@ void AddProvenance(const CatalogSnapshot& snap, const Supply& s, const core::Eff
 
 // Options that differ only by region (same provider, instance, count and price) are shown
 // once; the other regions are named in the explanation.
-std::string SameOfferKey(const Supply& s, int units) {
-  if (s.instance == nullptr) return std::string();
-  return absl::StrCat(s.instance->provider, "|", s.instance->instance_type, "|", units, "|",
-                      store::PriceKindName(s.price->kind), "|", s.price->price_usd_per_hour);
+using OfferKey = std::tuple<absl::string_view, absl::string_view, int, int, double>;
+std::optional<OfferKey> SameOfferKey(const Supply& s, int units) {
+  if (s.instance == nullptr) return std::nullopt;
+  return OfferKey{s.instance->provider, s.instance->instance_type, units,
+                  static_cast<int>(s.price->kind), s.price->price_usd_per_hour};
 }
 
 struct Rejected {
@@ -303,10 +303,11 @@ absl::Status NothingFits(std::vector<Rejected>& rejected) {
       absl::StrCat("nothing fits; closest miss: ", best->candidate, ": ", best->reason));
 }
 
+constexpr size_t kMaxRejected = 40;
+
 void AddRejected(std::vector<Rejected>& rejected, v1::PlanResponse* resp) {
   std::stable_sort(rejected.begin(), rejected.end(),
                    [](const Rejected& a, const Rejected& b) { return a.closeness < b.closeness; });
-  constexpr size_t kMaxRejected = 40;
   for (size_t i = 0; i < rejected.size() && i < kMaxRejected; ++i) {
     v1::RejectedCandidate* r = resp->add_rejected();
     r->set_candidate(rejected[i].candidate);
@@ -337,7 +338,7 @@ class TrainingEvaluator {
 
   // The fastest layout of exactly n GPUs, computed once per (GPU type, n).
   const TrainPick& Pick(const GpuRow& gpu, int n, const core::ParallelConfig* pinned = nullptr) {
-    const std::string key = absl::StrCat(gpu.spec.name, "/", n);
+    const std::pair<const GpuRow*, int> key{&gpu, n};
     if (pinned == nullptr) {
       auto it = picks_.find(key);
       if (it != picks_.end()) return it->second;
@@ -387,7 +388,7 @@ class TrainingEvaluator {
   const CatalogSnapshot& snap_;
   const core::TrainingJob& job_;
   std::map<std::string, core::Efficiency> eff_;
-  std::map<std::string, TrainPick> picks_;
+  std::map<std::pair<const GpuRow*, int>, TrainPick> picks_;
   TrainPick pinned_pick_;
 };
 
@@ -421,12 +422,13 @@ void FillTrainingOption(const CatalogSnapshot& snap, const Supply& s, int units,
   o->set_energy_kwh(e.energy_kwh);
   o->set_bottleneck(BottleneckToProto(e.bottleneck));
   AddProvenance(snap, s, eff, TrainingFormulas(), o->mutable_provenance());
-  o->set_explanation(absl::StrFormat("%s; %.1f days (%.1f-%.1f), $%.0f at $%.2f/h%s",
-                                     core::ExplainTraining(e, s.gpu->spec),
-                                     e.duration_seconds / 86400, e.duration_seconds_low / 86400,
-                                     e.duration_seconds_high / 86400, o->total_cost_usd().point(),
-                                     usd_per_hour,
-                                     e.shape_inferred ? "; model shape inferred from its parameter count" : ""));
+  o->set_explanation(absl::StrCat(core::ExplainTraining(e, s.gpu->spec), "; ",
+                                  core::Fixed(e.duration_seconds / 86400, 1), " days (",
+                                  core::Fixed(e.duration_seconds_low / 86400, 1), "-",
+                                  core::Fixed(e.duration_seconds_high / 86400, 1), "), $",
+                                  core::Fixed(o->total_cost_usd().point(), 0), " at $", core::Fixed(usd_per_hour, 2),
+                                  "/h",
+                                  e.shape_inferred ? "; model shape inferred from its parameter count" : ""));
 }
 
 absl::Status PlanTraining(const CatalogSnapshot& snap, const v1::PlanRequest& req, v1::PlanResponse* resp) {
@@ -496,30 +498,34 @@ absl::Status PlanTraining(const CatalogSnapshot& snap, const v1::PlanRequest& re
     return sa < sb;
   });
   const int top_k = req.top_k() > 0 ? std::min(req.top_k(), 100) : kDefaultTopK;
-  std::set<std::string> shown;
-  std::map<std::string, v1::PlanOption*> emitted;
-  for (size_t i = 0; i < cands.size(); ++i) {
+  std::vector<bool> shown(supplies.size(), false);
+  std::map<OfferKey, v1::PlanOption*> emitted;
+  for (size_t i = 0; i < cands.size() && (resp->options_size() < top_k || rejected.size() < kMaxRejected); ++i) {
     const Cand& c = cands[i];
     const Supply& s = supplies[c.supply];
-    const std::string same = SameOfferKey(s, c.units);
-    if (auto it = emitted.find(same); !same.empty() && it != emitted.end()) {
+    const std::optional<OfferKey> same = SameOfferKey(s, c.units);
+    if (auto it = same ? emitted.find(*same) : emitted.end(); it != emitted.end()) {
       absl::StrAppend(it->second->mutable_explanation(), "; same offer in ", s.instance->region);
-      shown.insert(s.Label(0));
+      shown[c.supply] = true;
       continue;
     }
     if (resp->options_size() < top_k) {
       v1::PlanOption* o = resp->add_options();
       o->set_rank(resp->options_size());
       FillTrainingOption(snap, s, c.units, *c.pick, eval.EfficiencyFor(*s.gpu), o);
-      if (!same.empty()) emitted[same] = o;
-      shown.insert(s.Label(0));
+      if (same) emitted[*same] = o;
+      shown[c.supply] = true;
       continue;
     }
-    // One line per offer not shown: its best candidate and why it lost.
-    if (!shown.insert(s.Label(0)).second) continue;
+    // One line per offer not shown (its best candidate and why it lost), formatted only
+    // while the answer still has room for it.
+    if (shown[c.supply]) continue;
+    shown[c.supply] = true;
+    if (rejected.size() >= kMaxRejected) continue;
     rejected.push_back({s.Label(c.units),
-                        absl::StrFormat("ranked #%d: %.1f days, $%.0f (best: %.1f days, $%.0f)", i + 1,
-                                        c.duration / 86400, c.cost, cands[0].duration / 86400, cands[0].cost),
+                        absl::StrCat("ranked #", i + 1, ": ", core::Fixed(c.duration / 86400, 1), " days, $",
+                                     core::Fixed(c.cost, 0), " (best: ", core::Fixed(cands[0].duration / 86400, 1),
+                                     " days, $", core::Fixed(cands[0].cost, 0), ")"),
                         10.0 + static_cast<double>(i)});
   }
   AddRejected(rejected, resp);
@@ -557,16 +563,18 @@ class ServingEvaluator {
     return it->second;
   }
 
-  // The cheapest way to carry the load on this supply.
+  // The cheapest way to carry the load on this supply. The reason for a miss is formatted
+  // only when nothing fits.
   ServingFit Fit(const Supply& s, int max_units) {
     ServingFit best;
     const int per_unit = s.GpusPerUnit();
+    const absl::Status* first_error = nullptr;
+    const core::ServingEstimate* too_big = nullptr;  // the smallest layout over the limit
+    int too_big_units = 0, too_big_tp = 0;
+    double best_cost = 0;
     for (const core::ServingOption& o : Options(*s.gpu)) {
       if (!o.estimate.ok()) {
-        if (!best.ok && best.reason.empty()) {
-          best.reason = std::string(o.estimate.status().message());
-          best.closeness = 5;
-        }
+        if (first_error == nullptr) first_error = &o.estimate.status();
         continue;
       }
       const core::ServingEstimate& e = *o.estimate;
@@ -579,26 +587,31 @@ class ServingEvaluator {
         units = static_cast<int>((e.replicas + replicas_per_unit - 1) / replicas_per_unit);
       }
       if (units > max_units) {
-        if (!best.ok) {
-          const double need = static_cast<double>(units) / std::max(1, max_units);
-          if (need < best.closeness) {
-            best.reason = absl::StrFormat("needs %d replicas of %d GPUs (%d GPUs), more than the %d allowed",
-                                          e.replicas, o.tp, static_cast<int>(e.replicas) * o.tp,
-                                          max_units * per_unit);
-            best.closeness = 1.0 + need;
-          }
+        if (too_big == nullptr || units < too_big_units) {
+          too_big = &e;
+          too_big_units = units;
+          too_big_tp = o.tp;
         }
         continue;
       }
       const double cost = units * s.UsdPerUnitHour();
-      if (!best.ok || cost < best.units * s.UsdPerUnitHour() ||
-          (cost == best.units * s.UsdPerUnitHour() && e.tpot_seconds < best.estimate.tpot_seconds)) {
+      if (!best.ok || cost < best_cost || (cost == best_cost && e.tpot_seconds < best.estimate.tpot_seconds)) {
         best.ok = true;
         best.estimate = e;
         best.units = units;
+        best_cost = cost;
       }
     }
-    if (!best.ok && best.reason.empty()) {
+    if (best.ok) return best;
+    if (too_big != nullptr) {
+      best.reason = absl::StrFormat("needs %d replicas of %d GPUs (%d GPUs), more than the %d allowed",
+                                    too_big->replicas, too_big_tp, static_cast<int>(too_big->replicas) * too_big_tp,
+                                    max_units * per_unit);
+      best.closeness = 1.0 + static_cast<double>(too_big_units) / std::max(1, max_units);
+    } else if (first_error != nullptr) {
+      best.reason = std::string(first_error->message());
+      best.closeness = 5;
+    } else {
       best.reason = absl::StrCat("no tensor-parallel layout fits in ", per_unit, " GPUs per instance");
     }
     return best;
@@ -653,12 +666,12 @@ void FillServingOption(const CatalogSnapshot& snap, const Supply& s, const Servi
   AddProvenance(snap, s, eff.bandwidth, ServingFormulas(), o->mutable_provenance());
   o->mutable_provenance()->set_efficiency_source(
       absl::StrCat(eff.bandwidth.source, " | ", eff.compute.source));
-  o->set_explanation(absl::StrFormat(
-      "%d replicas x tp=%d at batch %d carry %.1f req/s (%.1f each at %.0f%% planned use); "
-      "TTFT %.3f s, TPOT %.4f s; %s-bound; $%.2f/h, $%.2f per 1M requests%s",
-      e.replicas, e.tp, e.batch, w.requests_per_second, e.requests_per_second_per_replica,
-      w.target_utilization * 100, e.ttft_seconds, e.tpot_seconds, core::BottleneckName(e.bottleneck),
-      usd_per_hour, o->usd_per_million_requests(),
+  o->set_explanation(absl::StrCat(
+      e.replicas, " replicas x tp=", e.tp, " at batch ", e.batch, " carry ", core::Fixed(w.requests_per_second, 1),
+      " req/s (", core::Fixed(e.requests_per_second_per_replica, 1), " each at ",
+      core::Fixed(w.target_utilization * 100, 0), "% planned use); TTFT ", core::Fixed(e.ttft_seconds, 3),
+      " s, TPOT ", core::Fixed(e.tpot_seconds, 4), " s; ", core::BottleneckName(e.bottleneck), "-bound; $",
+      core::Fixed(usd_per_hour, 2), "/h, $", core::Fixed(o->usd_per_million_requests(), 2), " per 1M requests",
       e.shape_inferred ? "; model shape inferred from its parameter count" : ""));
 }
 
@@ -719,12 +732,12 @@ absl::Status PlanServing(const CatalogSnapshot& snap, const v1::PlanRequest& req
     return ta < tb;
   });
   const int top_k = req.top_k() > 0 ? std::min(req.top_k(), 100) : kDefaultTopK;
-  std::map<std::string, v1::PlanOption*> emitted;
-  for (size_t i = 0; i < cands.size(); ++i) {
+  std::map<OfferKey, v1::PlanOption*> emitted;
+  for (size_t i = 0; i < cands.size() && (resp->options_size() < top_k || rejected.size() < kMaxRejected); ++i) {
     const Cand& c = cands[i];
     const Supply& s = supplies[c.supply];
-    const std::string same = SameOfferKey(s, c.fit.units);
-    if (auto it = emitted.find(same); !same.empty() && it != emitted.end()) {
+    const std::optional<OfferKey> same = SameOfferKey(s, c.fit.units);
+    if (auto it = same ? emitted.find(*same) : emitted.end(); it != emitted.end()) {
       absl::StrAppend(it->second->mutable_explanation(), "; same offer in ", s.instance->region);
       continue;
     }
@@ -732,13 +745,15 @@ absl::Status PlanServing(const CatalogSnapshot& snap, const v1::PlanRequest& req
       v1::PlanOption* o = resp->add_options();
       o->set_rank(resp->options_size());
       FillServingOption(snap, s, c.fit, *w, eval.EfficiencyFor(*s.gpu), core::kDefaultPue, o);
-      if (!same.empty()) emitted[same] = o;
+      if (same) emitted[*same] = o;
       continue;
     }
+    if (rejected.size() >= kMaxRejected) continue;
     rejected.push_back({s.Label(c.fit.units),
-                        absl::StrFormat("ranked #%d: $%.2f/h, TPOT %.4f s (best: $%.2f/h, TPOT %.4f s)", i + 1,
-                                        c.usd_per_hour, c.fit.estimate.tpot_seconds, cands[0].usd_per_hour,
-                                        cands[0].fit.estimate.tpot_seconds),
+                        absl::StrCat("ranked #", i + 1, ": $", core::Fixed(c.usd_per_hour, 2), "/h, TPOT ",
+                                     core::Fixed(c.fit.estimate.tpot_seconds, 4), " s (best: $",
+                                     core::Fixed(cands[0].usd_per_hour, 2), "/h, TPOT ",
+                                     core::Fixed(cands[0].fit.estimate.tpot_seconds, 4), " s)"),
                         10.0 + static_cast<double>(i)});
   }
   AddRejected(rejected, resp);

@@ -52,6 +52,11 @@ void CatalogSnapshot::Index() {
     price_ranges_[key] = {i, j};
     i = j;
   }
+  instance_price_ranges_.assign(instances.size(), {0, 0});
+  for (size_t i = 0; i < instances.size(); ++i) {
+    auto it = price_ranges_.find(OfferKey(instances[i].provider, instances[i].instance_type, instances[i].region));
+    if (it != price_ranges_.end()) instance_price_ranges_[i] = it->second;
+  }
   training_benchmarks.clear();
   serving_benchmarks.clear();
   for (const BenchmarkRow& b : benchmarks) {
@@ -111,10 +116,16 @@ const InstanceRow* CatalogSnapshot::FindInstance(absl::string_view provider,
 
 const PriceRow* CatalogSnapshot::PriceAt(const InstanceRow& instance, PriceKind kind,
                                          int64_t as_of_unix_seconds) const {
-  auto it = price_ranges_.find(OfferKey(instance.provider, instance.instance_type, instance.region));
-  if (it == price_ranges_.end()) return nullptr;
+  std::pair<size_t, size_t> range;
+  if (&instance >= instances.data() && &instance < instances.data() + instances.size()) {
+    range = instance_price_ranges_[static_cast<size_t>(&instance - instances.data())];
+  } else {
+    auto it = price_ranges_.find(OfferKey(instance.provider, instance.instance_type, instance.region));
+    if (it == price_ranges_.end()) return nullptr;
+    range = it->second;
+  }
   const PriceRow* best = nullptr;
-  for (size_t i = it->second.first; i < it->second.second; ++i) {
+  for (size_t i = range.first; i < range.second; ++i) {
     const PriceRow& p = prices[i];
     if (p.kind != kind) continue;
     if (as_of_unix_seconds > 0 && p.effective_unix_seconds > as_of_unix_seconds) continue;

@@ -116,6 +116,9 @@ struct CatalogSnapshot {
   std::unordered_map<std::string, size_t> instance_index_;
   // offer key -> [first, last) into prices
   std::unordered_map<std::string, std::pair<size_t, size_t>> price_ranges_;
+  // The same ranges by position in `instances`, so the Plan path looks prices up without
+  // building keys.
+  std::vector<std::pair<size_t, size_t>> instance_price_ranges_;
 };
 
 // Field checks for writes (InvalidArgument naming the field and its range).

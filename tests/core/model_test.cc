@@ -147,3 +147,21 @@ TEST(ValidateModelTest, RejectsTopKAboveExperts) {
 
 }  // namespace
 }  // namespace capplan::core
+
+#include "core/format.h"
+
+namespace capplan::core {
+namespace {
+
+TEST(FixedTest, MatchesPrintfOnOrdinaryValues) {
+  EXPECT_EQ(Fixed(3.14159, 2), "3.14");
+  EXPECT_EQ(Fixed(0.0455, 4), "0.0455");
+  EXPECT_EQ(Fixed(-2.5, 1), "-2.5");
+  EXPECT_EQ(Fixed(121.4, 0), "121");
+  EXPECT_EQ(Fixed(9.999, 2), "10.00");
+  EXPECT_EQ(Fixed(-0.0001, 2), "0.00");
+  EXPECT_EQ(Fixed(2e15, 1), "2000000000000000.0");  // snprintf fallback
+}
+
+}  // namespace
+}  // namespace capplan::core

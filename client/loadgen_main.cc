@@ -1,0 +1,195 @@
+// capplan-loadgen: drives a running capplan-server at a fixed concurrency for a fixed time
+// with the gRPC callback API and reports QPS and latency percentiles for Plan, Compare, Tco
+// and, as the transport floor, the health Check. A measuring tool, not a test.
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "capplan/v1/planner.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+
+ABSL_FLAG(std::string, server, "127.0.0.1:50051", "capplan-server address");
+ABSL_FLAG(int, concurrency, 16, "calls in flight at once");
+ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "how long to drive each RPC");
+ABSL_FLAG(std::string, rpcs, "health,plan_serving,plan_training,compare,tco",
+          "comma-separated: health, plan_serving, plan_training, compare, tco");
+ABSL_FLAG(int, server_pid, 0, "server process id, to report its resident memory (VmRSS)");
+
+namespace v1 = capplan::v1;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Sends one call and invokes `done(ok)` when it finishes. A fresh context per call.
+using Caller = std::function<void(std::function<void(bool)>)>;
+
+Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
+                  grpc::health::v1::Health::Stub* health) {
+  if (rpc == "health") {
+    return [health](std::function<void(bool)> done) {
+      auto ctx = std::make_shared<grpc::ClientContext>();
+      auto req = std::make_shared<grpc::health::v1::HealthCheckRequest>();
+      auto resp = std::make_shared<grpc::health::v1::HealthCheckResponse>();
+      health->async()->Check(ctx.get(), req.get(), resp.get(),
+                             [ctx, req, resp, done](grpc::Status s) { done(s.ok()); });
+    };
+  }
+  if (rpc == "plan_serving" || rpc == "plan_training") {
+    auto req = std::make_shared<v1::PlanRequest>();
+    if (rpc == "plan_serving") {
+      // seeds/003: Llama-2-7B at 35 req/s.
+      v1::ServingWorkload* w = req->mutable_serving();
+      w->set_model_name("Llama-2-7B");
+      w->set_prompt_tokens(512);
+      w->set_output_tokens(128);
+      w->set_requests_per_second(35);
+      w->set_tpot_slo_seconds(0.05);
+    } else {
+      // seeds/000: fine-tuning a 7B model.
+      req->mutable_training()->set_model_name("Llama-2-7B");
+      req->mutable_training()->set_tokens(2e9);
+      req->mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
+    }
+    return [planner, req](std::function<void(bool)> done) {
+      auto ctx = std::make_shared<grpc::ClientContext>();
+      auto resp = std::make_shared<v1::PlanResponse>();
+      planner->async()->Plan(ctx.get(), req.get(), resp.get(),
+                             [ctx, resp, done](grpc::Status s) { done(s.ok()); });
+    };
+  }
+  if (rpc == "compare") {
+    auto req = std::make_shared<v1::CompareRequest>();
+    req->mutable_training()->set_model_name("Llama-2-13B");
+    req->mutable_training()->set_tokens(1e9);
+    req->mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
+    for (auto [gpu, n] : {std::pair{"A100-SXM4-80GB", 4}, std::pair{"RTX-3090", 8}, std::pair{"RTX-A6000", 2}}) {
+      v1::CompareTarget* t = req->add_targets();
+      t->set_gpu_name(gpu);
+      t->set_count(n);
+    }
+    return [planner, req](std::function<void(bool)> done) {
+      auto ctx = std::make_shared<grpc::ClientContext>();
+      auto resp = std::make_shared<v1::CompareResponse>();
+      planner->async()->Compare(ctx.get(), req.get(), resp.get(),
+                                [ctx, resp, done](grpc::Status s) { done(s.ok()); });
+    };
+  }
+  // tco: seeds/000's own-vs-cloud template.
+  auto req = std::make_shared<v1::TcoRequest>();
+  req->set_horizon_months(36);
+  v1::TcoFleet* f = req->add_fleets();
+  f->set_gpu_name("A100-SXM4-80GB");
+  f->set_gpu_count(8);
+  f->mutable_own()->set_capex_usd(250000);
+  f->mutable_own()->set_ops_usd_per_month(5000);
+  f->mutable_rent()->set_price_usd_per_month(15000);
+  return [planner, req](std::function<void(bool)> done) {
+    auto ctx = std::make_shared<grpc::ClientContext>();
+    auto resp = std::make_shared<v1::TcoResponse>();
+    planner->async()->Tco(ctx.get(), req.get(), resp.get(), [ctx, resp, done](grpc::Status s) { done(s.ok()); });
+  };
+}
+
+struct Result {
+  int64_t ok = 0, failed = 0;
+  double seconds = 0;
+  std::vector<double> latencies;
+};
+
+Result Drive(const Caller& call, int concurrency, absl::Duration duration) {
+  Result r;
+  std::mutex mu;
+  std::condition_variable cv;
+  int active = concurrency;
+  const Clock::time_point end = Clock::now() + absl::ToChronoNanoseconds(duration);
+  const Clock::time_point start = Clock::now();
+  std::vector<std::vector<double>> per_slot(concurrency);
+  std::atomic<int64_t> ok{0}, failed{0};
+  std::vector<std::function<void()>> slots(concurrency);
+  for (int i = 0; i < concurrency; ++i) {
+    slots[i] = [&, i]() {
+      const Clock::time_point t0 = Clock::now();
+      call([&, i, t0](bool success) {
+        const Clock::time_point t1 = Clock::now();
+        per_slot[i].push_back(std::chrono::duration<double>(t1 - t0).count());
+        (success ? ok : failed)++;
+        if (t1 < end) {
+          slots[i]();
+        } else {
+          std::lock_guard<std::mutex> l(mu);
+          if (--active == 0) cv.notify_all();
+        }
+      });
+    };
+  }
+  for (int i = 0; i < concurrency; ++i) slots[i]();
+  std::unique_lock<std::mutex> l(mu);
+  cv.wait(l, [&] { return active == 0; });
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r.ok = ok;
+  r.failed = failed;
+  for (auto& v : per_slot) r.latencies.insert(r.latencies.end(), v.begin(), v.end());
+  std::sort(r.latencies.begin(), r.latencies.end());
+  return r;
+}
+
+double Percentile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const size_t i = std::min(sorted.size() - 1, static_cast<size_t>(p * static_cast<double>(sorted.size())));
+  return sorted[i];
+}
+
+std::string RssMb(int pid) {
+  if (pid <= 0) return "-";
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) {
+      long kb = std::atol(line.c_str() + 6);
+      return absl::StrFormat("%.1f", kb / 1024.0);
+    }
+  }
+  return "?";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("capplan-loadgen: fixed-concurrency load against capplan-server");
+  absl::ParseCommandLine(argc, argv);
+  auto channel = grpc::CreateChannel(absl::GetFlag(FLAGS_server), grpc::InsecureChannelCredentials());
+  if (!channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(5))) {
+    std::cerr << "capplan-loadgen: cannot connect to " << absl::GetFlag(FLAGS_server) << "\n";
+    return 1;
+  }
+  auto planner = v1::PlannerService::NewStub(channel);
+  auto health = grpc::health::v1::Health::NewStub(channel);
+  const int pid = absl::GetFlag(FLAGS_server_pid);
+  std::cout << "server RSS idle: " << RssMb(pid) << " MB\n";
+  std::cout << absl::StrFormat("%-14s %8s %10s %10s %10s %8s\n", "rpc", "calls", "QPS", "p50 ms", "p99 ms", "errors");
+  for (absl::string_view rpc : absl::StrSplit(absl::GetFlag(FLAGS_rpcs), ',', absl::SkipEmpty())) {
+    Caller call = MakeCaller(std::string(rpc), planner.get(), health.get());
+    Result r = Drive(call, absl::GetFlag(FLAGS_concurrency), absl::GetFlag(FLAGS_duration));
+    std::cout << absl::StrFormat("%-14s %8d %10.0f %10.3f %10.3f %8d\n", std::string(rpc), r.ok + r.failed,
+                                 static_cast<double>(r.ok + r.failed) / r.seconds, Percentile(r.latencies, 0.5) * 1000,
+                                 Percentile(r.latencies, 0.99) * 1000, r.failed);
+  }
+  std::cout << "server RSS after load: " << RssMb(pid) << " MB\n";
+  return 0;
+}
