@@ -40,6 +40,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::Write(grpc::CallbackServerContext* c
     resp->set_catalog_version(result->catalog_version);
     resp->set_id(result->id);
     metrics_->SetCatalogVersion(result->catalog_version);
+    metrics_->SetOldestPrice(store_->Snapshot()->OldestCurrentPriceUnixSeconds());
   }
   reactor->Finish(ToGrpcStatus(result.status()));
   return reactor;
@@ -156,6 +157,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
     resp->set_catalog_version(r->write.catalog_version);
     resp->set_rows_imported(r->rows_imported);
     metrics_->SetCatalogVersion(r->write.catalog_version);
+    metrics_->SetOldestPrice(store_->Snapshot()->OldestCurrentPriceUnixSeconds());
     return absl::OkStatus();
   }();
   reactor->Finish(ToGrpcStatus(status));

@@ -1,6 +1,12 @@
 #include "server/metrics.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <google/protobuf/descriptor.h>
 
@@ -125,6 +131,11 @@ ServerMetrics::ServerMetrics(std::shared_ptr<prometheus::Registry> registry,
       .Register(*registry_)
       .Add({{"version", version}})
       .Set(1);
+  oldest_price_ = &prometheus::BuildGauge()
+                       .Name("capplan_catalog_oldest_price_timestamp_seconds")
+                       .Help("Effective time (Unix seconds) of the oldest current on-demand price in the catalog.")
+                       .Register(*registry_)
+                       .Add({});
   catalog_version_ = &prometheus::BuildGauge()
                           .Name("capplan_catalog_version")
                           .Help("Version of the catalog snapshot the planner is serving.")
@@ -141,6 +152,70 @@ const ServerMetrics::PerMethod* ServerMetrics::Find(const char* full_name) const
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
 ServerMetrics::InterceptorFactory() {
   return std::make_unique<MetricsInterceptorFactory>(this);
+}
+
+namespace {
+
+prometheus::MetricFamily OneValue(const char* name, const char* help, prometheus::MetricType type, double v) {
+  prometheus::MetricFamily f;
+  f.name = name;
+  f.help = help;
+  f.type = type;
+  prometheus::ClientMetric m;
+  if (type == prometheus::MetricType::Counter) {
+    m.counter.value = v;
+  } else {
+    m.gauge.value = v;
+  }
+  f.metric.push_back(m);
+  return f;
+}
+
+}  // namespace
+
+ProcessCollector::ProcessCollector() {
+  start_time_seconds_ = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::vector<prometheus::MetricFamily> ProcessCollector::Collect() const {
+  std::vector<prometheus::MetricFamily> out;
+  const double page = static_cast<double>(sysconf(_SC_PAGESIZE));
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  std::ifstream statm("/proc/self/statm");
+  double size_pages = 0, resident_pages = 0;
+  if (statm >> size_pages >> resident_pages) {
+    out.push_back(OneValue("process_resident_memory_bytes", "Resident memory size in bytes.",
+                           prometheus::MetricType::Gauge, resident_pages * page));
+    out.push_back(OneValue("process_virtual_memory_bytes", "Virtual memory size in bytes.",
+                           prometheus::MetricType::Gauge, size_pages * page));
+  }
+  std::ifstream stat("/proc/self/stat");
+  std::string line;
+  if (std::getline(stat, line)) {
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const size_t close = line.rfind(')');
+    std::istringstream rest(line.substr(close + 2));
+    std::string field;
+    double utime = 0, stime = 0;
+    for (int i = 3; rest >> field; ++i) {
+      if (i == 14) utime = std::atof(field.c_str());
+      if (i == 15) {
+        stime = std::atof(field.c_str());
+        break;
+      }
+    }
+    out.push_back(OneValue("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.",
+                           prometheus::MetricType::Counter, (utime + stime) / ticks));
+  }
+  out.push_back(OneValue("process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
+                         prometheus::MetricType::Gauge, start_time_seconds_));
+  double fds = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    ++fds;
+  }
+  out.push_back(OneValue("process_open_fds", "Number of open file descriptors.", prometheus::MetricType::Gauge, fds));
+  return out;
 }
 
 }  // namespace capplan::server

@@ -15,6 +15,7 @@
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
+#include "prometheus/collectable.h"
 #include "prometheus/registry.h"
 
 namespace capplan::server {
@@ -40,7 +41,10 @@ class ServerMetrics {
   // Null for a method the server does not serve.
   const PerMethod* Find(const char* full_name) const;
 
+  // Catalog gauges from a published snapshot: its version and the effective time of the
+  // oldest current on-demand price (alert on time() minus it).
   void SetCatalogVersion(int64_t version) { catalog_version_->Set(static_cast<double>(version)); }
+  void SetOldestPrice(int64_t unix_seconds) { oldest_price_->Set(static_cast<double>(unix_seconds)); }
 
   std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> InterceptorFactory();
 
@@ -50,6 +54,19 @@ class ServerMetrics {
   std::shared_ptr<prometheus::Registry> registry_;
   std::unordered_map<std::string, PerMethod> methods_;  // built once, read-only afterwards
   prometheus::Gauge* catalog_version_ = nullptr;
+  prometheus::Gauge* oldest_price_ = nullptr;
+};
+
+// process_resident_memory_bytes, process_cpu_seconds_total, process_start_time_seconds and
+// process_open_fds from /proc/self, read at scrape time (the names the Prometheus client
+// libraries use; prometheus-cpp ships no process collector).
+class ProcessCollector final : public prometheus::Collectable {
+ public:
+  ProcessCollector();
+  std::vector<prometheus::MetricFamily> Collect() const override;
+
+ private:
+  double start_time_seconds_ = 0;
 };
 
 }  // namespace capplan::server

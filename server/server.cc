@@ -22,6 +22,7 @@ struct Server::State {
   std::unique_ptr<store::CatalogStore> store;
   TokenTable tokens;
   std::unique_ptr<ServerMetrics> metrics;
+  std::shared_ptr<ProcessCollector> process;
   std::unique_ptr<prometheus::Exposer> exposer;
   std::unique_ptr<PlannerServiceImpl> planner;
   std::unique_ptr<AdminServiceImpl> admin;
@@ -101,6 +102,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   state->metrics = std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(),
                                                    ServedMethods(), options.version);
   state->metrics->SetCatalogVersion(state->store->Snapshot()->catalog_version);
+  state->metrics->SetOldestPrice(state->store->Snapshot()->OldestCurrentPriceUnixSeconds());
+  state->process = std::make_shared<ProcessCollector>();
   try {
     state->exposer = std::make_unique<prometheus::Exposer>(options.metrics_address);
   } catch (const std::exception& e) {
@@ -108,6 +111,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
   }
   state->exposer->RegisterCollectable(state->metrics->registry());
+  state->exposer->RegisterCollectable(state->process);
   const std::vector<int> metric_ports = state->exposer->GetListeningPorts();
   state->metrics_port = metric_ports.empty() ? 0 : metric_ports.front();
 

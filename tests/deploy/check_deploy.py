@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Checks deploy/ with what this machine has (no container runtime or cluster here):
+
+  k8s     the manifests parse, render with `kubectl kustomize` where kubectl exists, and hang
+          together: gRPC probes, resources, non-root, the volume and secret they mount, and
+          selectors of the Service, ServiceMonitor and PDB that match the pod labels.
+  docker  every shared library capplan-server and capplan link comes from a package the
+          Dockerfile's runtime stage installs (or one of their dependencies, or the base).
+Usage: check_deploy.py k8s DEPLOY_DIR | docker DEPLOY_DIR BINARY...
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def check_k8s(deploy):
+    k8s = os.path.join(deploy, "k8s")
+    kust = yaml.safe_load(open(os.path.join(k8s, "kustomization.yaml")))
+    docs = []
+    for name in kust["resources"]:
+        docs += [d for d in yaml.safe_load_all(open(os.path.join(k8s, name))) if d]
+    if shutil.which("kubectl"):
+        out = subprocess.run(["kubectl", "kustomize", k8s], check=True, capture_output=True, text=True).stdout
+        docs = [d for d in yaml.safe_load_all(out) if d]
+        print("rendered with kubectl kustomize:", len(docs), "objects")
+    else:
+        print("kubectl not installed: checking the manifests as written")
+    by_kind = {}
+    for d in docs:
+        by_kind.setdefault(d["kind"], []).append(d)
+    for kind in ["Deployment", "Service", "PersistentVolumeClaim", "Secret", "ServiceMonitor",
+                 "PodDisruptionBudget"]:
+        if kind not in by_kind:
+            fail(f"no {kind}")
+    dep = by_kind["Deployment"][0]
+    pod = dep["spec"]["template"]
+    labels = dict(pod["metadata"].get("labels", {}))
+    labels.update(kust.get("labels", [{}])[0].get("pairs", {}))
+    c = pod["spec"]["containers"][0]
+    for probe in ["readinessProbe", "livenessProbe"]:
+        if "grpc" not in c.get(probe, {}):
+            fail(f"{probe} is not a native gRPC probe")
+    for k in ["requests", "limits"]:
+        if "memory" not in c["resources"].get(k, {}) or "cpu" not in c["resources"].get(k, {}):
+            fail(f"resources.{k} needs cpu and memory")
+    if not pod["spec"]["securityContext"].get("runAsNonRoot"):
+        fail("pod must run as non-root")
+    if dep["spec"]["replicas"] != 1 or dep["spec"]["strategy"]["type"] != "Recreate":
+        fail("single-writer SQLite: one replica, Recreate strategy")
+    vols = {v["name"]: v for v in pod["spec"]["volumes"]}
+    pvc = by_kind["PersistentVolumeClaim"][0]["metadata"]["name"]
+    secret = by_kind["Secret"][0]["metadata"]["name"]
+    if not any(v.get("persistentVolumeClaim", {}).get("claimName") == pvc for v in vols.values()):
+        fail(f"no volume uses the PVC {pvc}")
+    if not any(v.get("secret", {}).get("secretName") == secret for v in vols.values()):
+        fail(f"no volume mounts the Secret {secret}")
+    env = {e["name"]: e.get("value") for e in c.get("env", [])}
+    mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+    if not env.get("CAPPLAN_DB", "").startswith(mounts["data"]):
+        fail("CAPPLAN_DB is not on the data volume")
+    if not env.get("CAPPLAN_ADMIN_TOKEN_FILE", "").startswith(mounts["tokens"]):
+        fail("CAPPLAN_ADMIN_TOKEN_FILE is not in the mounted secret")
+
+    def matches(sel):
+        return sel and all(labels.get(k) == v for k, v in sel.items())
+
+    svc = by_kind["Service"][0]
+    if not matches(svc["spec"].get("selector")):
+        fail("Service selector does not match the pod labels (render with kustomize)")
+    ports = {p["name"] for p in svc["spec"]["ports"]}
+    if ports != {"grpc", "metrics"}:
+        fail(f"Service ports {ports}")
+    if not matches(by_kind["ServiceMonitor"][0]["spec"]["selector"]["matchLabels"]):
+        fail("ServiceMonitor selector does not match")
+    if by_kind["ServiceMonitor"][0]["spec"]["endpoints"][0]["port"] != "metrics":
+        fail("ServiceMonitor must scrape the metrics port")
+    if not matches(by_kind["PodDisruptionBudget"][0]["spec"]["selector"]["matchLabels"]):
+        fail("PDB selector does not match")
+    print("k8s manifests: OK")
+
+
+def depends_closure(packages):
+    seen, todo = set(), list(packages)
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        r = subprocess.run(["dpkg-query", "-W", "-f=${Depends},${Pre-Depends}", p], capture_output=True, text=True)
+        for alt in r.stdout.split(","):
+            name = alt.strip().split("|")[0].split(" ")[0].split(":")[0]
+            if name:
+                todo.append(name)
+    return seen
+
+
+def package_of(path):
+    for candidate in [path, "/usr" + path if not path.startswith("/usr") else path, os.path.realpath(path)]:
+        r = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
+        if r.returncode == 0:
+            return r.stdout.split(":")[0].strip()
+    return None
+
+
+def check_docker(deploy, binaries):
+    text = open(os.path.join(deploy, "Dockerfile")).read()
+    runtime = text.split("FROM debian:12-slim", 1)[1]
+    listed = set(re.findall(r"\b(lib[a-z0-9+.\-]+)", runtime.split("rm -rf")[0]))
+    base = {"libc6", "libgcc-s1", "libstdc++6", "zlib1g"}
+    have = depends_closure(listed) | base
+    for binary in binaries:
+        out = subprocess.run(["ldd", binary], check=True, capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            m = re.search(r"=> (/\S+)", line)
+            if not m:
+                continue
+            pkg = package_of(m.group(1))
+            if pkg is None:
+                fail(f"{binary}: {m.group(1)} belongs to no Debian package")
+            if pkg not in have:
+                fail(f"{binary} needs {m.group(1)} from {pkg}, which the runtime image does not install")
+    print("Dockerfile runtime stage covers", len(binaries), "binaries: OK")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "k8s":
+        check_k8s(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "docker":
+        check_docker(sys.argv[2], sys.argv[3:])
+    else:
+        print(__doc__)
+        sys.exit(2)
