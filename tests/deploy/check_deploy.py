@@ -103,11 +103,23 @@ def depends_closure(packages):
     return seen
 
 
+_OWNERS = None
+
+
 def package_of(path):
-    for candidate in [path, "/usr" + path if not path.startswith("/usr") else path, os.path.realpath(path)]:
-        r = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
-        if r.returncode == 0:
-            return r.stdout.split(":")[0].strip()
+    """The Debian package that owns `path` (merged-/usr aware), from dpkg's file lists."""
+    global _OWNERS
+    if _OWNERS is None:
+        _OWNERS = {}
+        info = "/var/lib/dpkg/info"
+        for name in os.listdir(info):
+            if name.endswith(".list"):
+                pkg = name[:-len(".list")].split(":")[0]
+                for line in open(os.path.join(info, name), errors="replace"):
+                    _OWNERS[line.rstrip("\n")] = pkg
+    for candidate in [path, "/usr" + path, os.path.realpath(path)]:
+        if candidate in _OWNERS:
+            return _OWNERS[candidate]
     return None
 
 
