@@ -21,6 +21,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "capplan/v1/admin.grpc.pb.h"
 #include "capplan/v1/planner.grpc.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 
@@ -28,8 +29,10 @@ ABSL_FLAG(std::string, server, "127.0.0.1:50051", "capplan-server address");
 ABSL_FLAG(int, concurrency, 16, "calls in flight at once");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "how long to drive each RPC");
 ABSL_FLAG(std::string, rpcs, "health,plan_serving,plan_training,compare,tco",
-          "comma-separated: health, plan_serving, plan_training, compare, tco");
+          "comma-separated: health, plan_serving, plan_training, compare, tco, set_price");
 ABSL_FLAG(int, server_pid, 0, "server process id, to report its resident memory (VmRSS)");
+ABSL_FLAG(std::string, admin_token_file, "",
+          "token file for the set_price RPC (an admin write: commit with fsync, audit, publish)");
 
 namespace v1 = capplan::v1;
 using Clock = std::chrono::steady_clock;
@@ -40,7 +43,26 @@ namespace {
 using Caller = std::function<void(std::function<void(bool)>)>;
 
 Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
-                  grpc::health::v1::Health::Stub* health) {
+                  grpc::health::v1::Health::Stub* health, v1::AdminService::Stub* admin,
+                  const std::string& token) {
+  if (rpc == "set_price") {
+    auto req = std::make_shared<v1::SetPriceRequest>();
+    v1::Price* p = req->mutable_price();
+    p->set_provider("aws");
+    p->set_instance_type("g5.xlarge");
+    p->set_region("us-east-1");
+    p->set_kind(v1::PRICE_KIND_SPOT);
+    p->set_price_usd_per_hour(0.4);
+    p->mutable_source()->set_citation("capplan-loadgen");
+    p->mutable_source()->set_as_of_date("2026-11-30");
+    return [admin, req, token](std::function<void(bool)> done) {
+      auto ctx = std::make_shared<grpc::ClientContext>();
+      ctx->AddMetadata("authorization", "Bearer " + token);
+      auto resp = std::make_shared<v1::WriteResponse>();
+      admin->async()->SetPrice(ctx.get(), req.get(), resp.get(),
+                               [ctx, resp, done](grpc::Status s) { done(s.ok()); });
+    };
+  }
   if (rpc == "health") {
     return [health](std::function<void(bool)> done) {
       auto ctx = std::make_shared<grpc::ClientContext>();
@@ -180,11 +202,17 @@ int main(int argc, char** argv) {
   }
   auto planner = v1::PlannerService::NewStub(channel);
   auto health = grpc::health::v1::Health::NewStub(channel);
+  auto admin = v1::AdminService::NewStub(channel);
+  std::string token;
+  if (!absl::GetFlag(FLAGS_admin_token_file).empty()) {
+    std::ifstream in(absl::GetFlag(FLAGS_admin_token_file));
+    in >> token;
+  }
   const int pid = absl::GetFlag(FLAGS_server_pid);
   std::cout << "server RSS idle: " << RssMb(pid) << " MB\n";
   std::cout << absl::StrFormat("%-14s %8s %10s %10s %10s %8s\n", "rpc", "calls", "QPS", "p50 ms", "p99 ms", "errors");
   for (absl::string_view rpc : absl::StrSplit(absl::GetFlag(FLAGS_rpcs), ',', absl::SkipEmpty())) {
-    Caller call = MakeCaller(std::string(rpc), planner.get(), health.get());
+    Caller call = MakeCaller(std::string(rpc), planner.get(), health.get(), admin.get(), token);
     Result r = Drive(call, absl::GetFlag(FLAGS_concurrency), absl::GetFlag(FLAGS_duration));
     std::cout << absl::StrFormat("%-14s %8d %10.0f %10.3f %10.3f %8d\n", std::string(rpc), r.ok + r.failed,
                                  static_cast<double>(r.ok + r.failed) / r.seconds, Percentile(r.latencies, 0.5) * 1000,
