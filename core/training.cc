@@ -648,8 +648,12 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
   auto note_miss = [&](const Rejection& r) {
     // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
     auto badness = [](const Rejection& x) {
-      return x.reason == RejectReason::kMemory ? 1.0 + x.needed_bytes / x.capacity_bytes
-                                               : x.duration_seconds / x.deadline_seconds;
+      switch (x.reason) {
+        case RejectReason::kMemory: return 1.0 + x.needed_bytes / x.capacity_bytes;
+        case RejectReason::kDeadline: return x.duration_seconds / x.deadline_seconds;
+        case RejectReason::kBatch: break;
+      }
+      return 1e9;  // any memory or deadline miss is closer
     };
     if (static_cast<int>(misses.size()) < options.max_rejections) {
       misses.push_back(r);
@@ -668,6 +672,19 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
       for (int pp = 1; pp <= n / tp && pp <= layers; ++pp) {
         if ((n / tp) % pp != 0 || layers % pp != 0) continue;
         const int dp = n / (tp * pp);
+        if (dp > p.global_sequences) {
+          // Every rank needs at least one sequence per step.
+          if (misses.empty()) {
+            Rejection r;
+            r.parallel.tp = tp;
+            r.parallel.pp = pp;
+            r.parallel.dp = dp;
+            r.reason = RejectReason::kBatch;
+            r.global_batch_sequences = p.global_sequences;
+            misses.push_back(r);
+          }
+          continue;
+        }
         // ZeRO-1/2 shard state at the communication cost of a plain all-reduce, so stage 2
         // dominates 0 and 1; stage 3 trades 1.5x traffic for sharded weights.
         const int zero_options[2] = {dp > 1 ? 2 : 0, 3};
@@ -724,8 +741,8 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
   }
   std::sort(misses.begin(), misses.end(), [](const Rejection& a, const Rejection& b) {
     if (a.reason != b.reason) return a.reason < b.reason;
-    return a.reason == RejectReason::kMemory ? a.needed_bytes < b.needed_bytes
-                                             : a.duration_seconds < b.duration_seconds;
+    if (a.reason == RejectReason::kMemory) return a.needed_bytes < b.needed_bytes;
+    return a.duration_seconds < b.duration_seconds;
   });
   result.rejected = std::move(misses);
   return result;
@@ -769,6 +786,12 @@ std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu) {
     return absl::StrFormat("%d x %s (%s): needs %.1f GB per GPU, %s has %.1f GB", n, gpu.name,
                            Layout(r.parallel), r.needed_bytes / units::kGB, gpu.name,
                            r.capacity_bytes / units::kGB);
+  }
+  if (r.reason == RejectReason::kBatch) {
+    return absl::StrFormat(
+        "%d x %s: data parallel %d exceeds the global batch of %.0f sequences; raise "
+        "global_batch_tokens or use fewer GPUs",
+        n, gpu.name, r.parallel.dp, r.global_batch_sequences);
   }
   return absl::StrFormat("%d x %s (%s): takes %.1f days, deadline %.1f days", n, gpu.name,
                          Layout(r.parallel), r.duration_seconds / 86400.0,

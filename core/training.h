@@ -180,7 +180,7 @@ struct SearchOptions {
   int max_rejections = 5;       // the closest misses kept
 };
 
-enum class RejectReason { kMemory, kDeadline };
+enum class RejectReason { kMemory, kDeadline, kBatch };
 
 struct Rejection {
   ParallelConfig parallel;
@@ -189,6 +189,7 @@ struct Rejection {
   double capacity_bytes = 0;
   double duration_seconds = 0;
   double deadline_seconds = 0;
+  double global_batch_sequences = 0;  // kBatch: more data-parallel ranks than sequences
 };
 
 struct SearchResult {

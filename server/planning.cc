@@ -375,8 +375,9 @@ class TrainingEvaluator {
       pick.ok = true;
       pick.estimate = r->ranked.front();
     } else if (!r->rejected.empty()) {
-      pick.reason = core::DescribeRejection(r->rejected.front(), gpu.spec);
-      pick.closeness = r->rejected.front().needed_bytes / r->rejected.front().capacity_bytes;
+      const core::Rejection& miss = r->rejected.front();
+      pick.reason = core::DescribeRejection(miss, gpu.spec);
+      pick.closeness = miss.reason == core::RejectReason::kMemory ? miss.needed_bytes / miss.capacity_bytes : 20;
     } else {
       pick.reason = absl::StrCat("no tensor/pipeline split of ", n, " GPUs divides the model's heads and layers");
       pick.closeness = 50;

@@ -329,6 +329,24 @@ TEST(SearchTest, RanksFeasibleLayoutsByTimeWithTensorParallelInsideANode) {
   EXPECT_FALSE(ExplainTraining(r->ranked.front(), cluster.gpu).empty());
 }
 
+TEST(SearchTest, MoreRanksThanSequencesIsNamed) {
+  // A one-sequence global batch cannot feed 512 GPUs: even tp=8 x pp=32 (the most the
+  // 32-layer, 32-head model allows) leaves two data-parallel ranks.
+  TrainingJob job;
+  job.model = Llama2_7B();
+  job.tokens = 1e8;
+  job.sequence_length = 2048;
+  job.global_batch_tokens = 2048;
+  ClusterSpec cluster{A100_80GB()};
+  absl::StatusOr<SearchResult> r = SearchParallelism(
+      job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision), {.max_gpus = 512, .min_gpus = 512});
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r->ranked.empty());
+  ASSERT_FALSE(r->rejected.empty());
+  const std::string why = DescribeRejection(r->rejected.front(), cluster.gpu);
+  EXPECT_NE(why.find("exceeds the global batch of 1 sequences"), std::string::npos) << why;
+}
+
 TEST(SearchTest, DeadlinePicksFewestGpuHoursThatMakeIt) {
   TrainingJob job;
   job.model = Llama2_7B();
