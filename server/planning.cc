@@ -5,8 +5,8 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <set>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -292,7 +292,7 @@ struct Rejected {
   double closeness;  // smaller is closer to working
 };
 
-absl::Status NothingFits(std::vector<Rejected>& rejected) {
+absl::Status NothingFits(const std::vector<Rejected>& rejected) {
   if (rejected.empty()) {
     return absl::FailedPreconditionError(
         "no catalog offer or owned pool matches the constraints (providers, regions, GPUs)");
