@@ -31,6 +31,7 @@ test: build
 
 bench: build
 	$(BUILD_DIR)/tests/core/capplan_core_bench
+	$(BUILD_DIR)/tests/server/capplan_planning_bench
 
 clean:
 	rm -rf $(BUILD_DIR)
