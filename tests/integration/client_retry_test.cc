@@ -1,9 +1,6 @@
 // The client library retries read-only calls on UNAVAILABLE with backoff: a Health call made
 // before the server is up succeeds once it comes up within the deadline.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,21 +13,9 @@
 namespace capplan::testing {
 namespace {
 
-int UnusedPort() {
-  const int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(s);
-  return ntohs(addr.sin_port);
-}
-
 TEST(ClientRetryTest, ReadsRetryUntilTheServerIsUp) {
   TempDir dir;
-  const int port = UnusedPort();
+  const int port = UnusedLoopbackPort();
   std::unique_ptr<ServerProcess> server;
   std::thread starter([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
@@ -52,7 +37,7 @@ TEST(ClientRetryTest, ReadsRetryUntilTheServerIsUp) {
 
 TEST(ClientRetryTest, OneAttemptFailsFastWhenNobodyListens) {
   client::ClientOptions o;
-  o.server = "127.0.0.1:" + std::to_string(UnusedPort());
+  o.server = "127.0.0.1:" + std::to_string(UnusedLoopbackPort());
   o.timeout = std::chrono::milliseconds(3000);
   o.max_read_attempts = 1;
   const auto t0 = std::chrono::steady_clock::now();

@@ -2,11 +2,8 @@
 // under a little load with the shipped alert rules; every PromQL expression in the Grafana
 // dashboard must return data and every rule must evaluate without error, through the
 // Prometheus HTTP API.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,18 +17,6 @@
 
 namespace capplan::testing {
 namespace {
-
-int FreePort() {
-  const int s = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(s);
-  return ntohs(addr.sin_port);
-}
 
 std::string UrlEncode(const std::string& s) {
   std::string out;
@@ -117,7 +102,7 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
       << "rule_files:\n  - " << deploy << "/prometheus/alerts.yml\n"
       << "scrape_configs:\n  - job_name: capplan\n    static_configs:\n      - targets: [\"127.0.0.1:"
       << server.metrics_port() << "\"]\n";
-  const int port = FreePort();
+  const int port = UnusedLoopbackPort();
   PrometheusProcess prom(dir.path(), port);
 
   // A little load of every kind: health, plans, a refused admin write.

@@ -171,6 +171,18 @@ ExitResult RunProgram(const std::vector<std::string>& argv, int timeout_ms,
   return r;
 }
 
+int UnusedLoopbackPort() {
+  const int s = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(s);
+  return ntohs(addr.sin_port);
+}
+
 std::string HttpGet(int port, const std::string& path, int* http_status) {
   *http_status = 0;
   const int s = socket(AF_INET, SOCK_STREAM, 0);

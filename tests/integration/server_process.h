@@ -62,6 +62,9 @@ class ServerProcess {
 ExitResult RunProgram(const std::vector<std::string>& argv, int timeout_ms,
                       const std::map<std::string, std::string>& env = {});
 
+// A loopback TCP port that was free a moment ago (bound to port 0, then released).
+int UnusedLoopbackPort();
+
 // Plain HTTP/1.0 GET on loopback; returns the body, or "" with `status` set to the failure.
 std::string HttpGet(int port, const std::string& path, int* http_status);
 
