@@ -312,7 +312,6 @@ TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const
   out.energy_kwh = gpu.tdp_watts * n * (out.duration_seconds / units::kSecondsPerHour) * job.pue /
                    units::kWattHoursPerKilowattHour;
   out.bottleneck = e.fits ? BottleneckOf(e, par, s) : Bottleneck::kMemoryCapacity;
-  out.efficiency = eff;
   out.shape_inferred = p.shape_inferred;
   return out;
 }

@@ -114,7 +114,6 @@ struct TrainingEstimate {
   double mfu = 0;                    // model_tflops_per_gpu over the dense peak
   double energy_kwh = 0;             // TDP x GPUs x duration x PUE
   Bottleneck bottleneck = Bottleneck::kCompute;
-  Efficiency efficiency;
   bool shape_inferred = false;       // model given as a bare count: shape from aspect ratio
 };
 

@@ -145,7 +145,7 @@ ServerMetrics::ServerMetrics(std::shared_ptr<prometheus::Registry> registry,
 
 const ServerMetrics::PerMethod* ServerMetrics::Find(const char* full_name) const {
   if (full_name == nullptr) return nullptr;
-  auto it = methods_.find(full_name);
+  auto it = methods_.find(absl::string_view(full_name));
   return it == methods_.end() ? nullptr : &it->second;
 }
 

@@ -8,13 +8,14 @@
 #include <array>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 #include "prometheus/collectable.h"
 #include "prometheus/registry.h"
 
@@ -52,7 +53,8 @@ class ServerMetrics {
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
-  std::unordered_map<std::string, PerMethod> methods_;  // built once, read-only afterwards
+  // Built once, read-only afterwards; looked up by string_view, so no key is built per call.
+  absl::flat_hash_map<std::string, PerMethod> methods_;
   prometheus::Gauge* catalog_version_ = nullptr;
   prometheus::Gauge* oldest_price_ = nullptr;
 };
