@@ -43,6 +43,11 @@ absl::Status ValidateModel(const ModelArchitecture& m) {
   if (m.IsMoe()) {
     CAPPLAN_RETURN_IF_ERROR(
         CheckRange("experts_per_token", m.experts_per_token, 1, m.num_experts));
+  } else if (m.experts_per_token != 0) {
+    // A dense model routes nothing; a value here means the caller described another model.
+    return FieldError("experts_per_token",
+                      absl::StrCat("must be 0 for a dense model (num_experts ", m.num_experts,
+                                   "), got ", m.experts_per_token));
   }
   return absl::OkStatus();
 }

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "server/convert.h"
 #include "server/planning.h"
+#include "server/request_limits.h"
 #include "server/status.h"
 
 namespace capplan::server {
@@ -17,22 +18,34 @@ grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* ctx, const absl::Sta
   return reactor;
 }
 
+// The path every estimating RPC takes: the request's generic limits, the handler, then a
+// last check that the answer holds no NaN or infinity.
+template <typename Req, typename Resp, typename Fn>
+grpc::ServerUnaryReactor* Estimate(grpc::CallbackServerContext* ctx, const Req& req, Resp* resp,
+                                   Fn&& fn) {
+  absl::Status s = CheckRequest(req);
+  if (s.ok()) s = fn();
+  if (s.ok()) s = CheckResponseFinite(*resp);
+  if (!s.ok()) resp->Clear();
+  return Done(ctx, s);
+}
+
 }  // namespace
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::Plan(grpc::CallbackServerContext* ctx,
                                                    const v1::PlanRequest* req, v1::PlanResponse* resp) {
-  return Done(ctx, server::Plan(*store_->Snapshot(), *req, resp));
+  return Estimate(ctx, *req, resp, [&] { return server::Plan(*store_->Snapshot(), *req, resp); });
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContext* ctx,
                                                       const v1::CompareRequest* req,
                                                       v1::CompareResponse* resp) {
-  return Done(ctx, server::Compare(*store_->Snapshot(), *req, resp));
+  return Estimate(ctx, *req, resp, [&] { return server::Compare(*store_->Snapshot(), *req, resp); });
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::Tco(grpc::CallbackServerContext* ctx,
                                                   const v1::TcoRequest* req, v1::TcoResponse* resp) {
-  return Done(ctx, server::Tco(*store_->Snapshot(), *req, resp));
+  return Estimate(ctx, *req, resp, [&] { return server::Tco(*store_->Snapshot(), *req, resp); });
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
@@ -70,6 +83,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
     return Done(ctx, absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)"));
   }
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  const int64_t as_of = PricesAsOf(req->prices_as_of_unix_seconds());
   for (const store::InstanceRow& i : snap->instances) {
     if (!req->provider().empty() && i.provider != req->provider()) continue;
     if (!req->region().empty() && i.region != req->region()) continue;
@@ -78,7 +92,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
     InstanceToProto(i, offer->mutable_instance());
     for (int k = 0; k < store::kNumPriceKinds; ++k) {
       const store::PriceRow* p =
-          snap->PriceAt(i, static_cast<store::PriceKind>(k), req->prices_as_of_unix_seconds());
+          snap->PriceAt(i, static_cast<store::PriceKind>(k), as_of);
       if (p != nullptr) PriceToProto(*p, offer->add_current_prices());
     }
   }

@@ -2,6 +2,7 @@
 #include "server/planning.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -25,6 +26,23 @@ using store::InstanceRow;
 using store::PriceRow;
 
 namespace {
+
+// Bounds on what one request may ask for, so that the work and the answer stay bounded.
+constexpr int kMaxFilterNames = 64;  // providers, regions, allowed or excluded GPUs
+constexpr int kMaxOwnedPools = 64;
+constexpr size_t kMaxPoolNameBytes = 128;
+constexpr int64_t kMaxPinnedBatch = int64_t{1} << 20;
+constexpr int kMaxGpusPerInstance = 64;  // as the store validates instance rows
+constexpr int kMaxGpus = 65536;          // the largest fleet any request may describe
+
+absl::Status CheckNameList(const google::protobuf::RepeatedPtrField<std::string>& names,
+                           const char* field) {
+  if (names.size() > kMaxFilterNames) {
+    return absl::InvalidArgumentError(absl::StrCat("constraints.", field, ": at most ", kMaxFilterNames,
+                                                   " names, got ", names.size()));
+  }
+  return absl::OkStatus();
+}
 
 absl::Status Prefixed(const absl::Status& s, const std::string& prefix) {
   if (s.ok()) return s;
@@ -184,6 +202,15 @@ struct Filters {
 
 absl::StatusOr<Filters> FiltersFrom(const CatalogSnapshot& snap, const v1::Constraints& c) {
   Filters f;
+  for (const auto& [list, name] : {std::pair{&c.providers(), "providers"}, {&c.regions(), "regions"},
+                                   {&c.allowed_gpus(), "allowed_gpus"}, {&c.excluded_gpus(), "excluded_gpus"}}) {
+    absl::Status s = CheckNameList(*list, name);
+    if (!s.ok()) return s;
+  }
+  if (c.owned_pools_size() > kMaxOwnedPools) {
+    return absl::InvalidArgumentError(absl::StrCat("constraints.owned_pools: at most ", kMaxOwnedPools,
+                                                   " pools, got ", c.owned_pools_size()));
+  }
   f.providers.insert(c.providers().begin(), c.providers().end());
   f.regions.insert(c.regions().begin(), c.regions().end());
   for (int i = 0; i < c.allowed_gpus_size(); ++i) {
@@ -209,6 +236,10 @@ absl::StatusOr<Filters> FiltersFrom(const CatalogSnapshot& snap, const v1::Const
   for (int i = 0; i < c.owned_pools_size(); ++i) {
     const v1::OwnedPool& p = c.owned_pools(i);
     const std::string field = absl::StrCat("constraints.owned_pools[", i, "]");
+    if (p.name().empty() || p.name().size() > kMaxPoolNameBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".name: must be 1-", kMaxPoolNameBytes,
+                                                     " bytes, got ", p.name().size()));
+    }
     if (snap.FindGpu(p.gpu_name()) == nullptr) {
       return absl::NotFoundError(absl::StrCat(field, ".gpu_name: no GPU named \"", p.gpu_name(), "\" in the catalog"));
     }
@@ -250,6 +281,8 @@ std::vector<Supply> Supplies(const CatalogSnapshot& snap, const Filters& f,
   std::vector<Supply> out;
   out.reserve(snap.instances.size() * (f.spot ? 2 : 1) + c.owned_pools_size());
   for (const InstanceRow& i : snap.instances) {
+    // A row outside the store's own limits (a hand-edited database) is never planned on.
+    if (i.gpu_count < 1 || i.gpu_count > kMaxGpusPerInstance) continue;
     if (!f.InstanceOk(i)) continue;
     const GpuRow* gpu = snap.FindGpu(i.gpu_name);
     if (gpu == nullptr) continue;
@@ -451,7 +484,7 @@ absl::Status PlanTraining(const CatalogSnapshot& snap, const v1::PlanRequest& re
     const TrainPick* pick;
     double duration, cost;
   };
-  std::vector<Supply> supplies = Supplies(snap, *filters, req.constraints(), req.prices_as_of_unix_seconds());
+  std::vector<Supply> supplies = Supplies(snap, *filters, req.constraints(), PricesAsOf(req.prices_as_of_unix_seconds()));
   std::vector<Cand> cands;
   std::vector<Rejected> rejected;
   std::map<std::string, const TrainPick*> gpu_miss;  // GPU type -> its closest miss
@@ -692,7 +725,7 @@ absl::Status PlanServing(const CatalogSnapshot& snap, const v1::PlanRequest& req
     return absl::InvalidArgumentError("budget_usd: must be > 0 (USD per month) for FASTEST_WITHIN_BUDGET");
   }
   ServingEvaluator eval(snap, *w);
-  std::vector<Supply> supplies = Supplies(snap, *filters, req.constraints(), req.prices_as_of_unix_seconds());
+  std::vector<Supply> supplies = Supplies(snap, *filters, req.constraints(), PricesAsOf(req.prices_as_of_unix_seconds()));
   struct Cand {
     size_t supply;
     ServingFit fit;
@@ -785,6 +818,17 @@ absl::StatusOr<Supply> CompareSupply(const CatalogSnapshot& snap, const v1::Comp
     s.gpu = snap.FindGpu(s.instance->gpu_name);
     s.price = snap.PriceAt(*s.instance, store::PriceKind::kOnDemand, as_of);
     *units = t.count() > 0 ? t.count() : 1;
+    if (s.instance->gpu_count < 1 || s.instance->gpu_count > kMaxGpusPerInstance) {
+      return absl::FailedPreconditionError(absl::StrCat(field, ".instance_type: the catalog row for ", t.instance_type(),
+                                                        " has ", s.instance->gpu_count, " GPUs, outside [1, ",
+                                                        kMaxGpusPerInstance, "]"));
+    }
+    const int64_t gpus = int64_t{*units} * s.instance->gpu_count;
+    if (gpus > kMaxGpus) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".count: ", *units, " instances of ",
+                                                     s.instance->gpu_count, " GPUs is ", gpus, " GPUs, more than ",
+                                                     kMaxGpus));
+    }
   } else if (!t.gpu_name().empty()) {
     s.gpu = snap.FindGpu(t.gpu_name());
     if (s.gpu == nullptr) {
@@ -800,14 +844,39 @@ absl::StatusOr<Supply> CompareSupply(const CatalogSnapshot& snap, const v1::Comp
   return s;
 }
 
+absl::Status CheckPinned(const std::string& field, const char* name, int64_t v, int64_t hi) {
+  if (v >= 0 && v <= hi) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(field, ".", name, ": must be in [0, ", hi, "] (0: chosen), got ", v));
+}
+
+// Every pinned field in range, whether or not this workload reads it.
+absl::Status CheckPinnedParallelism(const v1::Parallelism& p, const std::string& field) {
+  for (const auto& [name, v, hi] :
+       {std::tuple<const char*, int64_t, int64_t>{"tensor_parallel", p.tensor_parallel(), kMaxGpus},
+        {"pipeline_parallel", p.pipeline_parallel(), kMaxGpus},
+        {"data_parallel", p.data_parallel(), kMaxGpus},
+        {"zero_stage", p.zero_stage(), 3},
+        {"micro_batch_sequences", p.micro_batch_sequences(), 4096},
+        {"serving_batch_sequences", p.serving_batch_sequences(), kMaxPinnedBatch}}) {
+    absl::Status s = CheckPinned(field, name, v, hi);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// A training layout from pinned fields already checked by CheckPinnedParallelism.
 absl::StatusOr<core::ParallelConfig> PinnedLayout(const v1::Parallelism& p, int gpus, const std::string& field) {
   core::ParallelConfig c;
   c.tp = p.tensor_parallel() > 0 ? p.tensor_parallel() : 1;
   c.pp = p.pipeline_parallel() > 0 ? p.pipeline_parallel() : 1;
-  c.dp = p.data_parallel() > 0 ? p.data_parallel() : gpus / (c.tp * c.pp);
-  if (c.tp * c.pp * c.dp != gpus) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": tp x pp x dp = ", c.tp * c.pp * c.dp,
-                                                   " but the target has ", gpus, " GPUs"));
+  // Each factor is at most 65536, so the products fit in 64 bits.
+  const int64_t tp_pp = int64_t{c.tp} * c.pp;
+  c.dp = p.data_parallel() > 0 ? p.data_parallel() : static_cast<int>(gpus / tp_pp);
+  const int64_t product = tp_pp * c.dp;
+  if (c.dp < 1 || product != gpus) {
+    return absl::InvalidArgumentError(absl::StrCat(field, ": tp x pp x dp = ", c.tp, " x ", c.pp, " x ",
+                                                   p.data_parallel() > 0 ? absl::StrCat(c.dp) : "?",
+                                                   " must equal the target's ", gpus, " GPUs"));
   }
   c.zero_stage = p.zero_stage();
   switch (p.recompute()) {
@@ -827,6 +896,13 @@ bool Pinned(const v1::Parallelism& p) {
 }
 
 }  // namespace
+
+int64_t PricesAsOf(int64_t requested_unix_seconds) {
+  if (requested_unix_seconds > 0) return requested_unix_seconds;
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 absl::Status Compare(const CatalogSnapshot& snap, const v1::CompareRequest& req, v1::CompareResponse* resp) {
   if (req.targets_size() < 1 || req.targets_size() > 32) {
@@ -851,10 +927,13 @@ absl::Status Compare(const CatalogSnapshot& snap, const v1::CompareRequest& req,
   std::vector<Supply> supplies(req.targets_size());
   std::vector<int> units(req.targets_size());
   for (int i = 0; i < req.targets_size(); ++i) {
-    absl::StatusOr<Supply> s = CompareSupply(snap, req.targets(i), req.prices_as_of_unix_seconds(),
+    absl::StatusOr<Supply> s = CompareSupply(snap, req.targets(i), PricesAsOf(req.prices_as_of_unix_seconds()),
                                              absl::StrCat("targets[", i, "]"), &units[i]);
     if (!s.ok()) return s.status();
     supplies[i] = *s;
+    absl::Status pinned = CheckPinnedParallelism(req.targets(i).pinned_parallelism(),
+                                                 absl::StrCat("targets[", i, "].pinned_parallelism"));
+    if (!pinned.ok()) return pinned;
   }
   std::optional<TrainingEvaluator> train_eval;
   std::optional<ServingEvaluator> serve_eval;
@@ -942,6 +1021,10 @@ absl::Status Tco(const CatalogSnapshot& snap, const v1::TcoRequest& req, v1::Tco
   if (req.fleets_size() < 1 || req.fleets_size() > 16) {
     return absl::InvalidArgumentError(absl::StrCat("fleets: give 1 to 16 fleet parts, got ", req.fleets_size()));
   }
+  if (req.prices_as_of_unix_seconds() < 0) {
+    return absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)");
+  }
+  const int64_t as_of = PricesAsOf(req.prices_as_of_unix_seconds());
   struct Part {
     double capex = 0, running = 0, amortized = 0, rent = 0, usage = 0;
     bool serving = false;
@@ -1011,8 +1094,9 @@ absl::Status Tco(const CatalogSnapshot& snap, const v1::TcoRequest& req, v1::Tco
       return absl::InvalidArgumentError(absl::StrCat(field, ".rent.discount_fraction: must be in [0, 1)"));
     }
     double per_gpu_hour = 0;
-    if (rent.price_usd_per_month() < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".rent.price_usd_per_month: must be >= 0"));
+    if (rent.price_usd_per_month() < 0 || rent.price_usd_per_month() > 1e11) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".rent.price_usd_per_month: must be in [0, 1e11] (0: a catalog price)"));
     }
     if (rent.price_usd_per_month() > 0) {
       part.rent = rent.price_usd_per_month() * (1 - rent.discount_fraction());
@@ -1041,7 +1125,7 @@ absl::Status Tco(const CatalogSnapshot& snap, const v1::TcoRequest& req, v1::Tco
           if (!k.ok()) return k.status();
           kind = *k;
         }
-        price = snap.PriceAt(*inst, kind, req.prices_as_of_unix_seconds());
+        price = snap.PriceAt(*inst, kind, as_of);
         if (price == nullptr) {
           return absl::NotFoundError(absl::StrCat(field, ".rent: no ", store::PriceKindName(kind), " price for ",
                                                   rent.instance_type()));
@@ -1050,7 +1134,7 @@ absl::Status Tco(const CatalogSnapshot& snap, const v1::TcoRequest& req, v1::Tco
         // The cheapest on-demand GPU-hour the catalog offers for this GPU.
         for (const InstanceRow& i2 : snap.instances) {
           if (i2.gpu_name != f.gpu_name()) continue;
-          const PriceRow* p = snap.PriceAt(i2, store::PriceKind::kOnDemand, req.prices_as_of_unix_seconds());
+          const PriceRow* p = snap.PriceAt(i2, store::PriceKind::kOnDemand, as_of);
           if (p != nullptr && (price == nullptr || p->price_usd_per_hour / i2.gpu_count <
                                                        price->price_usd_per_hour / inst->gpu_count)) {
             price = p;

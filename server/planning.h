@@ -18,6 +18,10 @@ inline constexpr int kDefaultTopK = 5;
 inline constexpr double kDefaultElectricityUsdPerKwh = 0.13;
 inline constexpr int kDefaultDepreciationMonths = 36;
 
+// The time prices are read at: the caller's, or now when it gave 0. The effective-date filter
+// always applies, so a price that takes effect next year is never today's price.
+int64_t PricesAsOf(int64_t requested_unix_seconds);
+
 absl::Status Plan(const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
                   capplan::v1::PlanResponse* resp);
 absl::Status Compare(const store::CatalogSnapshot& snap, const capplan::v1::CompareRequest& req,
