@@ -13,11 +13,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
@@ -30,6 +32,10 @@ ABSL_FLAG(int, concurrency, 16, "calls in flight at once");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "how long to drive each RPC");
 ABSL_FLAG(std::string, rpcs, "health,plan_serving,plan_training,compare,tco",
           "comma-separated: health, plan_serving, plan_training, compare, tco, set_price");
+ABSL_FLAG(std::string, background_rpc, "",
+          "an RPC driven at the same time as each measured one (e.g. plan_heavy), to measure "
+          "cheap calls while heavy ones run");
+ABSL_FLAG(int, background_concurrency, 8, "calls of --background_rpc in flight at once");
 ABSL_FLAG(int, server_pid, 0, "server process id, to report its resident memory (VmRSS)");
 ABSL_FLAG(std::string, admin_token_file, "",
           "token file for the set_price RPC (an admin write: commit with fsync, audit, publish)");
@@ -41,6 +47,12 @@ namespace {
 
 // Sends one call and invokes `done(ok)` when it finishes. A fresh context per call.
 using Caller = std::function<void(std::function<void(bool)>)>;
+
+// GPU types of the shipped catalog, for the heavy requests.
+constexpr const char* kHeavyGpus[] = {"T4", "V100-SXM2-32GB", "A10G", "L4", "L40S", "RTX-3090", "RTX-4090",
+                                      "RTX-A6000", "RTX-6000-Ada", "A100-SXM4-40GB", "A100-SXM4-80GB",
+                                      "A100-PCIe-80GB", "H100-PCIe-80GB", "H100-SXM5-80GB", "H200-SXM-141GB",
+                                      "MI300X"};
 
 Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
                   grpc::health::v1::Health::Stub* health, v1::AdminService::Stub* admin,
@@ -93,6 +105,49 @@ Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
       auto resp = std::make_shared<v1::PlanResponse>();
       planner->async()->Plan(ctx.get(), req.get(), resp.get(),
                              [ctx, resp, done](grpc::Status s) { done(s.ok()); });
+    };
+  }
+  if (rpc == "plan_heavy") {
+    // The most work one valid Plan can ask for: a 70B full pre-training run over every
+    // offer (spot too) up to 65,536 GPUs, 64 owned pools of distinct sizes over 16 GPU types,
+    // the largest answer (top_k 100).
+    auto req = std::make_shared<v1::PlanRequest>();
+    req->mutable_training()->set_model_name("Llama-2-70B");
+    req->mutable_training()->set_tokens(2e12);
+    req->set_top_k(100);
+    v1::Constraints* c = req->mutable_constraints();
+    c->set_max_gpus(65536);
+    c->set_spot_allowed(true);
+    for (int i = 0; i < 64; ++i) {
+      v1::OwnedPool* p = c->add_owned_pools();
+      p->set_name(absl::StrCat("pool-", i));
+      p->set_gpu_name(kHeavyGpus[i % 16]);
+      p->set_gpu_count(65536 - 997 * i);
+      p->set_cost_usd_per_gpu_hour(1.0 + 0.01 * i);
+    }
+    return [planner, req](std::function<void(bool)> done) {
+      auto ctx = std::make_shared<grpc::ClientContext>();
+      auto resp = std::make_shared<v1::PlanResponse>();
+      planner->async()->Plan(ctx.get(), req.get(), resp.get(),
+                             [ctx, resp, done](grpc::Status s) { done(s.ok()); });
+    };
+  }
+  if (rpc == "compare_heavy") {
+    // The most work one valid Compare can ask for: 32 targets of up to 65,536 GPUs, each
+    // searched for its best layout of a 70B pre-training run.
+    auto req = std::make_shared<v1::CompareRequest>();
+    req->mutable_training()->set_model_name("Llama-2-70B");
+    req->mutable_training()->set_tokens(2e12);
+    for (int i = 0; i < 32; ++i) {
+      v1::CompareTarget* t = req->add_targets();
+      t->set_gpu_name(kHeavyGpus[i % 16]);
+      t->set_count(i < 16 ? 65536 : 49152);
+    }
+    return [planner, req](std::function<void(bool)> done) {
+      auto ctx = std::make_shared<grpc::ClientContext>();
+      auto resp = std::make_shared<v1::CompareResponse>();
+      planner->async()->Compare(ctx.get(), req.get(), resp.get(),
+                                [ctx, resp, done](grpc::Status s) { done(s.ok()); });
     };
   }
   if (rpc == "compare") {
@@ -177,13 +232,14 @@ double Percentile(const std::vector<double>& sorted, double p) {
   return sorted[i];
 }
 
-std::string RssMb(int pid) {
+// VmRSS (resident now) or VmHWM (peak resident) of a process, in MB.
+std::string RssMb(int pid, const std::string& key = "VmRSS:") {
   if (pid <= 0) return "-";
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) {
-      long kb = std::atol(line.c_str() + 6);
+    if (line.rfind(key, 0) == 0) {
+      long kb = std::atol(line.c_str() + key.size());
       return absl::StrFormat("%.1f", kb / 1024.0);
     }
   }
@@ -211,13 +267,29 @@ int main(int argc, char** argv) {
   const int pid = absl::GetFlag(FLAGS_server_pid);
   std::cout << "server RSS idle: " << RssMb(pid) << " MB\n";
   std::cout << absl::StrFormat("%-14s %8s %10s %10s %10s %8s\n", "rpc", "calls", "QPS", "p50 ms", "p99 ms", "errors");
-  for (absl::string_view rpc : absl::StrSplit(absl::GetFlag(FLAGS_rpcs), ',', absl::SkipEmpty())) {
-    Caller call = MakeCaller(std::string(rpc), planner.get(), health.get(), admin.get(), token);
-    Result r = Drive(call, absl::GetFlag(FLAGS_concurrency), absl::GetFlag(FLAGS_duration));
-    std::cout << absl::StrFormat("%-14s %8d %10.0f %10.3f %10.3f %8d\n", std::string(rpc), r.ok + r.failed,
+  auto print = [](const std::string& name, const Result& r) {
+    std::cout << absl::StrFormat("%-14s %8d %10.0f %10.3f %10.3f %8d\n", name, r.ok + r.failed,
                                  static_cast<double>(r.ok + r.failed) / r.seconds, Percentile(r.latencies, 0.5) * 1000,
                                  Percentile(r.latencies, 0.99) * 1000, r.failed);
+  };
+  const std::string background = absl::GetFlag(FLAGS_background_rpc);
+  for (absl::string_view rpc : absl::StrSplit(absl::GetFlag(FLAGS_rpcs), ',', absl::SkipEmpty())) {
+    Caller call = MakeCaller(std::string(rpc), planner.get(), health.get(), admin.get(), token);
+    Result heavy;
+    std::thread bg;
+    if (!background.empty()) {
+      Caller bg_call = MakeCaller(background, planner.get(), health.get(), admin.get(), token);
+      bg = std::thread([&, bg_call] {
+        heavy = Drive(bg_call, absl::GetFlag(FLAGS_background_concurrency), absl::GetFlag(FLAGS_duration));
+      });
+    }
+    Result r = Drive(call, absl::GetFlag(FLAGS_concurrency), absl::GetFlag(FLAGS_duration));
+    print(std::string(rpc), r);
+    if (bg.joinable()) {
+      bg.join();
+      print(absl::StrCat("  bg ", background), heavy);
+    }
   }
-  std::cout << "server RSS after load: " << RssMb(pid) << " MB\n";
+  std::cout << "server RSS after load: " << RssMb(pid) << " MB, peak " << RssMb(pid, "VmHWM:") << " MB\n";
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "server/server.h"
@@ -30,6 +31,9 @@ ABSL_FLAG(std::string, tls_key_file, "", "PEM private key. Env: CAPPLAN_TLS_KEY_
 ABSL_FLAG(std::string, tls_client_ca_file, "",
           "PEM CA bundle; clients must present a certificate it signed (mTLS). "
           "Env: CAPPLAN_TLS_CLIENT_CA_FILE");
+ABSL_FLAG(int, max_connections, 4096,
+          "Concurrent client connections; more are closed on accept (0: only the descriptor "
+          "limit, which the server raises to its hard limit). Env: CAPPLAN_MAX_CONNECTIONS");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "How long in-flight calls may run after SIGTERM. Env: CAPPLAN_SHUTDOWN_GRACE");
 
@@ -87,6 +91,19 @@ int main(int argc, char** argv) {
   options.tls_client_ca_file =
       FlagOrEnv(FLAGS_tls_client_ca_file, "tls_client_ca_file", "CAPPLAN_TLS_CLIENT_CA_FILE");
   options.version = CAPPLAN_VERSION;
+  options.max_connections = absl::GetFlag(FLAGS_max_connections);
+  if (const char* env = std::getenv("CAPPLAN_MAX_CONNECTIONS");
+      env != nullptr && *env != '\0' && !OnCommandLine("max_connections")) {
+    if (!absl::SimpleAtoi(env, &options.max_connections)) {
+      std::cerr << "capplan-server: CAPPLAN_MAX_CONNECTIONS: not a whole number: " << env << "\n";
+      return 1;
+    }
+  }
+  if (options.max_connections < 0 || options.max_connections > 1000000) {
+    std::cerr << "capplan-server: --max_connections: must be in [0, 1000000], got "
+              << options.max_connections << "\n";
+    return 1;
+  }
   absl::Duration grace = absl::GetFlag(FLAGS_shutdown_grace);
   if (const char* env = std::getenv("CAPPLAN_SHUTDOWN_GRACE");
       env != nullptr && !OnCommandLine("shutdown_grace")) {

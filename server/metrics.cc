@@ -1,5 +1,6 @@
 #include "server/metrics.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <google/protobuf/descriptor.h>
 
 #include "capplan/v1/admin.grpc.pb.h"
+#include "server/accept_guard.h"
 #include "capplan/v1/planner.grpc.pb.h"
 #include "server/status.h"
 
@@ -215,6 +217,15 @@ std::vector<prometheus::MetricFamily> ProcessCollector::Collect() const {
     ++fds;
   }
   out.push_back(OneValue("process_open_fds", "Number of open file descriptors.", prometheus::MetricType::Gauge, fds));
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) == 0) {
+    out.push_back(OneValue("process_max_fds", "Maximum number of open file descriptors.",
+                           prometheus::MetricType::Gauge, static_cast<double>(lim.rlim_cur)));
+  }
+  out.push_back(OneValue("capplan_connections_shed_total",
+                         "Connections closed on accept: over --max_connections or while descriptors ran out.",
+                         prometheus::MetricType::Counter,
+                         static_cast<double>(AcceptGuardShedConnections())));
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "prometheus/exposer.h"
+#include "server/accept_guard.h"
 #include "server/admin_service.h"
 #include "server/auth.h"
 #include "server/metrics.h"
@@ -105,7 +106,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   state->metrics->SetOldestPrice(state->store->Snapshot()->OldestCurrentPriceUnixSeconds());
   state->process = std::make_shared<ProcessCollector>();
   try {
-    state->exposer = std::make_unique<prometheus::Exposer>(options.metrics_address);
+    // civetweb options: enough threads that slow clients cannot hold every one, and a short
+    // request timeout so that each is freed quickly (the default is 2 threads, 30 s).
+    state->exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+        "listening_ports", options.metrics_address, "num_threads", std::to_string(options.metrics_threads),
+        "request_timeout_ms", std::to_string(options.metrics_request_timeout_ms), "linger_timeout_ms", "0"});
   } catch (const std::exception& e) {
     return absl::UnavailableError(
         absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
@@ -125,6 +130,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   // gRPC enables SO_REUSEPORT by default, which would let a second server share a taken port
   // silently; a planner must fail loudly instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  // A connection that has not finished its HTTP/2 (or TLS) handshake in 10 s is closed, so
+  // idle sockets cannot pile up; idle connections go after 10 minutes; each connection may
+  // carry at most 128 calls at once.
+  builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, 10000);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, 600000);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, 128);
   builder.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
   builder.AddListeningPort(options.listen_address, *creds, &state->grpc_port);
   builder.RegisterService(state->planner.get());
@@ -137,6 +148,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     return absl::UnavailableError(absl::StrCat(
         "cannot listen on ", options.listen_address, " (address in use or invalid)"));
   }
+  // After everything else is open, so that the connection cap counts connections only.
+  AcceptGuardOptions guard;
+  guard.max_connections = options.max_connections;
+  absl::Status guarded = InstallAcceptGuard(guard);
+  if (!guarded.ok()) return guarded;
   state->grpc_server->GetHealthCheckService()->SetServingStatus(true);
   return std::unique_ptr<Server>(new Server(std::move(state)));
 }

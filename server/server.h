@@ -21,6 +21,12 @@ struct ServerOptions {
   std::string tls_key_file;
   std::string tls_client_ca_file;
   int max_receive_message_bytes = 4 * 1024 * 1024;
+  // Concurrent client connections beyond those the server opens itself; more are closed on
+  // accept (see accept_guard.h). 0: only the descriptor limit.
+  int max_connections = 4096;
+  // Threads serving /metrics, and how long one may wait for a slow client's request.
+  int metrics_threads = 8;
+  int metrics_request_timeout_ms = 3000;
   std::string version;
 };
 

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +32,7 @@ std::string ReadFile(const std::string& path) {
 
 // fork + exec with stdout to a pipe (returned) and stderr to a file.
 pid_t Spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-            const std::string& stderr_path, int* stdout_fd) {
+            const std::string& stderr_path, int* stdout_fd, int nofile_limit = 0) {
   int fds[2];
   if (pipe(fds) != 0) return -1;
   const pid_t pid = fork();
@@ -42,6 +43,10 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::map<std::string, st
     close(fds[0]);
     close(fds[1]);
     for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    if (nofile_limit > 0) {
+      const rlimit lim{static_cast<rlim_t>(nofile_limit), static_cast<rlim_t>(nofile_limit)};
+      if (setrlimit(RLIMIT_NOFILE, &lim) != 0) _exit(126);
+    }
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -93,14 +98,14 @@ TempDir::TempDir() {
 TempDir::~TempDir() { std::filesystem::remove_all(path_); }
 
 ServerProcess::ServerProcess(const std::vector<std::string>& args,
-                             const std::map<std::string, std::string>& env) {
+                             const std::map<std::string, std::string>& env, int nofile_limit) {
   char tmpl[] = "/tmp/capplan-server-stderr-XXXXXX";
   const int fd = mkstemp(tmpl);
   close(fd);
   stderr_path_ = tmpl;
   std::vector<std::string> argv = {CAPPLAN_SERVER_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
-  pid_ = Spawn(argv, env, stderr_path_, &stdout_fd_);
+  pid_ = Spawn(argv, env, stderr_path_, &stdout_fd_, nofile_limit);
   static const std::regex kBanner(
       R"(serving grpc on [^ ]+:(\d+), metrics on http://[^ ]+:(\d+)/metrics)");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

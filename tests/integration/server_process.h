@@ -31,8 +31,9 @@ class ServerProcess {
  public:
   // Starts capplan-server with `args` (and extra environment), waits for its "serving" line.
   // On failure (the process exited first) started() is false and exit() says why.
+  // `nofile_limit` > 0 sets the child's soft and hard descriptor limits.
   ServerProcess(const std::vector<std::string>& args,
-                const std::map<std::string, std::string>& env = {});
+                const std::map<std::string, std::string>& env = {}, int nofile_limit = 0);
   ~ServerProcess();
 
   bool started() const { return grpc_port_ > 0; }
