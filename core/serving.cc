@@ -250,6 +250,13 @@ absl::Status ValidateServingWorkload(const ServingWorkload& w) {
   CAPPLAN_RETURN_IF_ERROR(CheckRange("prompt_tokens", w.prompt_tokens, int64_t{1}, int64_t{10000000}));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("output_tokens", w.output_tokens, int64_t{1}, int64_t{1000000}));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("requests_per_second", w.requests_per_second, 0.0, 1e7));
+  // Costs per request divide by the load: a positive load of at least one request a
+  // million seconds (~12 days) keeps every figure finite.
+  if (w.requests_per_second > 0 && w.requests_per_second < kMinRequestsPerSecond) {
+    return FieldError("requests_per_second",
+                      absl::StrCat("must be 0 or in [", kMinRequestsPerSecond, ", 1e7], got ",
+                                   w.requests_per_second));
+  }
   CAPPLAN_RETURN_IF_ERROR(CheckRange("ttft_slo_seconds", w.ttft_slo_seconds, 0.0, 1e5));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("tpot_slo_seconds", w.tpot_slo_seconds, 0.0, 1e5));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("e2e_slo_seconds", w.e2e_slo_seconds, 0.0, 1e6));

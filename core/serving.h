@@ -20,6 +20,8 @@ namespace capplan::core {
 // Share of replica capacity planned for; the rest absorbs bursts and keeps queueing delay
 // low (an M/D/1 queue at 70% load waits ~1.2 service times on average). An input.
 inline constexpr double kDefaultTargetUtilization = 0.7;
+// The smallest positive offered load (requests per second) a workload may state.
+inline constexpr double kMinRequestsPerSecond = 1e-6;
 // vLLM's default gpu_memory_utilization (Kwon et al. 2023; vLLM engine arguments): 90% of
 // device memory for weights, activations and KV cache; the rest is CUDA context and slack.
 inline constexpr double kUsableMemoryFraction = 0.9;

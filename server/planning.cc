@@ -1050,10 +1050,11 @@ absl::Status Tco(const CatalogSnapshot& snap, const v1::TcoRequest& req, v1::Tco
     part.count = f.gpu_count();
     const double full_hours = f.gpu_count() * units::kHoursPerMonth;
     part.usage = f.usage_gpu_hours_per_month() != 0 ? f.usage_gpu_hours_per_month() : full_hours;
-    if (!(part.usage > 0) || part.usage > full_hours) {
+    // At least one GPU-hour a month: costs are divided by the usage.
+    if (!(part.usage >= 1) || part.usage > full_hours) {
       return absl::InvalidArgumentError(absl::StrFormat(
-          "%s.usage_gpu_hours_per_month: must be in (0, %.0f] (%d GPUs x 730 h), got %g", field, full_hours,
-          f.gpu_count(), part.usage));
+          "%s.usage_gpu_hours_per_month: must be in [1, %.0f] (%d GPUs x 730 h; 0: all), got %g", field,
+          full_hours, f.gpu_count(), part.usage));
     }
     const v1::OwnCosts& own = f.own();
     part.capex = own.capex_usd() > 0 ? own.capex_usd() : part.gpu->list_price_usd * f.gpu_count();

@@ -89,6 +89,11 @@ std::vector<BadInput> Cases() {
       {"requests per second Inf", Rpc::kPlan,
        R"(serving { model_name: "Llama-2-7B" prompt_tokens: 512 output_tokens: 128 requests_per_second: inf })",
        C::kInvalidArgument, "serving.requests_per_second"},
+      // Found by rpc_fuzz: a subnormal load made the cost per 1M requests +Inf.
+      {"requests per second 5e-324", Rpc::kCompare,
+       R"(serving { model_name: "Llama-2-7B" prompt_tokens: 512 output_tokens: 128 requests_per_second: 5e-324 }
+          targets { instance_type: "p5.48xlarge" count: 1 pinned_parallelism { tensor_parallel: 1 } })",
+       C::kInvalidArgument, "serving.requests_per_second: must be 0 or in [1e-06, 1e7]"},
       {"experts_per_token on a dense model", Rpc::kPlan,
        R"(training { architecture { name: "dense-7b" num_layers: 32 hidden_size: 4096 num_attention_heads: 32
           ffn_hidden_size: 11008 vocab_size: 32000 experts_per_token: 2 } tokens: 2e9 })",
@@ -127,6 +132,9 @@ std::vector<BadInput> Cases() {
        C::kInvalidArgument, "fleets[0].rent.price_usd_per_month: must be in [0, 1e11]"},
       {"usage NaN", Rpc::kTco, absl::StrCat(tco, " usage_gpu_hours_per_month: nan rent { price_usd_per_month: 15000 } }"),
        C::kInvalidArgument, "fleets[0].usage_gpu_hours_per_month"},
+      {"usage 1e-300 GPU-hours", Rpc::kTco,
+       absl::StrCat(tco, " usage_gpu_hours_per_month: 1e-300 rent { price_usd_per_month: 15000 } }"),
+       C::kInvalidArgument, "fleets[0].usage_gpu_hours_per_month: must be in [1, 5840]"},
       {"capex Inf", Rpc::kTco,
        R"(horizon_months: 36 fleets { gpu_name: "A100-SXM4-80GB" gpu_count: 8 own { capex_usd: inf } rent { price_usd_per_month: 15000 } })",
        C::kInvalidArgument, "fleets[0].own.capex_usd"},
