@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "core/format.h"
 #include "core/serving.h"
+#include "core/tco.h"
 #include "core/training.h"
 #include "core/units.h"
 #include "server/convert.h"
@@ -1014,204 +1015,181 @@ absl::Status Compare(const CatalogSnapshot& snap, const v1::CompareRequest& req,
   return absl::OkStatus();
 }
 
-absl::Status Tco(const CatalogSnapshot& snap, const v1::TcoRequest& req, v1::TcoResponse* resp) {
-  if (req.horizon_months() < 1 || req.horizon_months() > 120) {
-    return absl::InvalidArgumentError(absl::StrCat("horizon_months: must be in [1, 120], got ", req.horizon_months()));
+namespace {
+
+// The rent side of a fleet from the catalog: the named instance's price, or the cheapest
+// on-demand GPU-hour of that GPU. Sets the per-GPU-hour price and records the price row.
+absl::Status CatalogRent(const CatalogSnapshot& snap, const v1::TcoFleet& f, int64_t as_of,
+                         const std::string& field, core::TcoFleet* out, v1::Provenance* prov) {
+  const v1::RentCosts& rent = f.rent();
+  const PriceRow* price = nullptr;
+  const InstanceRow* inst = nullptr;
+  if (!rent.instance_type().empty()) {
+    for (const InstanceRow& i : snap.instances) {
+      if (i.instance_type == rent.instance_type() && (rent.provider().empty() || i.provider == rent.provider()) &&
+          (rent.region().empty() || i.region == rent.region())) {
+        inst = &i;
+        break;
+      }
+    }
+    if (inst == nullptr) {
+      return absl::NotFoundError(absl::StrCat(field, ".rent.instance_type: no instance type \"", rent.instance_type(), "\""));
+    }
+    if (inst->gpu_name != f.gpu_name()) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".rent.instance_type: ", rent.instance_type(), " carries ",
+                                                     inst->gpu_name, ", not ", f.gpu_name()));
+    }
+    store::PriceKind kind = store::PriceKind::kOnDemand;
+    if (rent.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
+      absl::StatusOr<store::PriceKind> k = PriceKindFromProto(rent.price_kind(), field + ".rent.price_kind");
+      if (!k.ok()) return k.status();
+      kind = *k;
+    }
+    price = snap.PriceAt(*inst, kind, as_of);
+    if (price == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat(field, ".rent: no ", store::PriceKindName(kind), " price for ", rent.instance_type()));
+    }
+  } else {
+    for (const InstanceRow& i : snap.instances) {
+      if (i.gpu_name != f.gpu_name() || i.gpu_count < 1) continue;
+      const PriceRow* p = snap.PriceAt(i, store::PriceKind::kOnDemand, as_of);
+      if (p != nullptr &&
+          (price == nullptr || p->price_usd_per_hour / i.gpu_count < price->price_usd_per_hour / inst->gpu_count)) {
+        price = p;
+        inst = &i;
+      }
+    }
+    if (price == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat(field, ".rent: the catalog has no price for ", f.gpu_name(),
+                                                        "; give rent.price_usd_per_month or rent.instance_type"));
+    }
   }
-  if (req.fleets_size() < 1 || req.fleets_size() > 16) {
-    return absl::InvalidArgumentError(absl::StrCat("fleets: give 1 to 16 fleet parts, got ", req.fleets_size()));
+  if (inst->gpu_count < 1) {
+    return absl::FailedPreconditionError(absl::StrCat(field, ".rent.instance_type: the catalog row has no GPUs"));
+  }
+  out->rent_usd_per_gpu_hour = price->price_usd_per_hour / inst->gpu_count;
+  PriceToProto(*price, prov->add_prices());
+  return absl::OkStatus();
+}
+
+// One fleet part from the request: catalog names resolved, defaults filled in. Ranges are
+// core::ValidateTcoFleet's.
+absl::StatusOr<core::TcoFleet> TcoFleetFrom(const CatalogSnapshot& snap, const v1::TcoFleet& f, int64_t as_of,
+                                            const std::string& field, v1::Provenance* prov) {
+  const GpuRow* gpu = snap.FindGpu(f.gpu_name());
+  if (gpu == nullptr) {
+    return absl::NotFoundError(absl::StrCat(field, ".gpu_name: no GPU named \"", f.gpu_name(), "\" in the catalog"));
+  }
+  if (f.gpu_count() < 1 || f.gpu_count() > kMaxGpus) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".gpu_count: must be in [1, ", kMaxGpus, "], got ", f.gpu_count()));
+  }
+  core::TcoFleet out;
+  out.role = f.role();
+  out.gpu_count = f.gpu_count();
+  out.usage_gpu_hours_per_month =
+      f.usage_gpu_hours_per_month() != 0 ? f.usage_gpu_hours_per_month() : f.gpu_count() * units::kHoursPerMonth;
+  const v1::OwnCosts& own = f.own();
+  if (own.capex_usd() < 0) return absl::InvalidArgumentError(absl::StrCat(field, ".own.capex_usd: must be >= 0"));
+  out.capex_usd = own.capex_usd() > 0 ? own.capex_usd() : gpu->list_price_usd * f.gpu_count();
+  if (!(out.capex_usd > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".own.capex_usd: required: the catalog has no list price for ", f.gpu_name()));
+  }
+  if (own.depreciation_months() != 0) out.depreciation_months = own.depreciation_months();
+  out.power_watts = own.has_power_watts() ? own.power_watts() : gpu->spec.tdp_watts * f.gpu_count();
+  if (own.pue() != 0) out.pue = own.pue();
+  if (own.has_electricity_usd_per_kwh()) out.electricity_usd_per_kwh = own.electricity_usd_per_kwh();
+  out.ops_usd_per_month = own.ops_usd_per_month();
+  out.maintenance_fraction_per_year = own.maintenance_fraction_per_year();
+  out.discount_fraction = f.rent().discount_fraction();
+  out.rent_flat_usd_per_month = f.rent().price_usd_per_month();
+  absl::Status valid = core::ValidateTcoFleet(out);  // before the catalog is searched for a price
+  if (!valid.ok()) return Prefixed(valid, field + ".");
+  if (out.rent_flat_usd_per_month == 0) {
+    absl::Status rent = CatalogRent(snap, f, as_of, field, &out, prov);
+    if (!rent.ok()) return rent;
+  }
+  return out;
+}
+
+// The requests and output tokens the serving parts can carry at the workload's SLOs.
+double ServingCapacity(const CatalogSnapshot& snap, const core::ServingWorkload& w, const GpuRow& gpu, int count) {
+  double best = 0;
+  for (const core::ServingOption& o :
+       core::SearchServing(w, gpu.spec, core::ServingEfficiencyFor(w, gpu.spec, snap.serving_benchmarks))) {
+    if (!o.estimate.ok() || o.tp > count) continue;
+    best = std::max(best, o.estimate->requests_per_second_per_replica * (count / o.tp) * w.target_utilization);
+  }
+  return best;
+}
+
+}  // namespace
+
+absl::Status Tco(const CatalogSnapshot& snap, const v1::TcoRequest& req, v1::TcoResponse* resp) {
+  if (req.horizon_months() < 1 || req.horizon_months() > core::kMaxHorizonMonths) {
+    return absl::InvalidArgumentError(absl::StrCat("horizon_months: must be in [1, ", core::kMaxHorizonMonths,
+                                                   "], got ", req.horizon_months()));
+  }
+  if (req.fleets_size() < 1 || req.fleets_size() > core::kMaxTcoFleets) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fleets: give 1 to ", core::kMaxTcoFleets, " fleet parts, got ", req.fleets_size()));
   }
   if (req.prices_as_of_unix_seconds() < 0) {
     return absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)");
   }
   const int64_t as_of = PricesAsOf(req.prices_as_of_unix_seconds());
-  struct Part {
-    double capex = 0, running = 0, amortized = 0, rent = 0, usage = 0;
-    bool serving = false;
-    const GpuRow* gpu = nullptr;
-    int count = 0;
-  };
-  std::vector<Part> parts;
   v1::Provenance* prov = resp->mutable_provenance();
   prov->set_catalog_version(snap.catalog_version);
-  bool any_serving_role = false;
-  for (const v1::TcoFleet& f : req.fleets()) any_serving_role = any_serving_role || f.role() == "serving";
+  std::vector<core::TcoFleet> fleets;
   for (int i = 0; i < req.fleets_size(); ++i) {
-    const v1::TcoFleet& f = req.fleets(i);
-    const std::string field = absl::StrCat("fleets[", i, "]");
-    Part part;
-    part.gpu = snap.FindGpu(f.gpu_name());
-    if (part.gpu == nullptr) {
-      return absl::NotFoundError(absl::StrCat(field, ".gpu_name: no GPU named \"", f.gpu_name(), "\" in the catalog"));
-    }
-    if (f.gpu_count() < 1 || f.gpu_count() > 65536) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".gpu_count: must be in [1, 65536], got ", f.gpu_count()));
-    }
-    part.count = f.gpu_count();
-    const double full_hours = f.gpu_count() * units::kHoursPerMonth;
-    part.usage = f.usage_gpu_hours_per_month() != 0 ? f.usage_gpu_hours_per_month() : full_hours;
-    // At least one GPU-hour a month: costs are divided by the usage.
-    if (!(part.usage >= 1) || part.usage > full_hours) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "%s.usage_gpu_hours_per_month: must be in [1, %.0f] (%d GPUs x 730 h; 0: all), got %g", field,
-          full_hours, f.gpu_count(), part.usage));
-    }
-    const v1::OwnCosts& own = f.own();
-    part.capex = own.capex_usd() > 0 ? own.capex_usd() : part.gpu->list_price_usd * f.gpu_count();
-    if (own.capex_usd() < 0 || own.capex_usd() > 1e11) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".own.capex_usd: must be in [0, 1e11]"));
-    }
-    if (!(part.capex > 0)) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".own.capex_usd: required: the catalog has no list price for ",
-                                                     f.gpu_name()));
-    }
-    const int depreciation = own.depreciation_months() > 0 ? own.depreciation_months() : kDefaultDepreciationMonths;
-    if (own.depreciation_months() < 0 || depreciation > 240) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".own.depreciation_months: must be in [1, 240] (0: 36)"));
-    }
-    const double watts = own.has_power_watts() ? own.power_watts() : part.gpu->spec.tdp_watts * f.gpu_count();
-    const double pue = own.pue() != 0 ? own.pue() : core::kDefaultPue;
-    const double kwh_price = own.has_electricity_usd_per_kwh() ? own.electricity_usd_per_kwh() : kDefaultElectricityUsdPerKwh;
-    if (!(watts >= 0) || watts > 1e8) return absl::InvalidArgumentError(absl::StrCat(field, ".own.power_watts: must be in [0, 1e8]"));
-    if (pue < 1 || pue > 3) return absl::InvalidArgumentError(absl::StrCat(field, ".own.pue: must be in [1, 3] (0: 1.2)"));
-    if (!(kwh_price >= 0) || kwh_price > 10) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".own.electricity_usd_per_kwh: must be in [0, 10]"));
-    }
-    if (!(own.ops_usd_per_month() >= 0) || own.ops_usd_per_month() > 1e10) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".own.ops_usd_per_month: must be in [0, 1e10]"));
-    }
-    if (!(own.maintenance_fraction_per_year() >= 0) || own.maintenance_fraction_per_year() > 1) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".own.maintenance_fraction_per_year: must be in [0, 1]"));
-    }
-    // Power drawn in proportion to use (idle draw not modelled).
-    const double power_full_month = watts * units::kHoursPerMonth * pue * kwh_price / units::kWattHoursPerKilowattHour;
-    const double power = power_full_month * part.usage / full_hours;
-    const double fixed_running = own.ops_usd_per_month() + part.capex * own.maintenance_fraction_per_year() / 12;
-    part.running = fixed_running + power;
-    part.amortized = part.capex / depreciation + part.running;
-
-    const v1::RentCosts& rent = f.rent();
-    if (rent.discount_fraction() < 0 || rent.discount_fraction() >= 1) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".rent.discount_fraction: must be in [0, 1)"));
-    }
-    double per_gpu_hour = 0;
-    if (rent.price_usd_per_month() < 0 || rent.price_usd_per_month() > 1e11) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".rent.price_usd_per_month: must be in [0, 1e11] (0: a catalog price)"));
-    }
-    if (rent.price_usd_per_month() > 0) {
-      part.rent = rent.price_usd_per_month() * (1 - rent.discount_fraction());
-      per_gpu_hour = part.rent / part.usage;
-    } else {
-      const PriceRow* price = nullptr;
-      const InstanceRow* inst = nullptr;
-      if (!rent.instance_type().empty()) {
-        for (const InstanceRow& i2 : snap.instances) {
-          if (i2.instance_type == rent.instance_type() && (rent.provider().empty() || i2.provider == rent.provider()) &&
-              (rent.region().empty() || i2.region == rent.region())) {
-            inst = &i2;
-            break;
-          }
-        }
-        if (inst == nullptr) {
-          return absl::NotFoundError(absl::StrCat(field, ".rent.instance_type: no instance type \"", rent.instance_type(), "\""));
-        }
-        if (inst->gpu_name != f.gpu_name()) {
-          return absl::InvalidArgumentError(absl::StrCat(field, ".rent.instance_type: ", rent.instance_type(), " carries ",
-                                                         inst->gpu_name, ", not ", f.gpu_name()));
-        }
-        store::PriceKind kind = store::PriceKind::kOnDemand;
-        if (rent.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
-          absl::StatusOr<store::PriceKind> k = PriceKindFromProto(rent.price_kind(), field + ".rent.price_kind");
-          if (!k.ok()) return k.status();
-          kind = *k;
-        }
-        price = snap.PriceAt(*inst, kind, as_of);
-        if (price == nullptr) {
-          return absl::NotFoundError(absl::StrCat(field, ".rent: no ", store::PriceKindName(kind), " price for ",
-                                                  rent.instance_type()));
-        }
-      } else {
-        // The cheapest on-demand GPU-hour the catalog offers for this GPU.
-        for (const InstanceRow& i2 : snap.instances) {
-          if (i2.gpu_name != f.gpu_name()) continue;
-          const PriceRow* p = snap.PriceAt(i2, store::PriceKind::kOnDemand, as_of);
-          if (p != nullptr && (price == nullptr || p->price_usd_per_hour / i2.gpu_count <
-                                                       price->price_usd_per_hour / inst->gpu_count)) {
-            price = p;
-            inst = &i2;
-          }
-        }
-        if (price == nullptr) {
-          return absl::FailedPreconditionError(absl::StrCat(
-              field, ".rent: the catalog has no price for ", f.gpu_name(),
-              "; give rent.price_usd_per_month or rent.instance_type"));
-        }
-      }
-      per_gpu_hour = price->price_usd_per_hour / inst->gpu_count * (1 - rent.discount_fraction());
-      part.rent = per_gpu_hour * part.usage;
-      PriceToProto(*price, prov->add_prices());
-    }
-    part.serving = any_serving_role ? f.role() == "serving" : true;
+    absl::StatusOr<core::TcoFleet> f = TcoFleetFrom(snap, req.fleets(i), as_of, absl::StrCat("fleets[", i, "]"), prov);
+    if (!f.ok()) return f.status();
+    fleets.push_back(std::move(*f));
+  }
+  absl::StatusOr<core::TcoResult> tco = core::ComputeTco(fleets, req.horizon_months());
+  if (!tco.ok()) return tco.status();
+  for (int i = 0; i < req.fleets_size(); ++i) {
+    const core::TcoFleetResult& f = tco->fleets[i];
     v1::TcoFleetResult* r = resp->add_fleets();
-    r->set_role(f.role());
-    r->set_gpu_name(f.gpu_name());
-    r->set_gpu_count(f.gpu_count());
-    r->set_own_usd_per_month(part.amortized);
-    r->set_own_capex_usd(part.capex);
-    r->set_own_power_usd_per_month(power);
-    r->set_rent_usd_per_month(part.rent);
-    r->set_rent_usd_per_gpu_hour(per_gpu_hour);
-    // own(U) = capex/depreciation + fixed running + power_full x U/full_hours; rent(U) = r x U.
-    const double denominator = per_gpu_hour - power_full_month / full_hours;
-    const double fixed = part.capex / depreciation + fixed_running;
-    r->set_break_even_gpu_hours_per_month(denominator > 0 ? fixed / denominator : 0);
-    resp->set_break_even_gpu_hours_per_month(resp->break_even_gpu_hours_per_month() +
-                                             r->break_even_gpu_hours_per_month());
-    parts.push_back(part);
+    r->set_role(req.fleets(i).role());
+    r->set_gpu_name(req.fleets(i).gpu_name());
+    r->set_gpu_count(req.fleets(i).gpu_count());
+    r->set_own_usd_per_month(f.own_usd_per_month);
+    r->set_own_capex_usd(f.own_capex_usd);
+    r->set_own_power_usd_per_month(f.own_power_usd_per_month);
+    r->set_rent_usd_per_month(f.rent_usd_per_month);
+    r->set_rent_usd_per_gpu_hour(f.rent_usd_per_gpu_hour);
+    r->set_break_even_gpu_hours_per_month(f.break_even_gpu_hours_per_month);
   }
-  double own_cum = 0, rent_cum = 0, own_month_total = 0, rent_month_total = 0, usage_total = 0;
-  for (const Part& p : parts) {
-    own_month_total += p.amortized;
-    rent_month_total += p.rent;
-    usage_total += p.usage;
-  }
-  for (int m = 1; m <= req.horizon_months(); ++m) {
-    double own = 0, rent = 0;
-    for (const Part& p : parts) {
-      own += (m == 1 ? p.capex : 0.0) + p.running;
-      rent += p.rent;
-    }
-    own_cum += own;
-    rent_cum += rent;
+  for (const core::TcoMonth& m : tco->series) {
     v1::TcoPoint* pt = resp->add_series();
-    pt->set_month(m);
-    pt->set_own_usd(own);
-    pt->set_rent_usd(rent);
-    pt->set_own_cumulative_usd(own_cum);
-    pt->set_rent_cumulative_usd(rent_cum);
-    if (resp->break_even_month() == 0 && own_cum <= rent_cum) resp->set_break_even_month(m);
+    pt->set_month(m.month);
+    pt->set_own_usd(m.own_usd);
+    pt->set_rent_usd(m.rent_usd);
+    pt->set_own_cumulative_usd(m.own_cumulative_usd);
+    pt->set_rent_cumulative_usd(m.rent_cumulative_usd);
   }
-  resp->set_own_usd_per_used_gpu_hour(own_month_total / usage_total);
-  resp->set_rent_usd_per_used_gpu_hour(rent_month_total / usage_total);
+  resp->set_break_even_month(tco->break_even_month);
+  resp->set_break_even_gpu_hours_per_month(tco->break_even_gpu_hours_per_month);
+  resp->set_own_usd_per_used_gpu_hour(tco->own_usd_per_used_gpu_hour);
+  resp->set_rent_usd_per_used_gpu_hour(tco->rent_usd_per_used_gpu_hour);
   if (req.has_serving()) {
     absl::StatusOr<core::ServingWorkload> w = ServingWorkloadFrom(snap, req.serving(), "serving");
     if (!w.ok()) return w.status();
     if (!(w->requests_per_second > 0)) {
       return absl::InvalidArgumentError("serving.requests_per_second: must be > 0 for per-request costs");
     }
+    // Parts named "serving" carry the load; with none so named, every part does.
+    bool any_serving_role = false;
+    for (const v1::TcoFleet& f : req.fleets()) any_serving_role = any_serving_role || f.role() == "serving";
     double capacity = 0, own_serving = 0, rent_serving = 0;
-    for (const Part& p : parts) {
-      if (!p.serving) continue;
-      own_serving += p.amortized;
-      rent_serving += p.rent;
-      double best = 0;
-      for (const core::ServingOption& o :
-           core::SearchServing(*w, p.gpu->spec, core::ServingEfficiencyFor(*w, p.gpu->spec, snap.serving_benchmarks))) {
-        if (!o.estimate.ok() || o.tp > p.count) continue;
-        best = std::max(best, o.estimate->requests_per_second_per_replica * (p.count / o.tp) * w->target_utilization);
-      }
-      capacity += best;
+    for (int i = 0; i < req.fleets_size(); ++i) {
+      if (any_serving_role && req.fleets(i).role() != "serving") continue;
+      own_serving += tco->fleets[i].own_usd_per_month;
+      rent_serving += tco->fleets[i].rent_usd_per_month;
+      capacity += ServingCapacity(snap, *w, *snap.FindGpu(req.fleets(i).gpu_name()), req.fleets(i).gpu_count());
     }
     resp->set_serving_capacity_requests_per_second(capacity);
     if (capacity < w->requests_per_second) {
@@ -1219,18 +1197,14 @@ absl::Status Tco(const CatalogSnapshot& snap, const v1::TcoRequest& req, v1::Tco
           "serving: the serving GPUs carry %.2f req/s at the SLOs and %.0f%% planned use; the workload offers %.2f",
           capacity, w->target_utilization * 100, w->requests_per_second));
     }
-    const double requests_month = w->requests_per_second * units::kSecondsPerMonth;
-    const double tokens_month = requests_month * static_cast<double>(w->output_tokens);
-    resp->set_own_usd_per_million_requests(own_serving * units::kMillion / requests_month);
-    resp->set_rent_usd_per_million_requests(rent_serving * units::kMillion / requests_month);
-    resp->set_own_usd_per_million_output_tokens(own_serving * units::kMillion / tokens_month);
-    resp->set_rent_usd_per_million_output_tokens(rent_serving * units::kMillion / tokens_month);
+    const core::ServingCostPerUnit c =
+        core::ServingCosts(own_serving, rent_serving, w->requests_per_second, static_cast<double>(w->output_tokens));
+    resp->set_own_usd_per_million_requests(c.own_usd_per_million_requests);
+    resp->set_rent_usd_per_million_requests(c.rent_usd_per_million_requests);
+    resp->set_own_usd_per_million_output_tokens(c.own_usd_per_million_output_tokens);
+    resp->set_rent_usd_per_million_output_tokens(c.rent_usd_per_million_output_tokens);
   }
-  prov->add_formulas("own per month = capex / depreciation months + power + ops + maintenance (straight line)");
-  prov->add_formulas("power = watts x (used / available GPU-hours) x 730 h x PUE x USD/kWh");
-  prov->add_formulas("rent per month = USD per GPU-hour x used GPU-hours (or a flat monthly rent)");
-  prov->add_formulas("break-even usage = fixed own cost / (rent per GPU-hour - power per GPU-hour)");
-  prov->add_formulas("cash series: capex in month 1; break-even month: cumulative own <= cumulative rent");
+  for (const std::string& f : core::TcoFormulas()) prov->add_formulas(f);
   return absl::OkStatus();
 }
 

@@ -13,10 +13,6 @@ namespace capplan::server {
 // Largest fleet a Plan considers when the caller sets no max_gpus.
 inline constexpr int kDefaultMaxGpus = 64;
 inline constexpr int kDefaultTopK = 5;
-// US average commercial electricity price, 2024 (EIA Electric Power Monthly, Table 5.3:
-// ~13 cents/kWh). A default only; TCO callers should pass their own tariff.
-inline constexpr double kDefaultElectricityUsdPerKwh = 0.13;
-inline constexpr int kDefaultDepreciationMonths = 36;
 
 // The time prices are read at: the caller's, or now when it gave 0. The effective-date filter
 // always applies, so a price that takes effect next year is never today's price.

@@ -129,7 +129,7 @@ std::vector<BadInput> Cases() {
       {"flat rent Inf", Rpc::kTco, absl::StrCat(tco, " rent { price_usd_per_month: inf } }"), C::kInvalidArgument,
        "fleets[0].rent.price_usd_per_month: must be a finite number"},
       {"flat rent 1e308", Rpc::kTco, absl::StrCat(tco, " rent { price_usd_per_month: 1e308 } }"),
-       C::kInvalidArgument, "fleets[0].rent.price_usd_per_month: must be in [0, 1e11]"},
+       C::kInvalidArgument, "fleets[0].rent.price_usd_per_month: must be in [0, 1e+11]"},
       {"usage NaN", Rpc::kTco, absl::StrCat(tco, " usage_gpu_hours_per_month: nan rent { price_usd_per_month: 15000 } }"),
        C::kInvalidArgument, "fleets[0].usage_gpu_hours_per_month"},
       {"usage 1e-300 GPU-hours", Rpc::kTco,
