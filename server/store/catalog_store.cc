@@ -327,9 +327,29 @@ absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
   return q.getColumn(0).getString();
 }
 
+void CatalogStore::BeginDrain() { draining_ = true; }
+
+void CatalogStore::SetHealthListener(std::function<void(const absl::Status&)> listener) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  health_listener_ = std::move(listener);
+}
+
+absl::Status CatalogStore::MayCommit() {
+  if (draining_) return absl::UnavailableError("server is shutting down; write not applied");
+  if (!unusable_.ok()) return unusable_;
+  absl::Status file = db_->CheckFileIdentity();
+  if (!file.ok()) {
+    unusable_ = file;
+    if (health_listener_) health_listener_(file);
+  }
+  return file;
+}
+
 absl::StatusOr<WriteResult> CatalogStore::Write(
     const WriteContext& ctx, Key key, const std::function<absl::StatusOr<int64_t>()>& apply) {
   std::lock_guard<std::mutex> lock(write_mu_);
+  absl::Status may = MayCommit();
+  if (!may.ok()) return may;
   SQLite::Database& db = db_->impl().db;
   WriteResult result;
   std::string entity = key.label.empty() ? key.table : key.label;
@@ -364,11 +384,17 @@ absl::StatusOr<WriteResult> CatalogStore::Write(
     if (after->empty()) audit.bind(6); else audit.bind(6, *after);
     audit.bind(7, result.catalog_version);
     audit.exec();
+    // Checked again last: a drain or an unlinked file since the start rolls the write back.
+    may = MayCommit();
+    if (!may.ok()) return may;
     tx.commit();
   } catch (const SQLite::Exception& e) {
     return SqliteError(e, absl::StrCat(ctx.method, " ", entity));
   }
-  // Committed: publish before answering, so the caller's next read sees the write.
+  // Committed. A draining server is going away: answering now matters more than publishing
+  // (a large reload could outlast the shutdown grace and leave the client without an answer).
+  if (draining_) return result;
+  // Publish before answering, so the caller's next read sees the write.
   absl::Status published = Reload();
   if (!published.ok()) {
     return absl::InternalError(absl::StrCat("committed catalog version ", result.catalog_version,
@@ -741,7 +767,13 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
         SQLite::Database& db = db_->impl().db;
         SQLite::Statement upsert(db, kUpsertInstance);
+        size_t done = 0;
         for (const auto& [k, o] : offers) {
+          // A shutdown must not wait for the rest of a large import: give up and roll back.
+          if (++done % 256 == 0 && draining_) {
+            return absl::UnavailableError(
+                "server is shutting down; import rolled back, nothing written");
+          }
           upsert.reset();
           BindInstance(upsert, o.instance);
           upsert.exec();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "server/store/catalog.h"
 #include "server/store/database.h"
@@ -85,6 +86,15 @@ class CatalogStore {
   // Newest first.
   absl::StatusOr<std::vector<AuditEntry>> AuditLog(int limit);
 
+  // From now on every write is refused with Unavailable ("server is shutting down"), and a
+  // write in flight (an import between batches, or before COMMIT) rolls back. Idempotent.
+  void BeginDrain();
+
+  // Called (with the write lock held, at most once) with a non-OK status when the store
+  // becomes unusable: the database file was deleted or replaced under it. Every later write
+  // is refused with that status.
+  void SetHealthListener(std::function<void(const absl::Status&)> listener);
+
   Database& database() { return *db_; }
   // Time spent building the last published snapshot.
   double last_publish_seconds() const { return last_publish_seconds_.load(); }
@@ -105,9 +115,15 @@ class CatalogStore {
   absl::StatusOr<WriteResult> Write(const WriteContext& ctx, Key key,
                                     const std::function<absl::StatusOr<int64_t>()>& apply);
   absl::StatusOr<std::string> RowJson(const Key& key);
+  // Ok when a write may commit now: not draining, and the database file is still the one
+  // opened. Otherwise the refusal; a replaced file also marks the store unusable.
+  absl::Status MayCommit();
 
   std::unique_ptr<Database> db_;
   std::mutex write_mu_;  // one writer at a time (SQLite is single-writer anyway)
+  std::atomic<bool> draining_{false};
+  absl::Status unusable_ ABSL_GUARDED_BY(write_mu_);
+  std::function<void(const absl::Status&)> health_listener_ ABSL_GUARDED_BY(write_mu_);
   std::map<std::string, std::string> json_exprs_;  // table -> json_object(...) over its columns
   // Accessed only through std::atomic_load / std::atomic_store.
   std::shared_ptr<const CatalogSnapshot> snapshot_;

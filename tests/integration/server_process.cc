@@ -206,4 +206,17 @@ std::string HttpGet(int port, const std::string& path, int* http_status) {
   return body == std::string::npos ? "" : resp.substr(body + 4);
 }
 
+capplan::v1::SetPriceRequest P5Price(double usd) {
+  capplan::v1::SetPriceRequest r;
+  capplan::v1::Price* p = r.mutable_price();
+  p->set_provider("aws");
+  p->set_instance_type("p5.48xlarge");
+  p->set_region("us-east-1");
+  p->set_kind(capplan::v1::PRICE_KIND_ON_DEMAND);
+  p->set_price_usd_per_hour(usd);
+  p->mutable_source()->set_citation("AWS price cut announcement, ops ticket 42");
+  p->mutable_source()->set_as_of_date("2025-06-05");
+  return r;
+}
+
 }  // namespace capplan::testing

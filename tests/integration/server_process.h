@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "capplan/v1/admin.pb.h"
+
 namespace capplan::testing {
 
 // A temporary directory removed on destruction.
@@ -67,5 +69,8 @@ int UnusedLoopbackPort();
 
 // Plain HTTP/1.0 GET on loopback; returns the body, or "" with `status` set to the failure.
 std::string HttpGet(int port, const std::string& path, int* http_status);
+
+// An on-demand price for aws p5.48xlarge in us-east-1 (a shipped offer), with a source.
+capplan::v1::SetPriceRequest P5Price(double usd);
 
 }  // namespace capplan::testing
