@@ -158,42 +158,80 @@ int64_t CatalogSnapshot::OldestCurrentPriceUnixSeconds() const {
   return oldest;
 }
 
-absl::Status ValidateSource(const Source& s, const std::string& field) {
-  if (s.citation.empty()) {
-    return core::FieldError(field + ".citation", "must name where the figure comes from");
+absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes,
+                       bool required) {
+  if (required && value.empty()) return core::FieldError(field, "must not be empty");
+  if (value.size() > max_bytes) {
+    return core::FieldError(field, absl::StrCat("must be at most ", max_bytes, " bytes, got ",
+                                                value.size()));
   }
-  if (s.as_of_date.size() != 10 || s.as_of_date[4] != '-' || s.as_of_date[7] != '-') {
-    return core::FieldError(field + ".as_of_date",
-                            absl::StrCat("must be an ISO date YYYY-MM-DD, got \"", s.as_of_date, "\""));
+  for (size_t i = 0; i < value.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(value[i]);
+    if (c < 0x20 || c == 0x7f) {
+      return core::FieldError(field, absl::StrCat("must not contain control characters (byte ",
+                                                  static_cast<int>(c), " at offset ", i, ")"));
+    }
   }
   return absl::OkStatus();
 }
 
-absl::Status ValidateGpuRow(const GpuRow& row) {
-  if (row.spec.name.empty() || row.spec.name.size() > 128) {
-    return core::FieldError("gpu.name", "must be 1-128 characters");
+absl::Status CheckIsoDate(const std::string& field, absl::string_view value) {
+  auto digits = [&](size_t from, size_t n) {
+    int v = 0;
+    for (size_t i = from; i < from + n; ++i) {
+      if (value[i] < '0' || value[i] > '9') return -1;
+      v = v * 10 + (value[i] - '0');
+    }
+    return v;
+  };
+  const absl::Status bad = core::FieldError(
+      field, absl::StrCat("must be a date YYYY-MM-DD between 1990-01-01 and 2100-12-31, got \"",
+                          value.substr(0, 32), "\""));
+  if (value.size() != 10 || value[4] != '-' || value[7] != '-') return bad;
+  const int year = digits(0, 4), month = digits(5, 2), day = digits(8, 2);
+  if (year < 1990 || year > 2100 || month < 1 || month > 12 || day < 1) return bad;
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (day > kDays[month - 1] + (month == 2 && leap ? 1 : 0)) return bad;
+  return absl::OkStatus();
+}
+
+absl::Status ValidateSource(const Source& s, const std::string& field) {
+  if (s.citation.empty()) {
+    return core::FieldError(field + ".citation", "must name where the figure comes from");
   }
+  CAPPLAN_RETURN_IF_ERROR(CheckText(field + ".citation", s.citation, kMaxCitationBytes, true));
+  CAPPLAN_RETURN_IF_ERROR(CheckText(field + ".note", s.note, kMaxNoteBytes, false));
+  return CheckIsoDate(field + ".as_of_date", s.as_of_date);
+}
+
+absl::Status ValidateGpuRow(const GpuRow& row) {
+  CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.name", row.spec.name, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(core::ValidateGpu(row.spec));
-  if (row.vendor.empty()) return core::FieldError("gpu.vendor", "must not be empty");
+  CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.vendor", row.vendor, kMaxNameBytes, true));
+  CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.form_factor", row.form_factor, kMaxNameBytes, false));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("gpu.list_price_usd", row.list_price_usd, 0.0, 1e7));
   return ValidateSource(row.source, "gpu.source");
 }
 
 absl::Status ValidateModelRow(const ModelRow& row) {
-  if (row.arch.name.empty() || row.arch.name.size() > 128) {
-    return core::FieldError("model.name", "must be 1-128 characters");
-  }
+  CAPPLAN_RETURN_IF_ERROR(CheckText("model.name", row.arch.name, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(core::ValidateModel(row.arch));
   CAPPLAN_RETURN_IF_ERROR(
       core::CheckRange("model.max_context_tokens", row.max_context_tokens, int64_t{0}, int64_t{1} << 24));
   return ValidateSource(row.source, "model.source");
 }
 
+absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider,
+                              const std::string& instance_type, const std::string& region) {
+  CAPPLAN_RETURN_IF_ERROR(CheckText(prefix + ".provider", provider, kMaxNameBytes, true));
+  CAPPLAN_RETURN_IF_ERROR(CheckText(prefix + ".instance_type", instance_type, kMaxNameBytes, true));
+  return CheckText(prefix + ".region", region, kMaxNameBytes, true);
+}
+
 absl::Status ValidateInstanceRow(const InstanceRow& row) {
-  if (row.provider.empty()) return core::FieldError("instance.provider", "must not be empty");
-  if (row.instance_type.empty()) return core::FieldError("instance.instance_type", "must not be empty");
-  if (row.region.empty()) return core::FieldError("instance.region", "must not be empty");
-  if (row.gpu_name.empty()) return core::FieldError("instance.gpu_name", "must not be empty");
+  CAPPLAN_RETURN_IF_ERROR(ValidateOfferKey("instance", row.provider, row.instance_type, row.region));
+  CAPPLAN_RETURN_IF_ERROR(CheckText("instance.gpu_name", row.gpu_name, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.gpu_count", static_cast<int64_t>(row.gpu_count), 1, 64));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.vcpus", static_cast<int64_t>(row.vcpus), 0, 4096));
   CAPPLAN_RETURN_IF_ERROR(
@@ -202,9 +240,7 @@ absl::Status ValidateInstanceRow(const InstanceRow& row) {
 }
 
 absl::Status ValidatePriceRow(const PriceRow& row) {
-  if (row.provider.empty()) return core::FieldError("price.provider", "must not be empty");
-  if (row.instance_type.empty()) return core::FieldError("price.instance_type", "must not be empty");
-  if (row.region.empty()) return core::FieldError("price.region", "must not be empty");
+  CAPPLAN_RETURN_IF_ERROR(ValidateOfferKey("price", row.provider, row.instance_type, row.region));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("price.price_usd_per_hour", row.price_usd_per_hour, 0.0, 10000.0));
   // 2000-01-01 .. 2100-01-01
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("price.effective_unix_seconds", row.effective_unix_seconds,
@@ -213,8 +249,8 @@ absl::Status ValidatePriceRow(const PriceRow& row) {
 }
 
 absl::Status ValidateBenchmarkRow(const BenchmarkRow& row) {
-  if (row.gpu_name.empty()) return core::FieldError("benchmark.gpu_name", "must not be empty");
-  if (row.model_name.empty()) return core::FieldError("benchmark.model_name", "must not be empty");
+  CAPPLAN_RETURN_IF_ERROR(CheckText("benchmark.gpu_name", row.gpu_name, kMaxNameBytes, true));
+  CAPPLAN_RETURN_IF_ERROR(CheckText("benchmark.model_name", row.model_name, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.gpu_count", static_cast<int64_t>(row.gpu_count), 1, 65536));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.batch_size", row.batch_size, int64_t{0}, int64_t{1} << 24));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.sequence_tokens", row.sequence_tokens, int64_t{0}, int64_t{1} << 24));

@@ -2,11 +2,13 @@
 // no SQLite here.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "core/efficiency.h"
 #include "core/gpu.h"
@@ -121,6 +123,19 @@ struct CatalogSnapshot {
   std::vector<std::pair<size_t, size_t>> instance_price_ranges_;
 };
 
+// Bounds on free text in catalog rows, in bytes.
+inline constexpr size_t kMaxNameBytes = 128;  // names, vendors, providers, types, regions
+inline constexpr size_t kMaxCitationBytes = 512;
+inline constexpr size_t kMaxNoteBytes = 2048;
+
+// InvalidArgument naming `field` when `value` is longer than `max_bytes`, holds a control
+// character, or is empty while `required`.
+absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes,
+                       bool required);
+// InvalidArgument naming `field` unless `value` is a real calendar date YYYY-MM-DD in
+// 1990-01-01..2100-12-31.
+absl::Status CheckIsoDate(const std::string& field, absl::string_view value);
+
 // Field checks for writes (InvalidArgument naming the field and its range).
 absl::Status ValidateGpuRow(const GpuRow& row);
 absl::Status ValidateModelRow(const ModelRow& row);
@@ -128,5 +143,8 @@ absl::Status ValidateInstanceRow(const InstanceRow& row);
 absl::Status ValidatePriceRow(const PriceRow& row);
 absl::Status ValidateBenchmarkRow(const BenchmarkRow& row);
 absl::Status ValidateSource(const Source& source, const std::string& field);
+// Provider, instance type and region, the key of an offer; fields named "<prefix>.provider"...
+absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider,
+                              const std::string& instance_type, const std::string& region);
 
 }  // namespace capplan::store

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
-#include "server/store/csv.h"
+#include "server/store/price_csv.h"
 #include "server/store/sqlite_impl.h"
 
 namespace capplan::store {
@@ -106,21 +106,6 @@ Source SourceFrom(SQLite::Statement& q, int first, bool has_note) {
   s.as_of_date = q.getColumn(first + 1).getString();
   if (has_note) s.note = q.getColumn(first + 2).getString();
   return s;
-}
-
-// SkyPilot accelerator names -> catalog GPU names. Exact catalog names are accepted too.
-const std::map<std::string, std::string>& AcceleratorAliases() {
-  static const std::map<std::string, std::string> kAliases = {
-      {"A100", "A100-SXM4-40GB"},       {"A100-80GB", "A100-SXM4-80GB"},
-      {"H100", "H100-SXM5-80GB"},       {"H200", "H200-SXM-141GB"},
-      {"V100", "V100-SXM2-16GB"},       {"V100-32GB", "V100-SXM2-32GB"},
-      {"A6000", "RTX-A6000"},           {"RTX6000-Ada", "RTX-6000-Ada"},
-      {"RTX4090", "RTX-4090"},          {"RTX3090", "RTX-3090"},
-      {"MI300X", "MI300X"},             {"A10G", "A10G"},
-      {"T4", "T4"},                     {"L4", "L4"},
-      {"L40S", "L40S"},                 {"P40", "P40"},
-  };
-  return kAliases;
 }
 
 }  // namespace
@@ -675,119 +660,37 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
                                                               const std::string& csv,
                                                               const Source& source,
                                                               int64_t effective_unix_seconds) {
-  if (provider.empty()) return absl::InvalidArgumentError("provider: must not be empty");
-  absl::Status src = ValidateSource(source, "source");
-  if (!src.ok()) return src;
-  absl::StatusOr<std::vector<std::vector<std::string>>> table = ParseCsv(csv);
-  if (!table.ok()) return table.status();
-  if (table->empty()) return absl::InvalidArgumentError("csv: empty");
-  const std::vector<std::string>& header = table->front();
-  std::map<std::string, size_t> col;
-  for (size_t i = 0; i < header.size(); ++i) col[std::string(absl::StripAsciiWhitespace(header[i]))] = i;
-  for (const char* required : {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",
-                               "MemoryGiB", "Price", "Region"}) {
-    if (col.count(required) == 0) {
-      return absl::InvalidArgumentError(absl::StrCat("csv: missing column ", required,
-                                                     " (SkyPilot catalog columns expected)"));
-    }
-  }
-  const std::shared_ptr<const CatalogSnapshot> snap = Snapshot();
+  absl::StatusOr<PriceCsv> read = ReadPriceCsv(provider, csv, source, *Snapshot());
+  if (!read.ok()) return read.status();
   CsvImportResult result;
-  struct Offer {
-    InstanceRow instance;
-    double on_demand = -1;
-    double spot = -1;
-  };
-  std::map<std::pair<std::string, std::string>, Offer> offers;  // (type, region)
-  for (size_t r = 1; r < table->size(); ++r) {
-    const std::vector<std::string>& row = (*table)[r];
-    const int row_no = static_cast<int>(r) + 1;
-    auto cell = [&](const char* name) -> std::string {
-      auto it = col.find(name);
-      if (it == col.end() || it->second >= row.size()) return std::string();
-      return std::string(absl::StripAsciiWhitespace(row[it->second]));
-    };
-    auto error = [&](const char* field, const std::string& msg) {
-      result.errors.push_back({row_no, field, msg});
-    };
-    if (row.size() == 1 && absl::StripAsciiWhitespace(row[0]).empty()) continue;  // blank line
-    const std::string accel = cell("AcceleratorName");
-    if (accel.empty()) {
-      ++result.rows_skipped;
-      continue;
-    }
-    std::string gpu = accel;
-    if (snap->FindGpu(gpu) == nullptr) {
-      auto alias = AcceleratorAliases().find(accel);
-      if (alias == AcceleratorAliases().end() || snap->FindGpu(alias->second) == nullptr) {
-        error("AcceleratorName", absl::StrCat("no GPU named \"", accel, "\" in the catalog"));
-        continue;
-      }
-      gpu = alias->second;
-    }
-    double count = 0, vcpus = 0, mem_gib = 0, price = 0, spot = -1;
-    if (!absl::SimpleAtod(cell("AcceleratorCount"), &count) || count < 1 || count > 64 ||
-        count != std::floor(count)) {
-      error("AcceleratorCount", absl::StrCat("must be a whole number in [1, 64], got \"", cell("AcceleratorCount"), "\""));
-      continue;
-    }
-    if (!absl::SimpleAtod(cell("vCPUs"), &vcpus) || vcpus < 0 || vcpus > 4096) {
-      error("vCPUs", absl::StrCat("must be in [0, 4096], got \"", cell("vCPUs"), "\""));
-      continue;
-    }
-    if (!absl::SimpleAtod(cell("MemoryGiB"), &mem_gib) || mem_gib < 0 || mem_gib > 32768) {
-      error("MemoryGiB", absl::StrCat("must be in [0, 32768], got \"", cell("MemoryGiB"), "\""));
-      continue;
-    }
-    if (!absl::SimpleAtod(cell("Price"), &price) || price < 0 || price > 10000) {
-      error("Price", absl::StrCat("must be a price in [0, 10000] USD per hour, got \"", cell("Price"), "\""));
-      continue;
-    }
-    const std::string spot_text = cell("SpotPrice");
-    if (!spot_text.empty() && (!absl::SimpleAtod(spot_text, &spot) || spot < 0 || spot > 10000)) {
-      error("SpotPrice", absl::StrCat("must be empty or in [0, 10000], got \"", spot_text, "\""));
-      continue;
-    }
-    const std::string region = cell("Region");
-    const std::string type = cell("InstanceType");
-    if (region.empty()) { error("Region", "must not be empty"); continue; }
-    if (type.empty()) { error("InstanceType", "must not be empty"); continue; }
-    Offer& o = offers[{type, region}];
-    if (o.on_demand < 0) {
-      o.instance = {provider, type, region, gpu, static_cast<int>(count), static_cast<int>(vcpus),
-                    static_cast<int64_t>(std::llround(mem_gib * 1024.0 * 1024.0 * 1024.0)), source};
-      o.on_demand = price;
-    }
-    // Availability zones of one region share the on-demand price; keep the cheapest spot.
-    if (spot >= 0 && (o.spot < 0 || spot < o.spot)) o.spot = spot;
-  }
+  result.rows_skipped = read->rows_skipped;
+  result.errors = std::move(read->errors);
   if (!result.errors.empty()) return result;
-  if (offers.empty()) return absl::InvalidArgumentError("csv: no GPU instance rows");
+  const std::vector<CsvOffer>& offers = read->offers;
   Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", offers.size(), "-offers")};
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-        SQLite::Database& db = db_->impl().db;
-        SQLite::Statement upsert(db, kUpsertInstance);
-        size_t done = 0;
-        for (const auto& [k, o] : offers) {
-          // A shutdown must not wait for the rest of a large import: give up and roll back.
-          if (++done % 256 == 0 && draining_) {
-            return absl::UnavailableError(
-                "server is shutting down; import rolled back, nothing written");
-          }
-          upsert.reset();
-          BindInstance(upsert, o.instance);
-          upsert.exec();
-          PriceRow p{0, provider, o.instance.instance_type, o.instance.region, PriceKind::kOnDemand,
-                     o.on_demand, effective_unix_seconds, source};
-          InsertPrice(db, p);
-          if (o.spot >= 0) {
-            p.kind = PriceKind::kSpot;
-            p.price_usd_per_hour = o.spot;
-            InsertPrice(db, p);
-          }
-        }
-        return 0;
-      });
+    SQLite::Database& db = db_->impl().db;
+    SQLite::Statement upsert(db, kUpsertInstance);
+    size_t done = 0;
+    for (const CsvOffer& o : offers) {
+      // A shutdown must not wait for the rest of a large import: give up and roll back.
+      if (++done % 256 == 0 && draining_) {
+        return absl::UnavailableError("server is shutting down; import rolled back, nothing written");
+      }
+      upsert.reset();
+      BindInstance(upsert, o.instance);
+      upsert.exec();
+      PriceRow p{0, provider, o.instance.instance_type, o.instance.region, PriceKind::kOnDemand,
+                 o.on_demand_usd_per_hour, effective_unix_seconds, source};
+      InsertPrice(db, p);
+      if (o.spot_usd_per_hour >= 0) {
+        p.kind = PriceKind::kSpot;
+        p.price_usd_per_hour = o.spot_usd_per_hour;
+        InsertPrice(db, p);
+      }
+    }
+    return 0;
+  });
   if (!w.ok()) return w.status();
   result.write = *w;
   result.rows_imported = static_cast<int>(offers.size());

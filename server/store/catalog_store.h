@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "server/store/catalog.h"
 #include "server/store/database.h"
+#include "server/store/price_csv.h"
 
 namespace capplan::store {
 
@@ -28,12 +29,6 @@ struct WriteResult {
 struct WriteContext {
   std::string caller;
   std::string method;
-};
-
-struct CsvRowError {
-  int row = 0;  // 1-based; the header is row 1
-  std::string field;
-  std::string message;
 };
 
 struct CsvImportResult {

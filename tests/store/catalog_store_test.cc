@@ -11,24 +11,13 @@
 #include <set>
 
 #include "server/store/csv.h"
+#include "temp_store.h"
 
 namespace capplan::store {
 namespace {
 
-class CatalogStoreTest : public ::testing::Test {
+class CatalogStoreTest : public TempStoreTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/capplan-catalog-test-XXXXXX";
-    dir_ = mkdtemp(tmpl);
-    absl::StatusOr<std::unique_ptr<CatalogStore>> s = CatalogStore::Open({dir_ + "/c.db"});
-    ASSERT_TRUE(s.ok()) << s.status();
-    store_ = std::move(*s);
-  }
-  void TearDown() override {
-    store_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
   PriceRow Price(double usd, int64_t effective) {
     PriceRow p;
     p.provider = "aws";
@@ -41,8 +30,6 @@ class CatalogStoreTest : public ::testing::Test {
     return p;
   }
 
-  std::string dir_;
-  std::unique_ptr<CatalogStore> store_;
   const WriteContext ops_{"alice", "SetPrice"};
 };
 
