@@ -330,19 +330,67 @@ absl::Status CatalogStore::MayCommit() {
   return file;
 }
 
+absl::StatusOr<std::optional<WriteResult>> CatalogStore::EarlierResult(const WriteContext& ctx) {
+  if (ctx.request_id.empty()) return std::optional<WriteResult>();
+  SQLite::Statement q(db_->impl().db,
+                      "SELECT method, fingerprint, catalog_version, row_id, rows_written "
+                      "FROM admin_requests WHERE request_id = ?");
+  q.bind(1, ctx.request_id);
+  if (!q.executeStep()) return std::optional<WriteResult>();
+  if (q.getColumn(0).getString() != ctx.method || q.getColumn(1).getString() != ctx.request_fingerprint) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "request_id: \"", ctx.request_id, "\" was already used for a different ",
+        q.getColumn(0).getString(), " request; use a new id for each distinct write"));
+  }
+  WriteResult r;
+  r.catalog_version = q.getColumn(2).getInt64();
+  r.id = q.getColumn(3).getInt64();
+  r.rows_written = q.getColumn(4).getInt64();
+  r.replayed = true;
+  return std::optional<WriteResult>(r);
+}
+
+void CatalogStore::RecordRequest(const WriteContext& ctx, const WriteResult& result) {
+  if (ctx.request_id.empty()) return;
+  SQLite::Database& db = db_->impl().db;
+  SQLite::Statement q(db,
+                      "INSERT INTO admin_requests (request_id, method, fingerprint, at_unix_seconds, "
+                      "catalog_version, row_id, rows_written) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  q.bind(1, ctx.request_id);
+  q.bind(2, ctx.method);
+  q.bind(3, ctx.request_fingerprint);
+  q.bind(4, now);
+  q.bind(5, result.catalog_version);
+  q.bind(6, result.id);
+  q.bind(7, result.rows_written);
+  q.exec();
+  // Keep the last 10,000 ids and at most 7 days: enough for any client's retries.
+  SQLite::Statement prune(db, "DELETE FROM admin_requests WHERE seq <= ? OR at_unix_seconds < ?");
+  prune.bind(1, db.getLastInsertRowid() - 10000);
+  prune.bind(2, now - 7 * 86400);
+  prune.exec();
+}
+
 absl::StatusOr<WriteResult> CatalogStore::Write(
     const WriteContext& ctx, Key key, const std::function<absl::StatusOr<int64_t>()>& apply) {
+  absl::Status id_ok = CheckText("request_id", ctx.request_id, kMaxRequestIdBytes, false);
+  if (!id_ok.ok()) return id_ok;
   std::lock_guard<std::mutex> lock(write_mu_);
   absl::Status may = MayCommit();
   if (!may.ok()) return may;
   SQLite::Database& db = db_->impl().db;
   WriteResult result;
+  result.rows_written = key.rows;
   std::string entity = key.label.empty() ? key.table : key.label;
   if (key.label.empty()) {
     for (const auto& kv : key.text) absl::StrAppend(&entity, "/", kv.second);
   }
   try {
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    absl::StatusOr<std::optional<WriteResult>> earlier = EarlierResult(ctx);
+    if (!earlier.ok()) return earlier.status();
+    if (earlier->has_value()) return **earlier;  // a retry: nothing to apply
     absl::StatusOr<std::string> before = RowJson(key);
     if (!before.ok()) return before.status();
     absl::StatusOr<int64_t> id = apply();
@@ -369,6 +417,7 @@ absl::StatusOr<WriteResult> CatalogStore::Write(
     if (after->empty()) audit.bind(6); else audit.bind(6, *after);
     audit.bind(7, result.catalog_version);
     audit.exec();
+    RecordRequest(ctx, result);
     // Checked again last: a drain or an unlinked file since the start rolls the write back.
     may = MayCommit();
     if (!may.ok()) return may;
@@ -668,6 +717,7 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
   if (!result.errors.empty()) return result;
   const std::vector<CsvOffer>& offers = read->offers;
   Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", offers.size(), "-offers")};
+  key.rows = static_cast<int64_t>(offers.size());
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     SQLite::Statement upsert(db, kUpsertInstance);
@@ -693,7 +743,7 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
   });
   if (!w.ok()) return w.status();
   result.write = *w;
-  result.rows_imported = static_cast<int>(offers.size());
+  result.rows_imported = static_cast<int>(w->rows_written);
   return result;
 }
 

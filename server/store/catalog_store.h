@@ -9,7 +9,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -23,12 +25,26 @@ namespace capplan::store {
 struct WriteResult {
   int64_t catalog_version = 0;  // the snapshot that includes the write
   int64_t id = 0;               // row id for writes that create one
+  int64_t rows_written = 0;     // offers, for bulk imports
+  bool replayed = false;        // answered from an earlier write with the same request id
 };
 
-// Who writes and through which call, for the audit log.
+inline constexpr size_t kMaxRequestIdBytes = 128;
+
+// Who writes and through which call, for the audit log; and the caller's idempotency key.
 struct WriteContext {
+  WriteContext(std::string caller_name, std::string method_name, std::string id = "",
+               std::string fingerprint = "")
+      : caller(std::move(caller_name)),
+        method(std::move(method_name)),
+        request_id(std::move(id)),
+        request_fingerprint(std::move(fingerprint)) {}
   std::string caller;
   std::string method;
+  // Optional. A write whose request id was seen before with the same fingerprint returns the
+  // first write's result and applies nothing; with another fingerprint it is InvalidArgument.
+  std::string request_id;
+  std::string request_fingerprint;  // identifies the request body (a hash)
 };
 
 struct CsvImportResult {
@@ -104,6 +120,7 @@ class CatalogStore {
     std::vector<std::pair<std::string, std::string>> text;  // column -> value
     int64_t id = 0;                                          // for id-keyed tables
     std::string label;  // audit entity when the write has no single row (bulk import)
+    int64_t rows = 0;   // rows_written to report (bulk import); set after construction
   };
   // The shared write path: before image, `apply`, after image, audit row, version bump,
   // commit, publish. `apply` returns the id of a created row (0 if none).
@@ -113,6 +130,10 @@ class CatalogStore {
   // Ok when a write may commit now: not draining, and the database file is still the one
   // opened. Otherwise the refusal; a replaced file also marks the store unusable.
   absl::Status MayCommit();
+  // Inside the write transaction: the earlier result for ctx.request_id, if any (or the
+  // refusal of a reused id); then, after the write, recording it and pruning old ids.
+  absl::StatusOr<std::optional<WriteResult>> EarlierResult(const WriteContext& ctx);
+  void RecordRequest(const WriteContext& ctx, const WriteResult& result);
 
   std::unique_ptr<Database> db_;
   std::mutex write_mu_;  // one writer at a time (SQLite is single-writer anyway)

@@ -1,9 +1,8 @@
-// The real server under environment faults: its database deleted while it serves, and a
-// SIGTERM in the middle of a large import.
+// The real server under faults: its database deleted while it serves, a SIGTERM in the middle
+// of a large import, a retried write.
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -38,19 +37,6 @@ class ReliabilityTest : public ::testing::Test {
   }
 
   std::string db() const { return dir_.path() + "/c.db"; }
-
-  // Rows matching `where` in the database file, read directly after the server exited.
-  int64_t Count(const std::string& sql) {
-    sqlite3* h = nullptr;
-    EXPECT_EQ(sqlite3_open_v2(db().c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-    sqlite3_stmt* q = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(h, sql.c_str(), -1, &q, nullptr), SQLITE_OK) << sql;
-    int64_t n = -1;
-    if (sqlite3_step(q) == SQLITE_ROW) n = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-    sqlite3_close(h);
-    return n;
-  }
 
   TempDir dir_;
   std::unique_ptr<ServerProcess> server_;
@@ -90,12 +76,50 @@ TEST_F(ReliabilityTest, SigtermDuringLargeImportExitsWithinGraceAndNeverAcksALos
   importer.join();
   EXPECT_EQ(exit.exit_code, 0) << exit.stderr_text;
   EXPECT_LT(seconds, 2.5) << "1 s grace";
-  const int64_t imported = Count("SELECT COUNT(*) FROM instance_types WHERE provider = 'bulkcloud'");
+  const int64_t imported = QueryDb(db(), "SELECT COUNT(*) FROM instance_types WHERE provider = 'bulkcloud'");
   if (import_status.ok()) {
     EXPECT_EQ(imported, 50000);
   } else {
     EXPECT_EQ(imported, 0) << "the client got " << import_status << " but the import committed";
   }
+}
+
+TEST_F(ReliabilityTest, RetriedImportWithOneRequestIdIsAppliedOnce) {
+  Start("2s");
+  client::Client c = MakeClient();
+  capplan::v1::ImportPricesCsvRequest req;
+  req.set_provider("retrycloud");
+  req.set_csv("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n"
+              "g6.xlarge,L4,1,4,16,0.8048,0.3,us-east-1\n"
+              "g6.xlarge,L4,1,4,16,0.8048,,us-west-2\n");
+  req.mutable_source()->set_citation("retry test");
+  req.mutable_source()->set_as_of_date("2026-01-01");
+  req.set_request_id("import-2026-01-01-retrycloud");
+  absl::StatusOr<capplan::v1::ImportPricesCsvResponse> first = c.ImportPricesCsv(req);
+  ASSERT_TRUE(first.ok()) << first.status();
+  absl::StatusOr<capplan::v1::ImportPricesCsvResponse> again = c.ImportPricesCsv(req);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->catalog_version(), first->catalog_version());
+  EXPECT_EQ(again->rows_imported(), 2);
+  EXPECT_EQ(QueryDb(db(), "SELECT COUNT(*) FROM prices WHERE provider = 'retrycloud'"), 3);
+  EXPECT_EQ(QueryDb(db(), "SELECT COUNT(*) FROM audit_log WHERE method = 'ImportPricesCsv'"), 1);
+  EXPECT_EQ(c.GetCatalogVersion()->catalog_version(), first->catalog_version());
+
+  // The same id on a different body is refused, naming the id.
+  req.set_provider("othercloud");
+  absl::StatusOr<capplan::v1::ImportPricesCsvResponse> reused = c.ImportPricesCsv(req);
+  EXPECT_EQ(reused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(reused.status().message().find("request_id"), std::string::npos) << reused.status();
+  EXPECT_EQ(QueryDb(db(), "SELECT COUNT(*) FROM prices WHERE provider = 'othercloud'"), 0);
+
+  // The same SetPrice twice with one id: one price row, one answer.
+  capplan::v1::SetPriceRequest price = P5Price(77);
+  price.set_request_id("price-77");
+  absl::StatusOr<capplan::v1::WriteResponse> p1 = c.SetPrice(price);
+  absl::StatusOr<capplan::v1::WriteResponse> p2 = c.SetPrice(price);
+  ASSERT_TRUE(p1.ok() && p2.ok());
+  EXPECT_EQ(p1->id(), p2->id());
+  EXPECT_EQ(QueryDb(db(), "SELECT COUNT(*) FROM prices WHERE price_usd_per_hour = 77"), 1);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -204,6 +205,21 @@ std::string HttpGet(int port, const std::string& path, int* http_status) {
   if (sp != std::string::npos) *http_status = std::atoi(resp.c_str() + sp + 1);
   const size_t body = resp.find("\r\n\r\n");
   return body == std::string::npos ? "" : resp.substr(body + 4);
+}
+
+int64_t QueryDb(const std::string& db_path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  int64_t v = -1;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW) {
+      v = sqlite3_column_int64(stmt, 0);
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return v;
 }
 
 capplan::v1::SetPriceRequest P5Price(double usd) {

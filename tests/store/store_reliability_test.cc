@@ -135,5 +135,27 @@ TEST_F(StoreReliabilityTest, FullDatabaseIsResourceExhaustedAndWritesNothing) {
                   .ok());
 }
 
+TEST_F(StoreReliabilityTest, RequestIdsAreBoundedAndSurviveRestart) {
+  std::unique_ptr<CatalogStore> store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  absl::StatusOr<WriteResult> w =
+      store->SetPrice({"ops", "SetPrice", std::string(129, 'r'), "f1"}, Price(91));
+  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(w.status().message().find("request_id: must be at most 128 bytes"), std::string::npos)
+      << w.status();
+  w = store->SetPrice({"ops", "SetPrice", "r-1", "f1"}, Price(91));
+  ASSERT_TRUE(w.ok()) << w.status();
+  store.reset();
+  store = OpenStore();  // the id is durable: a retry after a restart is still recognised
+  absl::StatusOr<WriteResult> again = store->SetPrice({"ops", "SetPrice", "r-1", "f1"}, Price(91));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE(again->replayed);
+  EXPECT_EQ(again->id, w->id);
+  EXPECT_EQ(again->catalog_version, w->catalog_version);
+  EXPECT_EQ(store->Snapshot()->catalog_version, w->catalog_version);
+  EXPECT_EQ(store->SetPrice({"ops", "SetPrice", "r-1", "f2"}, Price(92)).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace capplan::store
