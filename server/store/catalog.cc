@@ -1,4 +1,4 @@
-// Snapshot indexes and lookups, and the field checks every catalog write passes.
+// The field checks every catalog write passes.
 #include "server/store/catalog.h"
 
 #include <algorithm>
@@ -9,14 +9,6 @@
 
 namespace capplan::store {
 
-namespace {
-
-std::string OfferKey(absl::string_view provider, absl::string_view type, absl::string_view region) {
-  return absl::StrCat(provider, "\x1f", type, "\x1f", region);
-}
-
-}  // namespace
-
 const char* PriceKindName(PriceKind k) {
   switch (k) {
     case PriceKind::kOnDemand: return "on_demand";
@@ -25,137 +17,6 @@ const char* PriceKindName(PriceKind k) {
     case PriceKind::kReserved3y: return "reserved_3y";
   }
   return "on_demand";
-}
-
-void CatalogSnapshot::Index() {
-  gpu_index_.clear();
-  model_index_.clear();
-  instance_index_.clear();
-  price_ranges_.clear();
-  for (size_t i = 0; i < gpus.size(); ++i) gpu_index_[gpus[i].spec.name] = i;
-  for (size_t i = 0; i < models.size(); ++i) model_index_[models[i].arch.name] = i;
-  for (size_t i = 0; i < instances.size(); ++i) {
-    const InstanceRow& r = instances[i];
-    instance_index_[OfferKey(r.provider, r.instance_type, r.region)] = i;
-  }
-  std::sort(prices.begin(), prices.end(), [](const PriceRow& a, const PriceRow& b) {
-    return std::tie(a.provider, a.instance_type, a.region, a.kind, a.effective_unix_seconds, a.id) <
-           std::tie(b.provider, b.instance_type, b.region, b.kind, b.effective_unix_seconds, b.id);
-  });
-  for (size_t i = 0; i < prices.size();) {
-    const std::string key = OfferKey(prices[i].provider, prices[i].instance_type, prices[i].region);
-    size_t j = i;
-    while (j < prices.size() &&
-           OfferKey(prices[j].provider, prices[j].instance_type, prices[j].region) == key) {
-      ++j;
-    }
-    price_ranges_[key] = {i, j};
-    i = j;
-  }
-  instance_price_ranges_.assign(instances.size(), {0, 0});
-  for (size_t i = 0; i < instances.size(); ++i) {
-    auto it = price_ranges_.find(OfferKey(instances[i].provider, instances[i].instance_type, instances[i].region));
-    if (it != price_ranges_.end()) instance_price_ranges_[i] = it->second;
-  }
-  training_benchmarks.clear();
-  serving_benchmarks.clear();
-  for (const BenchmarkRow& b : benchmarks) {
-    const ModelRow* m = FindModel(b.model_name);
-    if (m == nullptr) continue;
-    const std::string citation = b.source.citation;
-    if (b.workload == core::WorkloadKind::kServing) {
-      core::ServingBenchmark s;
-      s.id = b.id;
-      s.gpu_name = b.gpu_name;
-      s.model = m->arch;
-      s.precision = b.precision;
-      s.gpu_count = b.gpu_count;
-      s.batch = b.batch_size;
-      s.prompt_tokens = b.sequence_tokens;
-      s.output_tokens = b.output_tokens;
-      s.value = b.measured_value;
-      s.unit = b.unit;
-      s.citation = citation;
-      serving_benchmarks.push_back(std::move(s));
-    } else {
-      // A step time without the batch it was measured at says nothing about throughput.
-      if (b.unit == core::MeasuredUnit::kSecondsPerStep && b.batch_size <= 0) continue;
-      core::TrainingBenchmark t;
-      t.id = b.id;
-      t.gpu_name = b.gpu_name;
-      t.model = m->arch;
-      t.precision = b.precision;
-      t.method = b.method;
-      t.gpu_count = b.gpu_count;
-      t.batch_sequences = b.batch_size;
-      t.sequence_length = b.sequence_tokens;
-      t.value = b.measured_value;
-      t.unit = b.unit;
-      t.citation = citation;
-      training_benchmarks.push_back(std::move(t));
-    }
-  }
-}
-
-const GpuRow* CatalogSnapshot::FindGpu(absl::string_view name) const {
-  auto it = gpu_index_.find(std::string(name));
-  return it == gpu_index_.end() ? nullptr : &gpus[it->second];
-}
-
-const ModelRow* CatalogSnapshot::FindModel(absl::string_view name) const {
-  auto it = model_index_.find(std::string(name));
-  return it == model_index_.end() ? nullptr : &models[it->second];
-}
-
-const InstanceRow* CatalogSnapshot::FindInstance(absl::string_view provider,
-                                                 absl::string_view type,
-                                                 absl::string_view region) const {
-  auto it = instance_index_.find(OfferKey(provider, type, region));
-  return it == instance_index_.end() ? nullptr : &instances[it->second];
-}
-
-const PriceRow* CatalogSnapshot::PriceAt(const InstanceRow& instance, PriceKind kind,
-                                         int64_t as_of_unix_seconds) const {
-  std::pair<size_t, size_t> range;
-  if (&instance >= instances.data() && &instance < instances.data() + instances.size()) {
-    range = instance_price_ranges_[static_cast<size_t>(&instance - instances.data())];
-  } else {
-    auto it = price_ranges_.find(OfferKey(instance.provider, instance.instance_type, instance.region));
-    if (it == price_ranges_.end()) return nullptr;
-    range = it->second;
-  }
-  const PriceRow* best = nullptr;
-  for (size_t i = range.first; i < range.second; ++i) {
-    const PriceRow& p = prices[i];
-    if (p.kind != kind) continue;
-    if (as_of_unix_seconds > 0 && p.effective_unix_seconds > as_of_unix_seconds) continue;
-    best = &p;  // sorted by effective time then id: the last match wins
-  }
-  return best;
-}
-
-std::vector<const PriceRow*> CatalogSnapshot::PriceHistory(absl::string_view provider,
-                                                           absl::string_view type,
-                                                           absl::string_view region) const {
-  std::vector<const PriceRow*> out;
-  auto it = price_ranges_.find(OfferKey(provider, type, region));
-  if (it == price_ranges_.end()) return out;
-  for (size_t i = it->second.first; i < it->second.second; ++i) out.push_back(&prices[i]);
-  std::stable_sort(out.begin(), out.end(), [](const PriceRow* a, const PriceRow* b) {
-    return std::tie(a->effective_unix_seconds, a->id) < std::tie(b->effective_unix_seconds, b->id);
-  });
-  return out;
-}
-
-int64_t CatalogSnapshot::OldestCurrentPriceUnixSeconds() const {
-  int64_t oldest = 0;
-  for (const InstanceRow& i : instances) {
-    const PriceRow* p = PriceAt(i, PriceKind::kOnDemand, 0);
-    if (p != nullptr && (oldest == 0 || p->effective_unix_seconds < oldest)) {
-      oldest = p->effective_unix_seconds;
-    }
-  }
-  return oldest;
 }
 
 absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes,

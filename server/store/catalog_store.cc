@@ -149,7 +149,7 @@ std::shared_ptr<const CatalogSnapshot> CatalogStore::Snapshot() const {
 
 absl::Status CatalogStore::Reload() {
   const auto t0 = std::chrono::steady_clock::now();
-  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> next = Load();
+  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> next = Load(kAllTables);
   if (!next.ok()) return next.status();
   std::atomic_store(&snapshot_, std::move(*next));
   last_publish_seconds_ =
@@ -157,136 +157,198 @@ absl::Status CatalogStore::Reload() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load() {
-  auto snap = std::make_shared<CatalogSnapshot>();
+namespace {
+
+std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
+  std::vector<GpuRow> out;
+  SQLite::Statement q(db,
+                      "SELECT name, vendor, memory_bytes, memory_bandwidth_bytes_per_second, "
+                      "fp32_dense_tflops, tf32_dense_tflops, fp16_dense_tflops, "
+                      "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
+                      "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
+                      "gpus_per_node, datacenter, form_factor, list_price_usd, "
+                      "source_citation, source_as_of_date, source_note FROM gpu_types ORDER BY name");
+  while (q.executeStep()) {
+    GpuRow g;
+    g.spec.name = q.getColumn(0).getString();
+    g.vendor = q.getColumn(1).getString();
+    g.spec.memory_bytes = static_cast<double>(q.getColumn(2).getInt64());
+    g.spec.memory_bandwidth_bytes_per_second = q.getColumn(3).getDouble();
+    for (int i = 0; i < core::kNumPrecisions; ++i) {
+      g.spec.peak_flops_per_second[i] = q.getColumn(4 + i).getDouble() * 1e12;
+    }
+    g.spec.tdp_watts = q.getColumn(11).getDouble();
+    g.spec.interconnect = InterconnectFrom(q.getColumn(12).getString());
+    g.spec.interconnect_bandwidth_bytes_per_second = q.getColumn(13).getDouble();
+    g.spec.gpus_per_node = q.getColumn(14).getInt();
+    g.spec.datacenter = q.getColumn(15).getInt() != 0;
+    g.form_factor = q.getColumn(16).getString();
+    g.list_price_usd = q.getColumn(17).getDouble();
+    g.source = SourceFrom(q, 18, true);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<ModelRow> ReadModels(SQLite::Database& db) {
+  std::vector<ModelRow> out;
+  SQLite::Statement q(db,
+                      "SELECT name, num_layers, hidden_size, num_attention_heads, num_kv_heads, "
+                      "ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, "
+                      "experts_per_token, max_context_tokens, parameter_count, "
+                      "source_citation, source_as_of_date, source_note FROM models ORDER BY name");
+  while (q.executeStep()) {
+    ModelRow m;
+    m.arch.name = q.getColumn(0).getString();
+    m.arch.num_layers = q.getColumn(1).getInt64();
+    m.arch.hidden_size = q.getColumn(2).getInt64();
+    m.arch.num_attention_heads = q.getColumn(3).getInt64();
+    m.arch.num_kv_heads = q.getColumn(4).getInt64();
+    m.arch.ffn_hidden_size = q.getColumn(5).getInt64();
+    m.arch.gated_mlp = q.getColumn(6).getInt() != 0;
+    m.arch.vocab_size = q.getColumn(7).getInt64();
+    m.arch.tied_embeddings = q.getColumn(8).getInt() != 0;
+    m.arch.num_experts = q.getColumn(9).getInt64();
+    m.arch.experts_per_token = q.getColumn(10).getInt64();
+    m.max_context_tokens = q.getColumn(11).getInt64();
+    m.arch.parameter_count = q.getColumn(12).getDouble();
+    m.source = SourceFrom(q, 13, true);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<InstanceRow> ReadInstances(SQLite::Database& db) {
+  std::vector<InstanceRow> out;
+  SQLite::Statement q(db,
+                      "SELECT provider, instance_type, region, gpu_name, gpu_count, vcpus, "
+                      "memory_bytes, source_citation, source_as_of_date FROM instance_types "
+                      "ORDER BY provider, instance_type, region");
+  while (q.executeStep()) {
+    InstanceRow r;
+    r.provider = q.getColumn(0).getString();
+    r.instance_type = q.getColumn(1).getString();
+    r.region = q.getColumn(2).getString();
+    r.gpu_name = q.getColumn(3).getString();
+    r.gpu_count = q.getColumn(4).getInt();
+    r.vcpus = q.getColumn(5).getInt();
+    r.memory_bytes = q.getColumn(6).getInt64();
+    r.source = SourceFrom(q, 7, false);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<PriceRow> ReadPrices(SQLite::Database& db) {
+  std::vector<PriceRow> out;
+  SQLite::Statement q(db,
+                      "SELECT id, provider, instance_type, region, kind, price_usd_per_hour, "
+                      "effective_unix_seconds, source_citation, source_as_of_date FROM prices");
+  while (q.executeStep()) {
+    PriceRow p;
+    p.id = q.getColumn(0).getInt64();
+    p.provider = q.getColumn(1).getString();
+    p.instance_type = q.getColumn(2).getString();
+    p.region = q.getColumn(3).getString();
+    p.kind = PriceKindFrom(q.getColumn(4).getString());
+    p.price_usd_per_hour = q.getColumn(5).getDouble();
+    p.effective_unix_seconds = q.getColumn(6).getInt64();
+    p.source = SourceFrom(q, 7, false);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db) {
+  std::vector<BenchmarkRow> out;
+  SQLite::Statement q(db,
+                      "SELECT id, gpu_name, model_name, workload, precision, training_method, "
+                      "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
+                      "measured_unit, source_citation, source_as_of_date, source_note "
+                      "FROM benchmarks ORDER BY id");
+  while (q.executeStep()) {
+    BenchmarkRow b;
+    b.id = q.getColumn(0).getInt64();
+    b.gpu_name = q.getColumn(1).getString();
+    b.model_name = q.getColumn(2).getString();
+    b.workload = WorkloadFrom(q.getColumn(3).getString());
+    b.precision = PrecisionFrom(q.getColumn(4).getString());
+    b.method = MethodFrom(q.getColumn(5).getString());
+    b.gpu_count = q.getColumn(6).getInt();
+    b.batch_size = q.getColumn(7).getInt64();
+    b.sequence_tokens = q.getColumn(8).getInt64();
+    b.output_tokens = q.getColumn(9).getInt64();
+    b.measured_value = q.getColumn(10).getDouble();
+    b.unit = UnitFrom(q.getColumn(11).getString());
+    b.source = SourceFrom(q, 12, true);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsigned reload) {
+  const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
+  CatalogTables t;
+  if (prev != nullptr) {
+    t = prev->tables();
+  } else {
+    reload = kAllTables;
+  }
   absl::StatusOr<int> schema = db_->SchemaVersion();
   if (!schema.ok()) return schema.status();
-  snap->schema_version = *schema;
-  snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
+  int64_t catalog_version = 0;
   try {
     SQLite::Database& db = db_->impl().db;
     // One read transaction so the snapshot is consistent across tables.
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::DEFERRED);
-    snap->catalog_version =
-        db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
-    {
-      SQLite::Statement q(db,
-                          "SELECT name, vendor, memory_bytes, memory_bandwidth_bytes_per_second, "
-                          "fp32_dense_tflops, tf32_dense_tflops, fp16_dense_tflops, "
-                          "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
-                          "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
-                          "gpus_per_node, datacenter, form_factor, list_price_usd, "
-                          "source_citation, source_as_of_date, source_note FROM gpu_types ORDER BY name");
-      while (q.executeStep()) {
-        GpuRow g;
-        g.spec.name = q.getColumn(0).getString();
-        g.vendor = q.getColumn(1).getString();
-        g.spec.memory_bytes = static_cast<double>(q.getColumn(2).getInt64());
-        g.spec.memory_bandwidth_bytes_per_second = q.getColumn(3).getDouble();
-        for (int i = 0; i < core::kNumPrecisions; ++i) {
-          g.spec.peak_flops_per_second[i] = q.getColumn(4 + i).getDouble() * 1e12;
-        }
-        g.spec.tdp_watts = q.getColumn(11).getDouble();
-        g.spec.interconnect = InterconnectFrom(q.getColumn(12).getString());
-        g.spec.interconnect_bandwidth_bytes_per_second = q.getColumn(13).getDouble();
-        g.spec.gpus_per_node = q.getColumn(14).getInt();
-        g.spec.datacenter = q.getColumn(15).getInt() != 0;
-        g.form_factor = q.getColumn(16).getString();
-        g.list_price_usd = q.getColumn(17).getDouble();
-        g.source = SourceFrom(q, 18, true);
-        snap->gpus.push_back(std::move(g));
-      }
+    catalog_version = db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
+    if (reload & kGpuTable) t.gpus = MakeGpuTable(ReadGpus(db));
+    if (reload & kModelTable) t.models = MakeModelTable(ReadModels(db));
+    if (reload & kInstanceTable) t.instances = MakeInstanceTable(ReadInstances(db));
+    if (reload & (kInstanceTable | kPriceTable)) t.prices = MakePriceLists(*t.instances, ReadPrices(db));
+    if (reload & kBenchmarkTable) {
+      t.benchmarks = std::make_shared<const std::vector<BenchmarkRow>>(ReadBenchmarks(db));
     }
-    {
-      SQLite::Statement q(db,
-                          "SELECT name, num_layers, hidden_size, num_attention_heads, num_kv_heads, "
-                          "ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, "
-                          "experts_per_token, max_context_tokens, parameter_count, "
-                          "source_citation, source_as_of_date, source_note FROM models ORDER BY name");
-      while (q.executeStep()) {
-        ModelRow m;
-        m.arch.name = q.getColumn(0).getString();
-        m.arch.num_layers = q.getColumn(1).getInt64();
-        m.arch.hidden_size = q.getColumn(2).getInt64();
-        m.arch.num_attention_heads = q.getColumn(3).getInt64();
-        m.arch.num_kv_heads = q.getColumn(4).getInt64();
-        m.arch.ffn_hidden_size = q.getColumn(5).getInt64();
-        m.arch.gated_mlp = q.getColumn(6).getInt() != 0;
-        m.arch.vocab_size = q.getColumn(7).getInt64();
-        m.arch.tied_embeddings = q.getColumn(8).getInt() != 0;
-        m.arch.num_experts = q.getColumn(9).getInt64();
-        m.arch.experts_per_token = q.getColumn(10).getInt64();
-        m.max_context_tokens = q.getColumn(11).getInt64();
-        m.arch.parameter_count = q.getColumn(12).getDouble();
-        m.source = SourceFrom(q, 13, true);
-        snap->models.push_back(std::move(m));
-      }
-    }
-    {
-      SQLite::Statement q(db,
-                          "SELECT provider, instance_type, region, gpu_name, gpu_count, vcpus, "
-                          "memory_bytes, source_citation, source_as_of_date FROM instance_types "
-                          "ORDER BY provider, instance_type, region");
-      while (q.executeStep()) {
-        InstanceRow r;
-        r.provider = q.getColumn(0).getString();
-        r.instance_type = q.getColumn(1).getString();
-        r.region = q.getColumn(2).getString();
-        r.gpu_name = q.getColumn(3).getString();
-        r.gpu_count = q.getColumn(4).getInt();
-        r.vcpus = q.getColumn(5).getInt();
-        r.memory_bytes = q.getColumn(6).getInt64();
-        r.source = SourceFrom(q, 7, false);
-        snap->instances.push_back(std::move(r));
-      }
-    }
-    {
-      SQLite::Statement q(db,
-                          "SELECT id, provider, instance_type, region, kind, price_usd_per_hour, "
-                          "effective_unix_seconds, source_citation, source_as_of_date FROM prices");
-      while (q.executeStep()) {
-        PriceRow p;
-        p.id = q.getColumn(0).getInt64();
-        p.provider = q.getColumn(1).getString();
-        p.instance_type = q.getColumn(2).getString();
-        p.region = q.getColumn(3).getString();
-        p.kind = PriceKindFrom(q.getColumn(4).getString());
-        p.price_usd_per_hour = q.getColumn(5).getDouble();
-        p.effective_unix_seconds = q.getColumn(6).getInt64();
-        p.source = SourceFrom(q, 7, false);
-        snap->prices.push_back(std::move(p));
-      }
-    }
-    {
-      SQLite::Statement q(db,
-                          "SELECT id, gpu_name, model_name, workload, precision, training_method, "
-                          "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
-                          "measured_unit, source_citation, source_as_of_date, source_note "
-                          "FROM benchmarks ORDER BY id");
-      while (q.executeStep()) {
-        BenchmarkRow b;
-        b.id = q.getColumn(0).getInt64();
-        b.gpu_name = q.getColumn(1).getString();
-        b.model_name = q.getColumn(2).getString();
-        b.workload = WorkloadFrom(q.getColumn(3).getString());
-        b.precision = PrecisionFrom(q.getColumn(4).getString());
-        b.method = MethodFrom(q.getColumn(5).getString());
-        b.gpu_count = q.getColumn(6).getInt();
-        b.batch_size = q.getColumn(7).getInt64();
-        b.sequence_tokens = q.getColumn(8).getInt64();
-        b.output_tokens = q.getColumn(9).getInt64();
-        b.measured_value = q.getColumn(10).getDouble();
-        b.unit = UnitFrom(q.getColumn(11).getString());
-        b.source = SourceFrom(q, 12, true);
-        snap->benchmarks.push_back(std::move(b));
-      }
-    }
+    if (reload & (kModelTable | kBenchmarkTable)) t.calibration = MakeCalibration(*t.models, *t.benchmarks);
     tx.commit();
   } catch (const SQLite::Exception& e) {
     return SqliteError(e, absl::StrCat("database ", db_->path(), ": loading catalog"));
   }
-  snap->Index();
+  auto snap = std::make_shared<CatalogSnapshot>(std::move(t));
+  snap->schema_version = *schema;
+  snap->catalog_version = catalog_version;
+  snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
   return std::shared_ptr<const CatalogSnapshot>(std::move(snap));
+}
+
+absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::shared_ptr<const CatalogSnapshot> next;
+  const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
+  const PriceRow* p = key.appended_price;
+  const int64_t pos = p == nullptr ? -1 : prev->InstancePosition(p->provider, p->instance_type, p->region);
+  if (pos >= 0) {
+    // One price list changes; every other table and list is shared with `prev`.
+    CatalogTables t = prev->tables();
+    PriceRow row = *p;
+    row.id = result.id;
+    t.prices = WithPrice(*t.prices, static_cast<size_t>(pos), row);
+    auto snap = std::make_shared<CatalogSnapshot>(std::move(t));
+    snap->schema_version = prev->schema_version;
+    snap->catalog_version = result.catalog_version;
+    snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
+    next = std::move(snap);
+  } else {
+    absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded = Load(key.reload);
+    if (!loaded.ok()) return loaded.status();
+    next = std::move(*loaded);
+  }
+  std::atomic_store(&snapshot_, std::move(next));
+  last_publish_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
@@ -429,7 +491,7 @@ absl::StatusOr<WriteResult> CatalogStore::Write(
   // (a large reload could outlast the shutdown grace and leave the client without an answer).
   if (draining_) return result;
   // Publish before answering, so the caller's next read sees the write.
-  absl::Status published = Reload();
+  absl::Status published = Publish(key, result);
   if (!published.ok()) {
     return absl::InternalError(absl::StrCat("committed catalog version ", result.catalog_version,
                                             " but could not publish it: ", published.message()));
@@ -454,7 +516,9 @@ absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string&
 absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, const GpuRow& g) {
   absl::Status valid = ValidateGpuRow(g);
   if (!valid.ok()) return valid;
-  return Write(ctx, {"gpu_types", {{"name", g.spec.name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"gpu_types", {{"name", g.spec.name}}, 0, ""};
+  key.reload = kGpuTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db,
                         "INSERT INTO gpu_types (name, vendor, memory_bytes, "
                         "memory_bandwidth_bytes_per_second, fp32_dense_tflops, tf32_dense_tflops, "
@@ -498,7 +562,9 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
 }
 
 absl::StatusOr<WriteResult> CatalogStore::DeleteGpu(const WriteContext& ctx, const std::string& name) {
-  return Write(ctx, {"gpu_types", {{"name", name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"gpu_types", {{"name", name}}, 0, ""};
+  key.reload = kGpuTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     SQLite::Statement users(db, "SELECT COUNT(*) FROM instance_types WHERE gpu_name = ?");
     users.bind(1, name);
@@ -517,7 +583,9 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteGpu(const WriteContext& ctx, con
 absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, const ModelRow& m) {
   absl::Status valid = ValidateModelRow(m);
   if (!valid.ok()) return valid;
-  return Write(ctx, {"models", {{"name", m.arch.name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"models", {{"name", m.arch.name}}, 0, ""};
+  key.reload = kModelTable | kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db,
                         "INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, "
                         "num_kv_heads, ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, "
@@ -557,7 +625,9 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, c
 }
 
 absl::StatusOr<WriteResult> CatalogStore::DeleteModel(const WriteContext& ctx, const std::string& name) {
-  return Write(ctx, {"models", {{"name", name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"models", {{"name", name}}, 0, ""};
+  key.reload = kModelTable | kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db, "DELETE FROM models WHERE name = ?");
     q.bind(1, name);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no model named \"", name, "\""));
@@ -611,6 +681,7 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx
   absl::Status valid = ValidateInstanceRow(r);
   if (!valid.ok()) return valid;
   Key key{"instance_types", {{"provider", r.provider}, {"instance_type", r.instance_type}, {"region", r.region}}, 0, ""};
+  key.reload = kInstanceTable | kPriceTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name,
@@ -627,6 +698,7 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx
                                                          const std::string& instance_type,
                                                          const std::string& region) {
   Key key{"instance_types", {{"provider", provider}, {"instance_type", instance_type}, {"region", region}}, 0, ""};
+  key.reload = kInstanceTable | kPriceTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db,
                         "DELETE FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
@@ -643,7 +715,10 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx
 absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, const PriceRow& p) {
   absl::Status valid = ValidatePriceRow(p);
   if (!valid.ok()) return valid;
-  return Write(ctx, {"prices", {}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"prices", {}, 0, ""};
+  key.reload = kPriceTable;
+  key.appended_price = &p;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     SQLite::Statement exists(db,
                              "SELECT 1 FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
@@ -662,7 +737,9 @@ absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, cons
 absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& b) {
   absl::Status valid = ValidateBenchmarkRow(b);
   if (!valid.ok()) return valid;
-  return Write(ctx, {"benchmarks", {}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"benchmarks", {}, 0, ""};
+  key.reload = kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name,
                                  "benchmark.gpu_name", "GPU");
@@ -696,7 +773,9 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
 }
 
 absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ctx, int64_t id) {
-  return Write(ctx, {"benchmarks", {}, id, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"benchmarks", {}, id, ""};
+  key.reload = kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db, "DELETE FROM benchmarks WHERE id = ?");
     q.bind(1, id);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("id: no benchmark ", id));
@@ -718,6 +797,7 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
   const std::vector<CsvOffer>& offers = read->offers;
   Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", offers.size(), "-offers")};
   key.rows = static_cast<int64_t>(offers.size());
+  key.reload = kInstanceTable | kPriceTable;
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     SQLite::Statement upsert(db, kUpsertInstance);

@@ -111,8 +111,19 @@ class CatalogStore {
   double last_publish_seconds() const { return last_publish_seconds_.load(); }
 
  private:
+  // Tables a write changed: publishing re-reads only these and shares the rest.
+  enum : unsigned {
+    kGpuTable = 1,
+    kModelTable = 2,
+    kInstanceTable = 4,
+    kPriceTable = 8,
+    kBenchmarkTable = 16,
+    kAllTables = 31,
+  };
+
   explicit CatalogStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
-  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load();
+  // A snapshot with the `reload` tables read afresh and the others taken from the current one.
+  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load(unsigned reload);
   absl::Status LearnColumns();
 
   struct Key {
@@ -121,11 +132,17 @@ class CatalogStore {
     int64_t id = 0;                                          // for id-keyed tables
     std::string label;  // audit entity when the write has no single row (bulk import)
     int64_t rows = 0;   // rows_written to report (bulk import); set after construction
+    unsigned reload = kAllTables;               // tables to re-read after the write
+    const PriceRow* appended_price = nullptr;   // SetPrice: patch instead of re-reading
   };
   // The shared write path: before image, `apply`, after image, audit row, version bump,
   // commit, publish. `apply` returns the id of a created row (0 if none).
   absl::StatusOr<WriteResult> Write(const WriteContext& ctx, Key key,
                                     const std::function<absl::StatusOr<int64_t>()>& apply);
+  // Publishes the committed write: a patch of the current snapshot where the write says how
+  // (an appended price), otherwise a reload of the tables it changed.
+  absl::Status Publish(const Key& key, const WriteResult& result);
+
   absl::StatusOr<std::string> RowJson(const Key& key);
   // Ok when a write may commit now: not draining, and the database file is still the one
   // opened. Otherwise the refusal; a replaced file also marks the store unusable.

@@ -12,6 +12,19 @@
 
 namespace capplan::store {
 
+// An on-demand price for aws p5.48xlarge in us-east-1, a shipped offer.
+inline PriceRow P5Price(double usd, int64_t effective_unix_seconds) {
+  PriceRow p;
+  p.provider = "aws";
+  p.instance_type = "p5.48xlarge";
+  p.region = "us-east-1";
+  p.kind = PriceKind::kOnDemand;
+  p.price_usd_per_hour = usd;
+  p.effective_unix_seconds = effective_unix_seconds;
+  p.source = {"ops ticket 42", "2025-06-05", ""};
+  return p;
+}
+
 class TempStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
