@@ -196,8 +196,67 @@ absl::StatusOr<capplan::v1::ListModelsResponse> Client::ListModels() {
   return response;
 }
 
-CAPPLAN_READ_RPC(ListInstances, planner_, ListInstancesRequest, ListInstancesResponse)
-CAPPLAN_READ_RPC(ListPriceHistory, planner_, ListPriceHistoryRequest, ListPriceHistoryResponse)
+
+namespace {
+
+// Fetches `request` and every following page, appending each page to the first; the result
+// has no next_page_token.
+template <typename Request, typename Fetch, typename Append>
+auto FollowPages(Request request, Fetch fetch, Append append) -> decltype(fetch(request)) {
+  auto all = fetch(request);
+  if (!all.ok()) return all;
+  std::string token = all->next_page_token();
+  while (!token.empty()) {
+    request.set_page_token(token);
+    auto page = fetch(request);
+    if (!page.ok()) return page.status();
+    append(*all, *page);
+    token = page->next_page_token();
+  }
+  all->clear_next_page_token();
+  return all;
+}
+
+}  // namespace
+
+absl::StatusOr<capplan::v1::ListInstancesResponse> Client::ListInstancesPage(
+    const capplan::v1::ListInstancesRequest& req) {
+  capplan::v1::ListInstancesResponse response;
+  absl::Status s = ReadCall(
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListInstances(c, r, out); },
+      req, &response);
+  if (!s.ok()) return s;
+  return response;
+}
+
+absl::StatusOr<capplan::v1::ListInstancesResponse> Client::ListInstances(
+    const capplan::v1::ListInstancesRequest& req) {
+  return FollowPages(
+      req, [this](const capplan::v1::ListInstancesRequest& r) { return ListInstancesPage(r); },
+      [](capplan::v1::ListInstancesResponse& all, const capplan::v1::ListInstancesResponse& page) {
+        all.mutable_offers()->MergeFrom(page.offers());
+        all.set_catalog_version(page.catalog_version());
+      });
+}
+
+absl::StatusOr<capplan::v1::ListPriceHistoryResponse> Client::ListPriceHistoryPage(
+    const capplan::v1::ListPriceHistoryRequest& req) {
+  capplan::v1::ListPriceHistoryResponse response;
+  absl::Status s = ReadCall(
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListPriceHistory(c, r, out); },
+      req, &response);
+  if (!s.ok()) return s;
+  return response;
+}
+
+absl::StatusOr<capplan::v1::ListPriceHistoryResponse> Client::ListPriceHistory(
+    const capplan::v1::ListPriceHistoryRequest& req) {
+  return FollowPages(
+      req, [this](const capplan::v1::ListPriceHistoryRequest& r) { return ListPriceHistoryPage(r); },
+      [](capplan::v1::ListPriceHistoryResponse& all, const capplan::v1::ListPriceHistoryResponse& page) {
+        all.mutable_prices()->MergeFrom(page.prices());
+      });
+}
 CAPPLAN_READ_RPC(ListBenchmarks, planner_, ListBenchmarksRequest, ListBenchmarksResponse)
 CAPPLAN_READ_RPC(Plan, planner_, PlanRequest, PlanResponse)
 CAPPLAN_READ_RPC(Compare, planner_, CompareRequest, CompareResponse)

@@ -41,9 +41,14 @@ class Client {
   absl::StatusOr<capplan::v1::GetCatalogVersionResponse> GetCatalogVersion();
   absl::StatusOr<capplan::v1::ListGpusResponse> ListGpus();
   absl::StatusOr<capplan::v1::ListModelsResponse> ListModels();
+  // Every page, merged (catalog_version from the last page). The *Page calls fetch one.
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstances(
       const capplan::v1::ListInstancesRequest& request);
+  absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstancesPage(
+      const capplan::v1::ListInstancesRequest& request);
   absl::StatusOr<capplan::v1::ListPriceHistoryResponse> ListPriceHistory(
+      const capplan::v1::ListPriceHistoryRequest& request);
+  absl::StatusOr<capplan::v1::ListPriceHistoryResponse> ListPriceHistoryPage(
       const capplan::v1::ListPriceHistoryRequest& request);
   absl::StatusOr<capplan::v1::ListBenchmarksResponse> ListBenchmarks(
       const capplan::v1::ListBenchmarksRequest& request);

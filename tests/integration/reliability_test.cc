@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -120,6 +121,67 @@ TEST_F(ReliabilityTest, RetriedImportWithOneRequestIdIsAppliedOnce) {
   ASSERT_TRUE(p1.ok() && p2.ok());
   EXPECT_EQ(p1->id(), p2->id());
   EXPECT_EQ(QueryDb(db(), "SELECT COUNT(*) FROM prices WHERE price_usd_per_hour = 77"), 1);
+}
+
+TEST_F(ReliabilityTest, LargeCatalogListsInPagesUnderTheReceiveLimit) {
+  Start("2s");
+  client::Client c = MakeClient(std::chrono::milliseconds(60000));
+  // 40,000 offers: one unpaged response would be several MB, over the 4 MB receive limit.
+  std::string csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n";
+  for (int i = 0; i < 40000; ++i) absl::StrAppend(&csv, "g6.", i % 300, "xlarge,L4,1,4,16,0.8,r-", i / 300, "\n");
+  capplan::v1::ImportPricesCsvRequest req;
+  req.set_provider("pagecloud");
+  req.set_csv(csv);
+  req.mutable_source()->set_citation("generated offers");
+  req.mutable_source()->set_as_of_date("2026-01-01");
+  ASSERT_TRUE(c.ImportPricesCsv(req).ok());
+
+  capplan::v1::ListInstancesRequest list;
+  absl::StatusOr<capplan::v1::ListInstancesResponse> first = c.ListInstancesPage(list);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->offers_size(), 500);  // the default page
+  EXPECT_FALSE(first->next_page_token().empty());
+  list.set_provider("pagecloud");
+  absl::StatusOr<capplan::v1::ListInstancesResponse> all = c.ListInstances(list);
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ(all->offers_size(), 40000);
+  EXPECT_TRUE(all->next_page_token().empty());
+  EXPECT_GT(all->ByteSizeLong(), 4u * 1024 * 1024);
+  std::set<std::string> distinct;
+  for (const auto& o : all->offers()) distinct.insert(o.instance().instance_type() + "/" + o.instance().region());
+  EXPECT_EQ(distinct.size(), 40000u);  // no offer twice, none skipped
+
+  list.set_page_size(1001);
+  EXPECT_NE(c.ListInstancesPage(list).status().message().find("page_size: must be in [0, 1000]"), std::string::npos);
+  list.set_page_size(0);
+  list.set_page_token("not-a-token");
+  EXPECT_EQ(c.ListInstancesPage(list).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(ReliabilityTest, PriceHistoryPagesAreComplete) {
+  Start("2s");
+  client::Client c = MakeClient();
+  for (int i = 0; i < 7; ++i) ASSERT_TRUE(c.SetPrice(P5Price(50 + i)).ok());
+  capplan::v1::ListPriceHistoryRequest req;
+  req.set_provider("aws");
+  req.set_instance_type("p5.48xlarge");
+  req.set_region("us-east-1");
+  absl::StatusOr<capplan::v1::ListPriceHistoryResponse> whole = c.ListPriceHistory(req);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  req.set_page_size(2);
+  std::vector<int64_t> paged;
+  for (int pages = 0; pages < 20; ++pages) {
+    absl::StatusOr<capplan::v1::ListPriceHistoryResponse> page = c.ListPriceHistoryPage(req);
+    ASSERT_TRUE(page.ok()) << page.status();
+    EXPECT_LE(page->prices_size(), 2);
+    for (const auto& p : page->prices()) paged.push_back(p.id());
+    if (page->next_page_token().empty()) break;
+    req.set_page_token(page->next_page_token());
+  }
+  std::vector<int64_t> ids;
+  for (const auto& p : whole->prices()) ids.push_back(p.id());
+  EXPECT_EQ(paged, ids);
+  EXPECT_GE(ids.size(), 8u);  // the shipped price and the seven new ones
 }
 
 }  // namespace
