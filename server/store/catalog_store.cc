@@ -62,13 +62,10 @@ std::shared_ptr<const CatalogSnapshot> CatalogStore::Snapshot() const {
 }
 
 absl::Status CatalogStore::Reload() {
-  const auto t0 = std::chrono::steady_clock::now();
-  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> next = Load(kAllTables);
-  if (!next.ok()) return next.status();
-  std::atomic_store(&snapshot_, std::move(*next));
-  last_publish_seconds_ =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return absl::OkStatus();
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Key everything;
+  everything.reload = kAllTables;
+  return Publish(everything, WriteResult());
 }
 
 absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsigned reload) {
@@ -110,7 +107,7 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
   const auto t0 = std::chrono::steady_clock::now();
   std::shared_ptr<const CatalogSnapshot> next;
   const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
-  const PriceRow* p = key.appended_price;
+  const PriceRow* p = snapshot_stale_ ? nullptr : key.appended_price;
   const int64_t pos = p == nullptr ? -1 : prev->InstancePosition(p->provider, p->instance_type, p->region);
   if (pos >= 0) {
     // One price list changes; every other table and list is shared with `prev`.
@@ -124,10 +121,17 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
     snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
     next = std::move(snap);
   } else {
-    absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded = Load(key.reload);
-    if (!loaded.ok()) return loaded.status();
+    absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded =
+        Load(snapshot_stale_ ? kAllTables : key.reload);
+    if (!loaded.ok()) {
+      // The published snapshot now lags the database: the next publish starts afresh
+      // rather than patching it.
+      snapshot_stale_ = true;
+      return loaded.status();
+    }
     next = std::move(*loaded);
   }
+  snapshot_stale_ = false;
   std::atomic_store(&snapshot_, std::move(next));
   last_publish_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -268,11 +272,14 @@ absl::StatusOr<WriteResult> CatalogStore::Write(
     if (!may.ok()) return may;
     tx.commit();
   } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat(ctx.method, " ", entity));
+    return SqliteWriteError(e, db, absl::StrCat(ctx.method, " ", entity));
   }
   // Committed. A draining server is going away: answering now matters more than publishing
   // (a large reload could outlast the shutdown grace and leave the client without an answer).
-  if (draining_) return result;
+  if (draining_) {
+    snapshot_stale_ = true;
+    return result;
+  }
   // Publish before answering, so the caller's next read sees the write.
   absl::Status published = Publish(key, result);
   if (!published.ok()) {

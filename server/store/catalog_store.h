@@ -71,7 +71,7 @@ class CatalogStore {
   // The current snapshot. Lock-free; the pointer stays valid for as long as it is held.
   std::shared_ptr<const CatalogSnapshot> Snapshot() const;
 
-  // Re-reads the catalog and publishes a new snapshot.
+  // Re-reads the whole catalog and publishes a new snapshot (waits for a write in progress).
   absl::Status Reload();
 
   absl::StatusOr<WriteResult> UpsertGpu(const WriteContext& ctx, const GpuRow& row);
@@ -141,12 +141,13 @@ class CatalogStore {
                                     const std::function<absl::StatusOr<int64_t>()>& apply);
   // Publishes the committed write: a patch of the current snapshot where the write says how
   // (an appended price), otherwise a reload of the tables it changed.
-  absl::Status Publish(const Key& key, const WriteResult& result);
+  absl::Status Publish(const Key& key, const WriteResult& result)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
 
   absl::StatusOr<std::string> RowJson(const Key& key);
   // Ok when a write may commit now: not draining, and the database file is still the one
   // opened. Otherwise the refusal; a replaced file also marks the store unusable.
-  absl::Status MayCommit();
+  absl::Status MayCommit() ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Inside the write transaction: the earlier result for ctx.request_id, if any (or the
   // refusal of a reused id); then, after the write, recording it and pruning old ids.
   absl::StatusOr<std::optional<WriteResult>> EarlierResult(const WriteContext& ctx);
@@ -155,6 +156,9 @@ class CatalogStore {
   std::unique_ptr<Database> db_;
   std::mutex write_mu_;  // one writer at a time (SQLite is single-writer anyway)
   std::atomic<bool> draining_{false};
+  // The published snapshot may lag the database (a publish failed or was skipped): the next
+  // publish re-reads every table.
+  bool snapshot_stale_ ABSL_GUARDED_BY(write_mu_) = false;
   absl::Status unusable_ ABSL_GUARDED_BY(write_mu_);
   std::function<void(const absl::Status&)> health_listener_ ABSL_GUARDED_BY(write_mu_);
   std::map<std::string, std::string> json_exprs_;  // table -> json_object(...) over its columns

@@ -46,6 +46,15 @@ absl::Status SqliteError(const SQLite::Exception& e, const std::string& context)
   }
 }
 
+absl::Status SqliteWriteError(const SQLite::Exception& e, SQLite::Database& db,
+                              const std::string& context) {
+  if ((e.getErrorCode() & 0xff) == SQLITE_IOERR && sqlite3_system_errno(db.getHandle()) == ENOSPC) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        context, ": ", e.what(), " (no space left on the device; the write was rolled back)"));
+  }
+  return SqliteError(e, context);
+}
+
 Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Database::~Database() = default;
 

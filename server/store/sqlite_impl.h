@@ -32,5 +32,9 @@ struct Database::Impl {
 // read-only -> FailedPrecondition, full (disk or max_page_count) -> ResourceExhausted,
 // anything else -> Internal.
 absl::Status SqliteError(const SQLite::Exception& e, const std::string& context);
+// The same for a failed write on `db`, which also reads the OS error behind an I/O error: a
+// disk that filled up during a write or fsync (ENOSPC) is ResourceExhausted as well.
+absl::Status SqliteWriteError(const SQLite::Exception& e, SQLite::Database& db,
+                              const std::string& context);
 
 }  // namespace capplan::store
