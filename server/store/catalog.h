@@ -123,6 +123,12 @@ std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models
 std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> WithPrice(
     const std::vector<std::shared_ptr<const PriceList>>& lists, size_t position, const PriceRow& row);
 
+// `tables` with the offer `row` inserted, or replacing the row with its key; or, with
+// `row` null, with the offer `erase_key` (and its prices) removed. The instance table is
+// copied (rows and index) and the price lists shifted; every other table is shared.
+CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row,
+                           const std::string& erase_key);
+
 // What the planner reads: immutable, built once from its tables and never changed.
 class CatalogSnapshot {
   CatalogTables tables_;  // first: the references below point into it

@@ -103,19 +103,32 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
   return std::shared_ptr<const CatalogSnapshot>(std::move(snap));
 }
 
+std::optional<CatalogTables> CatalogStore::Patch(const CatalogSnapshot& prev, const Key& key,
+                                                const WriteResult& result) {
+  if (const PriceRow* p = key.appended_price) {
+    // One price list changes; every other table and list is shared with `prev`.
+    const int64_t pos = prev.InstancePosition(p->provider, p->instance_type, p->region);
+    if (pos < 0) return std::nullopt;
+    CatalogTables t = prev.tables();
+    PriceRow row = *p;
+    row.id = result.id;
+    t.prices = WithPrice(*t.prices, static_cast<size_t>(pos), row);
+    return t;
+  }
+  if (key.upserted_instance != nullptr || !key.erased_instance.empty()) {
+    return WithInstance(prev.tables(), key.upserted_instance, key.erased_instance);
+  }
+  return std::nullopt;
+}
+
 absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
   const auto t0 = std::chrono::steady_clock::now();
   std::shared_ptr<const CatalogSnapshot> next;
   const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
-  const PriceRow* p = snapshot_stale_ ? nullptr : key.appended_price;
-  const int64_t pos = p == nullptr ? -1 : prev->InstancePosition(p->provider, p->instance_type, p->region);
-  if (pos >= 0) {
-    // One price list changes; every other table and list is shared with `prev`.
-    CatalogTables t = prev->tables();
-    PriceRow row = *p;
-    row.id = result.id;
-    t.prices = WithPrice(*t.prices, static_cast<size_t>(pos), row);
-    auto snap = std::make_shared<CatalogSnapshot>(std::move(t));
+  std::optional<CatalogTables> patched;
+  if (!snapshot_stale_ && prev != nullptr) patched = Patch(*prev, key, result);
+  if (patched.has_value()) {
+    auto snap = std::make_shared<CatalogSnapshot>(std::move(*patched));
     snap->schema_version = prev->schema_version;
     snap->catalog_version = result.catalog_version;
     snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
@@ -472,6 +485,7 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx
   if (!valid.ok()) return valid;
   Key key{"instance_types", {{"provider", r.provider}, {"instance_type", r.instance_type}, {"region", r.region}}, 0, ""};
   key.reload = kInstanceTable | kPriceTable;
+  key.upserted_instance = &r;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name,
@@ -489,6 +503,7 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx
                                                          const std::string& region) {
   Key key{"instance_types", {{"provider", provider}, {"instance_type", instance_type}, {"region", region}}, 0, ""};
   key.reload = kInstanceTable | kPriceTable;
+  key.erased_instance = OfferKey(provider, instance_type, region);
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db,
                         "DELETE FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");

@@ -133,7 +133,11 @@ class CatalogStore {
     std::string label;  // audit entity when the write has no single row (bulk import)
     int64_t rows = 0;   // rows_written to report (bulk import); set after construction
     unsigned reload = kAllTables;               // tables to re-read after the write
-    const PriceRow* appended_price = nullptr;   // SetPrice: patch instead of re-reading
+    // Patches instead of re-reading: SetPrice's new row, UpsertInstance's row,
+    // DeleteInstance's offer key.
+    const PriceRow* appended_price = nullptr;
+    const InstanceRow* upserted_instance = nullptr;
+    std::string erased_instance = std::string();
   };
   // The shared write path: before image, `apply`, after image, audit row, version bump,
   // commit, publish. `apply` returns the id of a created row (0 if none).
@@ -143,6 +147,10 @@ class CatalogStore {
   // (an appended price), otherwise a reload of the tables it changed.
   absl::Status Publish(const Key& key, const WriteResult& result)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // The tables after the write `key` describes, built from `prev`; none when only a reload
+  // can tell.
+  std::optional<CatalogTables> Patch(const CatalogSnapshot& prev, const Key& key,
+                                     const WriteResult& result);
 
   absl::StatusOr<std::string> RowJson(const Key& key);
   // Ok when a write may commit now: not draining, and the database file is still the one

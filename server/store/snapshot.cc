@@ -87,6 +87,38 @@ std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> WithPrice(
   return next;
 }
 
+CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row,
+                           const std::string& erase_key) {
+  CatalogTables next = tables;
+  const Table<InstanceRow>& old = *tables.instances;
+  const std::string key = row != nullptr ? OfferKey(row->provider, row->instance_type, row->region) : erase_key;
+  auto found = old.index.find(key);
+  if (row != nullptr && found != old.index.end()) {
+    // Same key: the row changes in place, positions and prices stay.
+    auto t = std::make_shared<Table<InstanceRow>>(old);
+    t->rows[found->second] = *row;
+    next.instances = std::move(t);
+    return next;
+  }
+  if (row == nullptr && found == old.index.end()) return next;
+  std::vector<InstanceRow> rows = old.rows;
+  auto lists = std::make_shared<std::vector<std::shared_ptr<const PriceList>>>(*tables.prices);
+  if (row != nullptr) {
+    auto order = [](const InstanceRow& a, const InstanceRow& b) {
+      return std::tie(a.provider, a.instance_type, a.region) < std::tie(b.provider, b.instance_type, b.region);
+    };
+    const auto at = std::lower_bound(rows.begin(), rows.end(), *row, order);
+    lists->insert(lists->begin() + (at - rows.begin()), nullptr);
+    rows.insert(at, *row);
+  } else {
+    rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(found->second));
+    lists->erase(lists->begin() + static_cast<std::ptrdiff_t>(found->second));
+  }
+  next.instances = MakeInstanceTable(std::move(rows));
+  next.prices = std::move(lists);
+  return next;
+}
+
 std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models,
                                                    const std::vector<BenchmarkRow>& benchmarks) {
   auto c = std::make_shared<Calibration>();

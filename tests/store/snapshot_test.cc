@@ -2,6 +2,11 @@
 // snapshot, old snapshots never change under their readers, and the next read sees the write.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
 #include "server/store/catalog_store.h"
 #include "temp_store.h"
 
@@ -72,6 +77,51 @@ TEST_F(SnapshotTest, BenchmarkWriteRereadsOnlyBenchmarks) {
   EXPECT_EQ(after->tables().prices, before->tables().prices);
   EXPECT_EQ(after->benchmarks.size(), before->benchmarks.size() + 1);
   EXPECT_EQ(after->serving_benchmarks.size(), before->serving_benchmarks.size() + 1);
+}
+
+// Offers, their positions and their current prices, as a planner sees them.
+std::vector<std::string> Offers(const CatalogSnapshot& snap) {
+  std::vector<std::string> out;
+  for (const InstanceRow& i : snap.instances) {
+    const PriceRow* p = snap.PriceAt(i, PriceKind::kOnDemand, 0);
+    out.push_back(absl::StrCat(i.provider, "/", i.instance_type, "/", i.region, " ", i.gpu_name, "x",
+                               i.gpu_count, " ", p != nullptr ? p->price_usd_per_hour : -1.0));
+  }
+  return out;
+}
+
+TEST_F(SnapshotTest, InstanceWritesPatchTheSnapshotLikeAFullReload) {
+  InstanceRow r;
+  r.provider = "aws";
+  r.instance_type = "a0.test";  // sorts before every shipped aws type
+  r.region = "us-east-1";
+  r.gpu_name = "L4";
+  r.gpu_count = 1;
+  r.vcpus = 4;
+  r.memory_bytes = int64_t{16} << 30;
+  r.source = {"test", "2025-11-01", ""};
+  std::shared_ptr<const CatalogSnapshot> before = store_->Snapshot();
+  ASSERT_TRUE(store_->UpsertInstance({"ops", "UpsertInstanceType"}, r).ok());
+  PriceRow price = P5Price(1.5, 1767225600);
+  price.instance_type = "a0.test";
+  ASSERT_TRUE(store_->SetPrice(ops_, price).ok());
+  r.gpu_count = 2;  // in place
+  ASSERT_TRUE(store_->UpsertInstance({"ops", "UpsertInstanceType"}, r).ok());
+  std::shared_ptr<const CatalogSnapshot> patched = store_->Snapshot();
+  EXPECT_EQ(patched->tables().gpus, before->tables().gpus);
+  EXPECT_EQ(patched->instances.size(), before->instances.size() + 1);
+  ASSERT_TRUE(store_->Reload().ok());
+  EXPECT_EQ(Offers(*patched), Offers(*store_->Snapshot()));
+  EXPECT_EQ(patched->FindInstance("aws", "a0.test", "us-east-1")->gpu_count, 2);
+
+  // A shipped offer with prices goes, and its prices with it.
+  ASSERT_TRUE(store_->DeleteInstance({"ops", "DeleteInstanceType"}, "aws", "p5.48xlarge", "us-east-1").ok());
+  patched = store_->Snapshot();
+  EXPECT_EQ(patched->FindInstance("aws", "p5.48xlarge", "us-east-1"), nullptr);
+  EXPECT_TRUE(patched->PriceHistory("aws", "p5.48xlarge", "us-east-1").empty());
+  ASSERT_TRUE(store_->Reload().ok());
+  EXPECT_EQ(Offers(*patched), Offers(*store_->Snapshot()));
+  EXPECT_EQ(patched->price_count, store_->Snapshot()->price_count);
 }
 
 }  // namespace
