@@ -2,8 +2,10 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -81,8 +83,19 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
   health_ = grpc::health::v1::Health::NewStub(channel_);
 }
 
+namespace {
+
+// 128 random bits in hex: unique enough that two writes never share one by accident.
+std::string RandomRequestId() {
+  static thread_local std::mt19937_64 rng{std::random_device{}() ^
+                                          (static_cast<uint64_t>(std::random_device{}()) << 32)};
+  return absl::StrCat(absl::Hex(rng(), absl::kZeroPad16), absl::Hex(rng(), absl::kZeroPad16));
+}
+
+}  // namespace
+
 template <typename Request, typename Response, typename Method>
-absl::Status Client::ReadCall(Method method, const Request& request, Response* response) {
+absl::Status Client::Call(Method method, const Request& request, Response* response, bool admin) {
   if (!setup_.ok()) return setup_;
   std::chrono::milliseconds backoff = options_.initial_backoff;
   const auto overall = std::chrono::system_clock::now() + options_.timeout;
@@ -90,6 +103,9 @@ absl::Status Client::ReadCall(Method method, const Request& request, Response* r
   for (int attempt = 1; attempt <= options_.max_read_attempts; ++attempt) {
     grpc::ClientContext context;
     context.set_deadline(overall);
+    if (admin && !options_.admin_token.empty()) {
+      context.AddMetadata("authorization", "Bearer " + options_.admin_token);
+    }
     status = method(&context, request, response);
     if (status.error_code() != grpc::StatusCode::UNAVAILABLE) break;
     if (std::chrono::system_clock::now() + backoff >= overall) break;
@@ -100,14 +116,18 @@ absl::Status Client::ReadCall(Method method, const Request& request, Response* r
 }
 
 template <typename Request, typename Response, typename Method>
+absl::Status Client::ReadCall(Method method, const Request& request, Response* response) {
+  return Call(method, request, response, /*admin=*/false);
+}
+
+template <typename Request, typename Response, typename Method>
 absl::Status Client::WriteCall(Method method, const Request& request, Response* response) {
-  if (!setup_.ok()) return setup_;
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + options_.timeout);
-  if (!options_.admin_token.empty()) {
-    context.AddMetadata("authorization", "Bearer " + options_.admin_token);
-  }
-  return FromGrpc(method(&context, request, response));
+  // With a request id the server applies a write at most once, so UNAVAILABLE (which may
+  // come after the server committed) can be retried like a read.
+  if (!request.request_id().empty()) return Call(method, request, response, /*admin=*/true);
+  Request with_id = request;
+  with_id.set_request_id(RandomRequestId());
+  return Call(method, with_id, response, /*admin=*/true);
 }
 
 absl::StatusOr<std::string> Client::Health(const std::string& service) {
@@ -134,7 +154,7 @@ absl::StatusOr<capplan::v1::GetCatalogVersionResponse> Client::GetCatalogVersion
   return response;
 }
 
-// One typed wrapper per RPC: reads retry UNAVAILABLE, writes go once with the token.
+// One typed wrapper per RPC: reads retry UNAVAILABLE; writes carry the token and a request id.
 #define CAPPLAN_READ_RPC(Name, Stub, Request, Response)                                \
   absl::StatusOr<capplan::v1::Response> Client::Name(const capplan::v1::Request& req) { \
     capplan::v1::Response response;                                                    \
@@ -176,8 +196,67 @@ absl::StatusOr<capplan::v1::ListModelsResponse> Client::ListModels() {
   return response;
 }
 
-CAPPLAN_READ_RPC(ListInstances, planner_, ListInstancesRequest, ListInstancesResponse)
-CAPPLAN_READ_RPC(ListPriceHistory, planner_, ListPriceHistoryRequest, ListPriceHistoryResponse)
+
+namespace {
+
+// Fetches `request` and every following page, appending each page to the first; the result
+// has no next_page_token.
+template <typename Request, typename Fetch, typename Append>
+auto FollowPages(Request request, Fetch fetch, Append append) -> decltype(fetch(request)) {
+  auto all = fetch(request);
+  if (!all.ok()) return all;
+  std::string token = all->next_page_token();
+  while (!token.empty()) {
+    request.set_page_token(token);
+    auto page = fetch(request);
+    if (!page.ok()) return page.status();
+    append(*all, *page);
+    token = page->next_page_token();
+  }
+  all->clear_next_page_token();
+  return all;
+}
+
+}  // namespace
+
+absl::StatusOr<capplan::v1::ListInstancesResponse> Client::ListInstancesPage(
+    const capplan::v1::ListInstancesRequest& req) {
+  capplan::v1::ListInstancesResponse response;
+  absl::Status s = ReadCall(
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListInstances(c, r, out); },
+      req, &response);
+  if (!s.ok()) return s;
+  return response;
+}
+
+absl::StatusOr<capplan::v1::ListInstancesResponse> Client::ListInstances(
+    const capplan::v1::ListInstancesRequest& req) {
+  return FollowPages(
+      req, [this](const capplan::v1::ListInstancesRequest& r) { return ListInstancesPage(r); },
+      [](capplan::v1::ListInstancesResponse& all, const capplan::v1::ListInstancesResponse& page) {
+        all.mutable_offers()->MergeFrom(page.offers());
+        all.set_catalog_version(page.catalog_version());
+      });
+}
+
+absl::StatusOr<capplan::v1::ListPriceHistoryResponse> Client::ListPriceHistoryPage(
+    const capplan::v1::ListPriceHistoryRequest& req) {
+  capplan::v1::ListPriceHistoryResponse response;
+  absl::Status s = ReadCall(
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListPriceHistory(c, r, out); },
+      req, &response);
+  if (!s.ok()) return s;
+  return response;
+}
+
+absl::StatusOr<capplan::v1::ListPriceHistoryResponse> Client::ListPriceHistory(
+    const capplan::v1::ListPriceHistoryRequest& req) {
+  return FollowPages(
+      req, [this](const capplan::v1::ListPriceHistoryRequest& r) { return ListPriceHistoryPage(r); },
+      [](capplan::v1::ListPriceHistoryResponse& all, const capplan::v1::ListPriceHistoryResponse& page) {
+        all.mutable_prices()->MergeFrom(page.prices());
+      });
+}
 CAPPLAN_READ_RPC(ListBenchmarks, planner_, ListBenchmarksRequest, ListBenchmarksResponse)
 CAPPLAN_READ_RPC(Plan, planner_, PlanRequest, PlanResponse)
 CAPPLAN_READ_RPC(Compare, planner_, CompareRequest, CompareResponse)

@@ -16,7 +16,7 @@ namespace capplan::client {
 struct ClientOptions {
   std::string server = "127.0.0.1:50051";
   std::chrono::milliseconds timeout{5000};
-  int max_read_attempts = 4;  // read-only calls only
+  int max_read_attempts = 4;  // reads, and writes (which carry a request id)
   std::chrono::milliseconds initial_backoff{50};
   std::string admin_token;    // sent as "authorization: Bearer <token>" on admin calls
   // TLS: the CA that signed the server's certificate (PEM file); empty: plaintext. For mTLS
@@ -41,9 +41,14 @@ class Client {
   absl::StatusOr<capplan::v1::GetCatalogVersionResponse> GetCatalogVersion();
   absl::StatusOr<capplan::v1::ListGpusResponse> ListGpus();
   absl::StatusOr<capplan::v1::ListModelsResponse> ListModels();
+  // Every page, merged (catalog_version from the last page). The *Page calls fetch one.
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstances(
       const capplan::v1::ListInstancesRequest& request);
+  absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstancesPage(
+      const capplan::v1::ListInstancesRequest& request);
   absl::StatusOr<capplan::v1::ListPriceHistoryResponse> ListPriceHistory(
+      const capplan::v1::ListPriceHistoryRequest& request);
+  absl::StatusOr<capplan::v1::ListPriceHistoryResponse> ListPriceHistoryPage(
       const capplan::v1::ListPriceHistoryRequest& request);
   absl::StatusOr<capplan::v1::ListBenchmarksResponse> ListBenchmarks(
       const capplan::v1::ListBenchmarksRequest& request);
@@ -51,7 +56,8 @@ class Client {
   absl::StatusOr<capplan::v1::CompareResponse> Compare(const capplan::v1::CompareRequest& request);
   absl::StatusOr<capplan::v1::TcoResponse> Tco(const capplan::v1::TcoRequest& request);
 
-  // Admin writes: sent once (never retried), with the admin token.
+  // Admin writes, with the admin token. A request without a request_id gets a random one, so
+  // retrying UNAVAILABLE (up to max_read_attempts) never applies a write twice.
   absl::StatusOr<capplan::v1::WriteResponse> SetPrice(const capplan::v1::SetPriceRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertGpu(const capplan::v1::UpsertGpuRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertInstanceType(
@@ -67,6 +73,8 @@ class Client {
   const ClientOptions& options() const { return options_; }
 
  private:
+  template <typename Request, typename Response, typename Method>
+  absl::Status Call(Method method, const Request& request, Response* response, bool admin);
   template <typename Request, typename Response, typename Method>
   absl::Status ReadCall(Method method, const Request& request, Response* response);
   template <typename Request, typename Response, typename Method>

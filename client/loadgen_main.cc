@@ -31,14 +31,16 @@ ABSL_FLAG(std::string, server, "127.0.0.1:50051", "capplan-server address");
 ABSL_FLAG(int, concurrency, 16, "calls in flight at once");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "how long to drive each RPC");
 ABSL_FLAG(std::string, rpcs, "health,plan_serving,plan_training,compare,tco",
-          "comma-separated: health, plan_serving, plan_training, compare, tco, set_price");
+          "comma-separated: health, plan_serving, plan_training, plan_heavy, compare, compare_heavy, "
+          "tco, set_price, upsert_instance");
 ABSL_FLAG(std::string, background_rpc, "",
           "an RPC driven at the same time as each measured one (e.g. plan_heavy), to measure "
           "cheap calls while heavy ones run");
 ABSL_FLAG(int, background_concurrency, 8, "calls of --background_rpc in flight at once");
 ABSL_FLAG(int, server_pid, 0, "server process id, to report its resident memory (VmRSS)");
 ABSL_FLAG(std::string, admin_token_file, "",
-          "token file for the set_price RPC (an admin write: commit with fsync, audit, publish)");
+          "token file for the set_price and upsert_instance RPCs (admin writes: commit with fsync, "
+          "audit, publish)");
 
 namespace v1 = capplan::v1;
 using Clock = std::chrono::steady_clock;
@@ -73,6 +75,27 @@ Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
       auto resp = std::make_shared<v1::WriteResponse>();
       admin->async()->SetPrice(ctx.get(), req.get(), resp.get(),
                                [ctx, resp, done](grpc::Status s) { done(s.ok()); });
+    };
+  }
+  if (rpc == "upsert_instance") {
+    // The shipped aws g5.xlarge in us-east-1, rewritten as it is (migrations/0002).
+    auto req = std::make_shared<v1::UpsertInstanceTypeRequest>();
+    v1::InstanceType* i = req->mutable_instance();
+    i->set_provider("aws");
+    i->set_instance_type("g5.xlarge");
+    i->set_region("us-east-1");
+    i->set_gpu_name("A10G");
+    i->set_gpu_count(1);
+    i->set_vcpus(4);
+    i->set_memory_bytes(17179869184);
+    req->mutable_source()->set_citation("AWS EC2 On-Demand pricing page (Linux)");
+    req->mutable_source()->set_as_of_date("2024-06-01");
+    return [admin, req, token](std::function<void(bool)> done) {
+      auto ctx = std::make_shared<grpc::ClientContext>();
+      ctx->AddMetadata("authorization", "Bearer " + token);
+      auto resp = std::make_shared<v1::WriteResponse>();
+      admin->async()->UpsertInstanceType(ctx.get(), req.get(), resp.get(),
+                                         [ctx, resp, done](grpc::Status s) { done(s.ok()); });
     };
   }
   if (rpc == "health") {

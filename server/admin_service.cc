@@ -1,5 +1,9 @@
 #include "server/admin_service.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <cstdint>
 #include <ctime>
 
 #include "absl/strings/str_cat.h"
@@ -27,14 +31,45 @@ absl::StatusOr<Caller> Authorize(const TokenTable& tokens, const grpc::CallbackS
   return caller;
 }
 
-template <typename Fn>
+namespace {
+
+// The request body without its request id, hashed (FNV-1a, 64 bits) over the deterministic
+// serialization: what "the same request" means for a retried write.
+template <typename Request>
+std::string Fingerprint(const Request& req) {
+  Request body = req;
+  body.clear_request_id();
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream out(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&out);
+    coded.SetSerializationDeterministic(true);
+    body.SerializeToCodedStream(&coded);
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  return absl::StrCat(absl::Hex(h, absl::kZeroPad16), "/", bytes.size());
+}
+
+}  // namespace
+
+template <typename Request>
+absl::StatusOr<store::WriteContext> AdminServiceImpl::Context(grpc::CallbackServerContext* ctx,
+                                                              const char* method, const Request& req) {
+  absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kAdmin);
+  if (!caller.ok()) return caller.status();
+  return store::WriteContext{caller->name, method, req.request_id(),
+                             req.request_id().empty() ? std::string() : Fingerprint(req)};
+}
+
+template <typename Request, typename Fn>
 grpc::ServerUnaryReactor* AdminServiceImpl::Write(grpc::CallbackServerContext* ctx, const char* method,
-                                                  v1::WriteResponse* resp, Fn&& fn) {
+                                                  const Request& req, v1::WriteResponse* resp, Fn&& fn) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
   absl::StatusOr<store::WriteResult> result = [&]() -> absl::StatusOr<store::WriteResult> {
-    absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kAdmin);
-    if (!caller.ok()) return caller.status();
-    return fn(store::WriteContext{caller->name, method});
+    absl::StatusOr<store::WriteContext> wc = Context(ctx, method, req);
+    if (!wc.ok()) return wc.status();
+    return fn(*wc);
   }();
   if (result.ok()) {
     resp->set_catalog_version(result->catalog_version);
@@ -49,7 +84,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::Write(grpc::CallbackServerContext* c
 grpc::ServerUnaryReactor* AdminServiceImpl::UpsertGpu(grpc::CallbackServerContext* ctx,
                                                       const v1::UpsertGpuRequest* req,
                                                       v1::WriteResponse* resp) {
-  return Write(ctx, "UpsertGpu", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+  return Write(ctx, "UpsertGpu", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
     absl::StatusOr<store::GpuRow> row = GpuFromProto(req->gpu());
     if (!row.ok()) return row.status();
     return store_->UpsertGpu(wc, *row);
@@ -59,7 +94,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::UpsertGpu(grpc::CallbackServerContex
 grpc::ServerUnaryReactor* AdminServiceImpl::DeleteGpu(grpc::CallbackServerContext* ctx,
                                                       const v1::DeleteGpuRequest* req,
                                                       v1::WriteResponse* resp) {
-  return Write(ctx, "DeleteGpu", resp, [&](const store::WriteContext& wc) {
+  return Write(ctx, "DeleteGpu", *req, resp, [&](const store::WriteContext& wc) {
     return store_->DeleteGpu(wc, req->name());
   });
 }
@@ -67,7 +102,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteGpu(grpc::CallbackServerContex
 grpc::ServerUnaryReactor* AdminServiceImpl::UpsertInstanceType(grpc::CallbackServerContext* ctx,
                                                                const v1::UpsertInstanceTypeRequest* req,
                                                                v1::WriteResponse* resp) {
-  return Write(ctx, "UpsertInstanceType", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+  return Write(ctx, "UpsertInstanceType", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
     absl::StatusOr<store::InstanceRow> row = InstanceFromProto(req->instance(), req->source());
     if (!row.ok()) return row.status();
     return store_->UpsertInstance(wc, *row);
@@ -77,7 +112,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::UpsertInstanceType(grpc::CallbackSer
 grpc::ServerUnaryReactor* AdminServiceImpl::DeleteInstanceType(grpc::CallbackServerContext* ctx,
                                                                const v1::DeleteInstanceTypeRequest* req,
                                                                v1::WriteResponse* resp) {
-  return Write(ctx, "DeleteInstanceType", resp, [&](const store::WriteContext& wc) {
+  return Write(ctx, "DeleteInstanceType", *req, resp, [&](const store::WriteContext& wc) {
     return store_->DeleteInstance(wc, req->provider(), req->instance_type(), req->region());
   });
 }
@@ -85,7 +120,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteInstanceType(grpc::CallbackSer
 grpc::ServerUnaryReactor* AdminServiceImpl::UpsertModel(grpc::CallbackServerContext* ctx,
                                                         const v1::UpsertModelRequest* req,
                                                         v1::WriteResponse* resp) {
-  return Write(ctx, "UpsertModel", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+  return Write(ctx, "UpsertModel", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
     absl::StatusOr<store::ModelRow> row = ModelFromProto(req->model());
     if (!row.ok()) return row.status();
     return store_->UpsertModel(wc, *row);
@@ -95,7 +130,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::UpsertModel(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* AdminServiceImpl::DeleteModel(grpc::CallbackServerContext* ctx,
                                                         const v1::DeleteModelRequest* req,
                                                         v1::WriteResponse* resp) {
-  return Write(ctx, "DeleteModel", resp, [&](const store::WriteContext& wc) {
+  return Write(ctx, "DeleteModel", *req, resp, [&](const store::WriteContext& wc) {
     return store_->DeleteModel(wc, req->name());
   });
 }
@@ -103,7 +138,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteModel(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* AdminServiceImpl::SetPrice(grpc::CallbackServerContext* ctx,
                                                      const v1::SetPriceRequest* req,
                                                      v1::WriteResponse* resp) {
-  return Write(ctx, "SetPrice", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+  return Write(ctx, "SetPrice", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
     v1::Price price = req->price();
     // An unset effective time means "from now".
     if (price.effective_unix_seconds() == 0) price.set_effective_unix_seconds(std::time(nullptr));
@@ -116,7 +151,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::SetPrice(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* AdminServiceImpl::RecordBenchmark(grpc::CallbackServerContext* ctx,
                                                             const v1::RecordBenchmarkRequest* req,
                                                             v1::WriteResponse* resp) {
-  return Write(ctx, "RecordBenchmark", resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+  return Write(ctx, "RecordBenchmark", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
     absl::StatusOr<store::BenchmarkRow> row = BenchmarkFromProto(req->benchmark());
     if (!row.ok()) return row.status();
     return store_->RecordBenchmark(wc, *row);
@@ -126,7 +161,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::RecordBenchmark(grpc::CallbackServer
 grpc::ServerUnaryReactor* AdminServiceImpl::DeleteBenchmark(grpc::CallbackServerContext* ctx,
                                                             const v1::DeleteBenchmarkRequest* req,
                                                             v1::WriteResponse* resp) {
-  return Write(ctx, "DeleteBenchmark", resp, [&](const store::WriteContext& wc) {
+  return Write(ctx, "DeleteBenchmark", *req, resp, [&](const store::WriteContext& wc) {
     return store_->DeleteBenchmark(wc, req->id());
   });
 }
@@ -136,13 +171,12 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
                                                             v1::ImportPricesCsvResponse* resp) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
   absl::Status status = [&]() -> absl::Status {
-    absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kAdmin);
-    if (!caller.ok()) return caller.status();
+    absl::StatusOr<store::WriteContext> wc = Context(ctx, "ImportPricesCsv", *req);
+    if (!wc.ok()) return wc.status();
     const int64_t effective =
         req->effective_unix_seconds() > 0 ? req->effective_unix_seconds() : std::time(nullptr);
-    absl::StatusOr<store::CsvImportResult> r =
-        store_->ImportPricesCsv({caller->name, "ImportPricesCsv"}, req->provider(), req->csv(),
-                                SourceFromProto(req->source()), effective);
+    absl::StatusOr<store::CsvImportResult> r = store_->ImportPricesCsv(
+        *wc, req->provider(), req->csv(), SourceFromProto(req->source()), effective);
     if (!r.ok()) return r.status();
     if (!r->errors.empty()) {
       // gRPC drops the response body on an error status, so the row list travels in the

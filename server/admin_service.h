@@ -52,9 +52,13 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
                                             capplan::v1::ImportPricesCsvResponse* resp) override;
 
  private:
-  template <typename Fn>
+  // Authorizes the caller and carries the request's idempotency key and fingerprint.
+  template <typename Request>
+  absl::StatusOr<store::WriteContext> Context(grpc::CallbackServerContext* ctx, const char* method,
+                                              const Request& req);
+  template <typename Request, typename Fn>
   grpc::ServerUnaryReactor* Write(grpc::CallbackServerContext* ctx, const char* method,
-                                  capplan::v1::WriteResponse* resp, Fn&& fn);
+                                  const Request& req, capplan::v1::WriteResponse* resp, Fn&& fn);
 
   store::CatalogStore* store_;
   const TokenTable* tokens_;

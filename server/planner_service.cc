@@ -1,7 +1,12 @@
 #include "server/planner_service.h"
 
+#include <algorithm>
+#include <tuple>
+
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "server/convert.h"
+#include "server/paging.h"
 #include "server/planning.h"
 #include "server/request_limits.h"
 #include "server/status.h"
@@ -91,12 +96,31 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
   if (req->prices_as_of_unix_seconds() < 0) {
     return Done(ctx, absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)"));
   }
+  absl::StatusOr<int> page_size = PageSize(req->page_size());
+  if (!page_size.ok()) return Done(ctx, page_size.status());
+  absl::StatusOr<std::vector<std::string>> after = ParsePageToken(req->page_token(), 3);
+  if (!after.ok()) return Done(ctx, after.status());
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   const int64_t as_of = PricesAsOf(req->prices_as_of_unix_seconds());
-  for (const store::InstanceRow& i : snap->instances) {
+  auto key = [](const store::InstanceRow& i) { return std::tie(i.provider, i.instance_type, i.region); };
+  auto it = snap->instances.begin();
+  if (!after->empty()) {
+    // Instances are sorted by (provider, type, region): resume after the last one sent.
+    const auto last = std::tie((*after)[0], (*after)[1], (*after)[2]);
+    it = std::upper_bound(snap->instances.begin(), snap->instances.end(), last,
+                          [&](const auto& k, const store::InstanceRow& i) { return k < key(i); });
+  }
+  const store::InstanceRow* last_sent = nullptr;
+  for (; it != snap->instances.end(); ++it) {
+    const store::InstanceRow& i = *it;
     if (!req->provider().empty() && i.provider != req->provider()) continue;
     if (!req->region().empty() && i.region != req->region()) continue;
     if (!req->gpu_name().empty() && i.gpu_name != req->gpu_name()) continue;
+    if (resp->offers_size() == *page_size) {
+      // One more match exists: the caller needs another page.
+      resp->set_next_page_token(PageToken({last_sent->provider, last_sent->instance_type, last_sent->region}));
+      break;
+    }
     v1::InstanceOffer* offer = resp->add_offers();
     InstanceToProto(i, offer->mutable_instance());
     for (int k = 0; k < store::kNumPriceKinds; ++k) {
@@ -104,6 +128,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
           snap->PriceAt(i, static_cast<store::PriceKind>(k), as_of);
       if (p != nullptr) PriceToProto(*p, offer->add_current_prices());
     }
+    last_sent = &i;
   }
   resp->set_catalog_version(snap->catalog_version);
   return Done(ctx, absl::OkStatus());
@@ -112,14 +137,33 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListPriceHistory(grpc::CallbackServerContext* ctx,
                                                                const v1::ListPriceHistoryRequest* req,
                                                                v1::ListPriceHistoryResponse* resp) {
+  absl::StatusOr<int> page_size = PageSize(req->page_size());
+  if (!page_size.ok()) return Done(ctx, page_size.status());
+  absl::StatusOr<std::vector<std::string>> after = ParsePageToken(req->page_token(), 2);
+  if (!after.ok()) return Done(ctx, after.status());
+  int64_t after_effective = 0, after_id = 0;
+  if (!after->empty() && (!absl::SimpleAtoi((*after)[0], &after_effective) ||
+                          !absl::SimpleAtoi((*after)[1], &after_id))) {
+    return Done(ctx, absl::InvalidArgumentError("page_token: not a token from ListPriceHistory"));
+  }
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   if (snap->FindInstance(req->provider(), req->instance_type(), req->region()) == nullptr) {
     return Done(ctx, absl::NotFoundError(absl::StrCat("no instance type \"", req->provider(), " ",
                                                       req->instance_type(), "\" in region \"",
                                                       req->region(), "\"")));
   }
+  const store::PriceRow* last_sent = nullptr;
   for (const store::PriceRow* p : snap->PriceHistory(req->provider(), req->instance_type(), req->region())) {
+    if (!after->empty() && std::tie(p->effective_unix_seconds, p->id) <= std::tie(after_effective, after_id)) {
+      continue;
+    }
+    if (resp->prices_size() == *page_size) {
+      resp->set_next_page_token(
+          PageToken({absl::StrCat(last_sent->effective_unix_seconds), absl::StrCat(last_sent->id)}));
+      break;
+    }
     PriceToProto(*p, resp->add_prices());
+    last_sent = p;
   }
   return Done(ctx, absl::OkStatus());
 }

@@ -154,12 +154,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   absl::Status guarded = InstallAcceptGuard(guard);
   if (!guarded.ok()) return guarded;
   state->grpc_server->GetHealthCheckService()->SetServingStatus(true);
+  grpc::Server* serving = state->grpc_server.get();
+  state->store->SetHealthListener(
+      [serving](const absl::Status&) { serving->GetHealthCheckService()->SetServingStatus(false); });
   return std::unique_ptr<Server>(new Server(std::move(state)));
 }
 
 void Server::Shutdown(std::chrono::milliseconds grace) {
   if (state_ == nullptr || state_->shut_down) return;
   state_->shut_down = true;
+  state_->store->BeginDrain();
   if (state_->grpc_server != nullptr) {
     // Shutdown() of the health service flips every status to NOT_SERVING and holds it there.
     state_->grpc_server->GetHealthCheckService()->Shutdown();

@@ -2,11 +2,14 @@
 // no SQLite here.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "core/efficiency.h"
 #include "core/gpu.h"
@@ -78,24 +81,85 @@ struct BenchmarkRow {
   Source source;
 };
 
-struct CatalogSnapshot {
+// One table of a snapshot, immutable once published and shared by every snapshot in which it
+// did not change.
+template <typename Row>
+struct Table {
+  std::vector<Row> rows;
+  std::unordered_map<std::string, size_t> index;  // key -> position in rows
+};
+
+// One offer's price history, sorted by kind, effective time, id.
+using PriceList = std::vector<PriceRow>;
+
+// Benchmarks with their models resolved, for the estimators' calibration.
+struct Calibration {
+  std::vector<core::TrainingBenchmark> training;
+  std::vector<core::ServingBenchmark> serving;
+};
+
+// The parts of a snapshot. A write copies these pointers from the previous snapshot and
+// replaces only what it changed, so it costs in proportion to the change.
+struct CatalogTables {
+  std::shared_ptr<const Table<GpuRow>> gpus;           // by name
+  std::shared_ptr<const Table<ModelRow>> models;       // by name
+  std::shared_ptr<const Table<InstanceRow>> instances;  // by provider, type, region
+  // Parallel to instances->rows: each offer's prices (null: none).
+  std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> prices;
+  std::shared_ptr<const std::vector<BenchmarkRow>> benchmarks;  // by id
+  std::shared_ptr<const Calibration> calibration;
+};
+
+// Table builders: sort and index rows; group prices by offer; resolve benchmarks.
+std::shared_ptr<const Table<GpuRow>> MakeGpuTable(std::vector<GpuRow> rows);
+std::shared_ptr<const Table<ModelRow>> MakeModelTable(std::vector<ModelRow> rows);
+std::shared_ptr<const Table<InstanceRow>> MakeInstanceTable(std::vector<InstanceRow> rows);
+std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(
+    const Table<InstanceRow>& instances, std::vector<PriceRow> prices);
+std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models,
+                                                   const std::vector<BenchmarkRow>& benchmarks);
+// `lists` with `row` added to the list at `position` (a copy of the outer vector of
+// pointers; the other offers' lists are shared).
+std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> WithPrice(
+    const std::vector<std::shared_ptr<const PriceList>>& lists, size_t position, const PriceRow& row);
+
+// `tables` with the offer `row` inserted, or replacing the row with its key; or, with
+// `row` null, with the offer `erase_key` (and its prices) removed. The instance table is
+// copied (rows and index) and the price lists shifted; every other table is shared.
+CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row,
+                           const std::string& erase_key);
+
+// What the planner reads: immutable, built once from its tables and never changed.
+class CatalogSnapshot {
+  CatalogTables tables_;  // first: the references below point into it
+
+ public:
+  // Null tables become empty ones.
+  explicit CatalogSnapshot(CatalogTables tables);
+  CatalogSnapshot(const CatalogSnapshot&) = delete;
+  CatalogSnapshot& operator=(const CatalogSnapshot&) = delete;
+
   int64_t catalog_version = 0;
   int schema_version = 0;
   int64_t loaded_unix_seconds = 0;
 
-  std::vector<GpuRow> gpus;                // by name
-  std::vector<ModelRow> models;            // by name
-  std::vector<InstanceRow> instances;      // by provider, type, region
-  std::vector<PriceRow> prices;            // by offer, kind, effective time, id
-  std::vector<BenchmarkRow> benchmarks;    // by id
-  // Benchmarks with their models resolved, for the estimators' calibration.
-  std::vector<core::TrainingBenchmark> training_benchmarks;
-  std::vector<core::ServingBenchmark> serving_benchmarks;
+  const std::vector<GpuRow>& gpus;            // by name
+  const std::vector<ModelRow>& models;        // by name
+  const std::vector<InstanceRow>& instances;  // by provider, type, region
+  const std::vector<BenchmarkRow>& benchmarks;  // by id
+  const std::vector<core::TrainingBenchmark>& training_benchmarks;
+  const std::vector<core::ServingBenchmark>& serving_benchmarks;
+  const size_t price_count;  // price rows across every offer
+
+  const CatalogTables& tables() const { return tables_; }
 
   const GpuRow* FindGpu(absl::string_view name) const;
   const ModelRow* FindModel(absl::string_view name) const;
   const InstanceRow* FindInstance(absl::string_view provider, absl::string_view type,
                                   absl::string_view region) const;
+  // Position of an offer in `instances`; -1 when absent.
+  int64_t InstancePosition(absl::string_view provider, absl::string_view type,
+                           absl::string_view region) const;
   // The price in force at `as_of_unix_seconds` (0: the latest): the row with the greatest
   // effective time not after it; the highest id breaks ties. Null when none.
   const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind,
@@ -106,20 +170,23 @@ struct CatalogSnapshot {
   // Effective time of the oldest price among the current on-demand prices: what an alert on
   // stale prices watches.
   int64_t OldestCurrentPriceUnixSeconds() const;
-
-  // Builds the indexes and resolved benchmark lists; called once by the loader.
-  void Index();
-
- private:
-  std::unordered_map<std::string, size_t> gpu_index_;
-  std::unordered_map<std::string, size_t> model_index_;
-  std::unordered_map<std::string, size_t> instance_index_;
-  // offer key -> [first, last) into prices
-  std::unordered_map<std::string, std::pair<size_t, size_t>> price_ranges_;
-  // The same ranges by position in `instances`, so the Plan path looks prices up without
-  // building keys.
-  std::vector<std::pair<size_t, size_t>> instance_price_ranges_;
 };
+
+// The index key of an offer.
+std::string OfferKey(absl::string_view provider, absl::string_view type, absl::string_view region);
+
+// Bounds on free text in catalog rows, in bytes.
+inline constexpr size_t kMaxNameBytes = 128;  // names, vendors, providers, types, regions
+inline constexpr size_t kMaxCitationBytes = 512;
+inline constexpr size_t kMaxNoteBytes = 2048;
+
+// InvalidArgument naming `field` when `value` is longer than `max_bytes`, holds a control
+// character, or is empty while `required`.
+absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes,
+                       bool required);
+// InvalidArgument naming `field` unless `value` is a real calendar date YYYY-MM-DD in
+// 1990-01-01..2100-12-31.
+absl::Status CheckIsoDate(const std::string& field, absl::string_view value);
 
 // Field checks for writes (InvalidArgument naming the field and its range).
 absl::Status ValidateGpuRow(const GpuRow& row);
@@ -128,5 +195,8 @@ absl::Status ValidateInstanceRow(const InstanceRow& row);
 absl::Status ValidatePriceRow(const PriceRow& row);
 absl::Status ValidateBenchmarkRow(const BenchmarkRow& row);
 absl::Status ValidateSource(const Source& source, const std::string& field);
+// Provider, instance type and region, the key of an offer; fields named "<prefix>.provider"...
+absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider,
+                              const std::string& instance_type, const std::string& region);
 
 }  // namespace capplan::store

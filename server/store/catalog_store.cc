@@ -5,13 +5,11 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <set>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/strip.h"
-#include "server/store/csv.h"
+#include "server/store/catalog_rows.h"
+#include "server/store/price_csv.h"
 #include "server/store/sqlite_impl.h"
 
 namespace capplan::store {
@@ -22,105 +20,6 @@ int64_t NowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-const char* InterconnectText(core::Interconnect i) {
-  switch (i) {
-    case core::Interconnect::kPcie: return "pcie";
-    case core::Interconnect::kNvlink: return "nvlink";
-    case core::Interconnect::kInfinityFabric: return "infinity_fabric";
-    case core::Interconnect::kXeLink: return "xe_link";
-  }
-  return "pcie";
-}
-
-core::Interconnect InterconnectFrom(const std::string& s) {
-  if (s == "nvlink") return core::Interconnect::kNvlink;
-  if (s == "infinity_fabric") return core::Interconnect::kInfinityFabric;
-  if (s == "xe_link") return core::Interconnect::kXeLink;
-  return core::Interconnect::kPcie;
-}
-
-core::Precision PrecisionFrom(const std::string& s) {
-  for (int i = 0; i < core::kNumPrecisions; ++i) {
-    if (s == core::PrecisionName(static_cast<core::Precision>(i))) return static_cast<core::Precision>(i);
-  }
-  return core::Precision::kFp16;
-}
-
-const char* WorkloadText(core::WorkloadKind w) {
-  switch (w) {
-    case core::WorkloadKind::kTraining: return "training";
-    case core::WorkloadKind::kFineTuning: return "fine_tuning";
-    case core::WorkloadKind::kServing: return "serving";
-  }
-  return "serving";
-}
-
-core::WorkloadKind WorkloadFrom(const std::string& s) {
-  if (s == "training") return core::WorkloadKind::kTraining;
-  if (s == "fine_tuning") return core::WorkloadKind::kFineTuning;
-  return core::WorkloadKind::kServing;
-}
-
-const char* MethodText(core::TrainingMethod m) {
-  switch (m) {
-    case core::TrainingMethod::kFull: return "full";
-    case core::TrainingMethod::kLora: return "lora";
-    case core::TrainingMethod::kQlora: return "qlora";
-  }
-  return "full";
-}
-
-core::TrainingMethod MethodFrom(const std::string& s) {
-  if (s == "lora") return core::TrainingMethod::kLora;
-  if (s == "qlora") return core::TrainingMethod::kQlora;
-  return core::TrainingMethod::kFull;
-}
-
-const char* UnitText(core::MeasuredUnit u) {
-  switch (u) {
-    case core::MeasuredUnit::kRequestsPerSecond: return "requests_per_second";
-    case core::MeasuredUnit::kTokensPerSecond: return "tokens_per_second";
-    case core::MeasuredUnit::kSecondsPerStep: return "seconds_per_step";
-  }
-  return "requests_per_second";
-}
-
-core::MeasuredUnit UnitFrom(const std::string& s) {
-  if (s == "tokens_per_second") return core::MeasuredUnit::kTokensPerSecond;
-  if (s == "seconds_per_step") return core::MeasuredUnit::kSecondsPerStep;
-  return core::MeasuredUnit::kRequestsPerSecond;
-}
-
-PriceKind PriceKindFrom(const std::string& s) {
-  for (int i = 0; i < kNumPriceKinds; ++i) {
-    if (s == PriceKindName(static_cast<PriceKind>(i))) return static_cast<PriceKind>(i);
-  }
-  return PriceKind::kOnDemand;
-}
-
-Source SourceFrom(SQLite::Statement& q, int first, bool has_note) {
-  Source s;
-  s.citation = q.getColumn(first).getString();
-  s.as_of_date = q.getColumn(first + 1).getString();
-  if (has_note) s.note = q.getColumn(first + 2).getString();
-  return s;
-}
-
-// SkyPilot accelerator names -> catalog GPU names. Exact catalog names are accepted too.
-const std::map<std::string, std::string>& AcceleratorAliases() {
-  static const std::map<std::string, std::string> kAliases = {
-      {"A100", "A100-SXM4-40GB"},       {"A100-80GB", "A100-SXM4-80GB"},
-      {"H100", "H100-SXM5-80GB"},       {"H200", "H200-SXM-141GB"},
-      {"V100", "V100-SXM2-16GB"},       {"V100-32GB", "V100-SXM2-32GB"},
-      {"A6000", "RTX-A6000"},           {"RTX6000-Ada", "RTX-6000-Ada"},
-      {"RTX4090", "RTX-4090"},          {"RTX3090", "RTX-3090"},
-      {"MI300X", "MI300X"},             {"A10G", "A10G"},
-      {"T4", "T4"},                     {"L4", "L4"},
-      {"L40S", "L40S"},                 {"P40", "P40"},
-  };
-  return kAliases;
 }
 
 }  // namespace
@@ -163,145 +62,93 @@ std::shared_ptr<const CatalogSnapshot> CatalogStore::Snapshot() const {
 }
 
 absl::Status CatalogStore::Reload() {
-  const auto t0 = std::chrono::steady_clock::now();
-  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> next = Load();
-  if (!next.ok()) return next.status();
-  std::atomic_store(&snapshot_, std::move(*next));
-  last_publish_seconds_ =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return absl::OkStatus();
+  std::lock_guard<std::mutex> lock(write_mu_);
+  Key everything;
+  everything.reload = kAllTables;
+  return Publish(everything, WriteResult());
 }
 
-absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load() {
-  auto snap = std::make_shared<CatalogSnapshot>();
+absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsigned reload) {
+  const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
+  CatalogTables t;
+  if (prev != nullptr) {
+    t = prev->tables();
+  } else {
+    reload = kAllTables;
+  }
   absl::StatusOr<int> schema = db_->SchemaVersion();
   if (!schema.ok()) return schema.status();
-  snap->schema_version = *schema;
-  snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
+  int64_t catalog_version = 0;
   try {
     SQLite::Database& db = db_->impl().db;
     // One read transaction so the snapshot is consistent across tables.
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::DEFERRED);
-    snap->catalog_version =
-        db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
-    {
-      SQLite::Statement q(db,
-                          "SELECT name, vendor, memory_bytes, memory_bandwidth_bytes_per_second, "
-                          "fp32_dense_tflops, tf32_dense_tflops, fp16_dense_tflops, "
-                          "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
-                          "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
-                          "gpus_per_node, datacenter, form_factor, list_price_usd, "
-                          "source_citation, source_as_of_date, source_note FROM gpu_types ORDER BY name");
-      while (q.executeStep()) {
-        GpuRow g;
-        g.spec.name = q.getColumn(0).getString();
-        g.vendor = q.getColumn(1).getString();
-        g.spec.memory_bytes = static_cast<double>(q.getColumn(2).getInt64());
-        g.spec.memory_bandwidth_bytes_per_second = q.getColumn(3).getDouble();
-        for (int i = 0; i < core::kNumPrecisions; ++i) {
-          g.spec.peak_flops_per_second[i] = q.getColumn(4 + i).getDouble() * 1e12;
-        }
-        g.spec.tdp_watts = q.getColumn(11).getDouble();
-        g.spec.interconnect = InterconnectFrom(q.getColumn(12).getString());
-        g.spec.interconnect_bandwidth_bytes_per_second = q.getColumn(13).getDouble();
-        g.spec.gpus_per_node = q.getColumn(14).getInt();
-        g.spec.datacenter = q.getColumn(15).getInt() != 0;
-        g.form_factor = q.getColumn(16).getString();
-        g.list_price_usd = q.getColumn(17).getDouble();
-        g.source = SourceFrom(q, 18, true);
-        snap->gpus.push_back(std::move(g));
-      }
+    catalog_version = db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
+    if (reload & kGpuTable) t.gpus = MakeGpuTable(ReadGpus(db));
+    if (reload & kModelTable) t.models = MakeModelTable(ReadModels(db));
+    if (reload & kInstanceTable) t.instances = MakeInstanceTable(ReadInstances(db));
+    if (reload & (kInstanceTable | kPriceTable)) t.prices = MakePriceLists(*t.instances, ReadPrices(db));
+    if (reload & kBenchmarkTable) {
+      t.benchmarks = std::make_shared<const std::vector<BenchmarkRow>>(ReadBenchmarks(db));
     }
-    {
-      SQLite::Statement q(db,
-                          "SELECT name, num_layers, hidden_size, num_attention_heads, num_kv_heads, "
-                          "ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, "
-                          "experts_per_token, max_context_tokens, parameter_count, "
-                          "source_citation, source_as_of_date, source_note FROM models ORDER BY name");
-      while (q.executeStep()) {
-        ModelRow m;
-        m.arch.name = q.getColumn(0).getString();
-        m.arch.num_layers = q.getColumn(1).getInt64();
-        m.arch.hidden_size = q.getColumn(2).getInt64();
-        m.arch.num_attention_heads = q.getColumn(3).getInt64();
-        m.arch.num_kv_heads = q.getColumn(4).getInt64();
-        m.arch.ffn_hidden_size = q.getColumn(5).getInt64();
-        m.arch.gated_mlp = q.getColumn(6).getInt() != 0;
-        m.arch.vocab_size = q.getColumn(7).getInt64();
-        m.arch.tied_embeddings = q.getColumn(8).getInt() != 0;
-        m.arch.num_experts = q.getColumn(9).getInt64();
-        m.arch.experts_per_token = q.getColumn(10).getInt64();
-        m.max_context_tokens = q.getColumn(11).getInt64();
-        m.arch.parameter_count = q.getColumn(12).getDouble();
-        m.source = SourceFrom(q, 13, true);
-        snap->models.push_back(std::move(m));
-      }
-    }
-    {
-      SQLite::Statement q(db,
-                          "SELECT provider, instance_type, region, gpu_name, gpu_count, vcpus, "
-                          "memory_bytes, source_citation, source_as_of_date FROM instance_types "
-                          "ORDER BY provider, instance_type, region");
-      while (q.executeStep()) {
-        InstanceRow r;
-        r.provider = q.getColumn(0).getString();
-        r.instance_type = q.getColumn(1).getString();
-        r.region = q.getColumn(2).getString();
-        r.gpu_name = q.getColumn(3).getString();
-        r.gpu_count = q.getColumn(4).getInt();
-        r.vcpus = q.getColumn(5).getInt();
-        r.memory_bytes = q.getColumn(6).getInt64();
-        r.source = SourceFrom(q, 7, false);
-        snap->instances.push_back(std::move(r));
-      }
-    }
-    {
-      SQLite::Statement q(db,
-                          "SELECT id, provider, instance_type, region, kind, price_usd_per_hour, "
-                          "effective_unix_seconds, source_citation, source_as_of_date FROM prices");
-      while (q.executeStep()) {
-        PriceRow p;
-        p.id = q.getColumn(0).getInt64();
-        p.provider = q.getColumn(1).getString();
-        p.instance_type = q.getColumn(2).getString();
-        p.region = q.getColumn(3).getString();
-        p.kind = PriceKindFrom(q.getColumn(4).getString());
-        p.price_usd_per_hour = q.getColumn(5).getDouble();
-        p.effective_unix_seconds = q.getColumn(6).getInt64();
-        p.source = SourceFrom(q, 7, false);
-        snap->prices.push_back(std::move(p));
-      }
-    }
-    {
-      SQLite::Statement q(db,
-                          "SELECT id, gpu_name, model_name, workload, precision, training_method, "
-                          "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
-                          "measured_unit, source_citation, source_as_of_date, source_note "
-                          "FROM benchmarks ORDER BY id");
-      while (q.executeStep()) {
-        BenchmarkRow b;
-        b.id = q.getColumn(0).getInt64();
-        b.gpu_name = q.getColumn(1).getString();
-        b.model_name = q.getColumn(2).getString();
-        b.workload = WorkloadFrom(q.getColumn(3).getString());
-        b.precision = PrecisionFrom(q.getColumn(4).getString());
-        b.method = MethodFrom(q.getColumn(5).getString());
-        b.gpu_count = q.getColumn(6).getInt();
-        b.batch_size = q.getColumn(7).getInt64();
-        b.sequence_tokens = q.getColumn(8).getInt64();
-        b.output_tokens = q.getColumn(9).getInt64();
-        b.measured_value = q.getColumn(10).getDouble();
-        b.unit = UnitFrom(q.getColumn(11).getString());
-        b.source = SourceFrom(q, 12, true);
-        snap->benchmarks.push_back(std::move(b));
-      }
-    }
+    if (reload & (kModelTable | kBenchmarkTable)) t.calibration = MakeCalibration(*t.models, *t.benchmarks);
     tx.commit();
   } catch (const SQLite::Exception& e) {
     return SqliteError(e, absl::StrCat("database ", db_->path(), ": loading catalog"));
   }
-  snap->Index();
+  auto snap = std::make_shared<CatalogSnapshot>(std::move(t));
+  snap->schema_version = *schema;
+  snap->catalog_version = catalog_version;
+  snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
   return std::shared_ptr<const CatalogSnapshot>(std::move(snap));
+}
+
+std::optional<CatalogTables> CatalogStore::Patch(const CatalogSnapshot& prev, const Key& key,
+                                                const WriteResult& result) {
+  if (const PriceRow* p = key.appended_price) {
+    // One price list changes; every other table and list is shared with `prev`.
+    const int64_t pos = prev.InstancePosition(p->provider, p->instance_type, p->region);
+    if (pos < 0) return std::nullopt;
+    CatalogTables t = prev.tables();
+    PriceRow row = *p;
+    row.id = result.id;
+    t.prices = WithPrice(*t.prices, static_cast<size_t>(pos), row);
+    return t;
+  }
+  if (key.upserted_instance != nullptr || !key.erased_instance.empty()) {
+    return WithInstance(prev.tables(), key.upserted_instance, key.erased_instance);
+  }
+  return std::nullopt;
+}
+
+absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::shared_ptr<const CatalogSnapshot> next;
+  const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
+  std::optional<CatalogTables> patched;
+  if (!snapshot_stale_ && prev != nullptr) patched = Patch(*prev, key, result);
+  if (patched.has_value()) {
+    auto snap = std::make_shared<CatalogSnapshot>(std::move(*patched));
+    snap->schema_version = prev->schema_version;
+    snap->catalog_version = result.catalog_version;
+    snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
+    next = std::move(snap);
+  } else {
+    absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded =
+        Load(snapshot_stale_ ? kAllTables : key.reload);
+    if (!loaded.ok()) {
+      // The published snapshot now lags the database: the next publish starts afresh
+      // rather than patching it.
+      snapshot_stale_ = true;
+      return loaded.status();
+    }
+    next = std::move(*loaded);
+  }
+  snapshot_stale_ = false;
+  std::atomic_store(&snapshot_, std::move(next));
+  last_publish_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
@@ -327,17 +174,85 @@ absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
   return q.getColumn(0).getString();
 }
 
+void CatalogStore::BeginDrain() { draining_ = true; }
+
+void CatalogStore::SetHealthListener(std::function<void(const absl::Status&)> listener) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  health_listener_ = std::move(listener);
+}
+
+absl::Status CatalogStore::MayCommit() {
+  if (draining_) return absl::UnavailableError("server is shutting down; write not applied");
+  if (!unusable_.ok()) return unusable_;
+  absl::Status file = db_->CheckFileIdentity();
+  if (!file.ok()) {
+    unusable_ = file;
+    if (health_listener_) health_listener_(file);
+  }
+  return file;
+}
+
+absl::StatusOr<std::optional<WriteResult>> CatalogStore::EarlierResult(const WriteContext& ctx) {
+  if (ctx.request_id.empty()) return std::optional<WriteResult>();
+  SQLite::Statement q(db_->impl().db,
+                      "SELECT method, fingerprint, catalog_version, row_id, rows_written "
+                      "FROM admin_requests WHERE request_id = ?");
+  q.bind(1, ctx.request_id);
+  if (!q.executeStep()) return std::optional<WriteResult>();
+  if (q.getColumn(0).getString() != ctx.method || q.getColumn(1).getString() != ctx.request_fingerprint) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "request_id: \"", ctx.request_id, "\" was already used for a different ",
+        q.getColumn(0).getString(), " request; use a new id for each distinct write"));
+  }
+  WriteResult r;
+  r.catalog_version = q.getColumn(2).getInt64();
+  r.id = q.getColumn(3).getInt64();
+  r.rows_written = q.getColumn(4).getInt64();
+  r.replayed = true;
+  return std::optional<WriteResult>(r);
+}
+
+void CatalogStore::RecordRequest(const WriteContext& ctx, const WriteResult& result) {
+  if (ctx.request_id.empty()) return;
+  SQLite::Database& db = db_->impl().db;
+  SQLite::Statement q(db,
+                      "INSERT INTO admin_requests (request_id, method, fingerprint, at_unix_seconds, "
+                      "catalog_version, row_id, rows_written) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  q.bind(1, ctx.request_id);
+  q.bind(2, ctx.method);
+  q.bind(3, ctx.request_fingerprint);
+  q.bind(4, now);
+  q.bind(5, result.catalog_version);
+  q.bind(6, result.id);
+  q.bind(7, result.rows_written);
+  q.exec();
+  // Keep the last 10,000 ids and at most 7 days: enough for any client's retries.
+  SQLite::Statement prune(db, "DELETE FROM admin_requests WHERE seq <= ? OR at_unix_seconds < ?");
+  prune.bind(1, db.getLastInsertRowid() - 10000);
+  prune.bind(2, now - 7 * 86400);
+  prune.exec();
+}
+
 absl::StatusOr<WriteResult> CatalogStore::Write(
     const WriteContext& ctx, Key key, const std::function<absl::StatusOr<int64_t>()>& apply) {
+  absl::Status id_ok = CheckText("request_id", ctx.request_id, kMaxRequestIdBytes, false);
+  if (!id_ok.ok()) return id_ok;
   std::lock_guard<std::mutex> lock(write_mu_);
+  absl::Status may = MayCommit();
+  if (!may.ok()) return may;
   SQLite::Database& db = db_->impl().db;
   WriteResult result;
+  result.rows_written = key.rows;
   std::string entity = key.label.empty() ? key.table : key.label;
   if (key.label.empty()) {
     for (const auto& kv : key.text) absl::StrAppend(&entity, "/", kv.second);
   }
   try {
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    absl::StatusOr<std::optional<WriteResult>> earlier = EarlierResult(ctx);
+    if (!earlier.ok()) return earlier.status();
+    if (earlier->has_value()) return **earlier;  // a retry: nothing to apply
     absl::StatusOr<std::string> before = RowJson(key);
     if (!before.ok()) return before.status();
     absl::StatusOr<int64_t> id = apply();
@@ -364,12 +279,22 @@ absl::StatusOr<WriteResult> CatalogStore::Write(
     if (after->empty()) audit.bind(6); else audit.bind(6, *after);
     audit.bind(7, result.catalog_version);
     audit.exec();
+    RecordRequest(ctx, result);
+    // Checked again last: a drain or an unlinked file since the start rolls the write back.
+    may = MayCommit();
+    if (!may.ok()) return may;
     tx.commit();
   } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat(ctx.method, " ", entity));
+    return SqliteWriteError(e, db, absl::StrCat(ctx.method, " ", entity));
   }
-  // Committed: publish before answering, so the caller's next read sees the write.
-  absl::Status published = Reload();
+  // Committed. A draining server is going away: answering now matters more than publishing
+  // (a large reload could outlast the shutdown grace and leave the client without an answer).
+  if (draining_) {
+    snapshot_stale_ = true;
+    return result;
+  }
+  // Publish before answering, so the caller's next read sees the write.
+  absl::Status published = Publish(key, result);
   if (!published.ok()) {
     return absl::InternalError(absl::StrCat("committed catalog version ", result.catalog_version,
                                             " but could not publish it: ", published.message()));
@@ -394,7 +319,9 @@ absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string&
 absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, const GpuRow& g) {
   absl::Status valid = ValidateGpuRow(g);
   if (!valid.ok()) return valid;
-  return Write(ctx, {"gpu_types", {{"name", g.spec.name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"gpu_types", {{"name", g.spec.name}}, 0, ""};
+  key.reload = kGpuTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db,
                         "INSERT INTO gpu_types (name, vendor, memory_bytes, "
                         "memory_bandwidth_bytes_per_second, fp32_dense_tflops, tf32_dense_tflops, "
@@ -438,7 +365,9 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
 }
 
 absl::StatusOr<WriteResult> CatalogStore::DeleteGpu(const WriteContext& ctx, const std::string& name) {
-  return Write(ctx, {"gpu_types", {{"name", name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"gpu_types", {{"name", name}}, 0, ""};
+  key.reload = kGpuTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     SQLite::Statement users(db, "SELECT COUNT(*) FROM instance_types WHERE gpu_name = ?");
     users.bind(1, name);
@@ -457,7 +386,9 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteGpu(const WriteContext& ctx, con
 absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, const ModelRow& m) {
   absl::Status valid = ValidateModelRow(m);
   if (!valid.ok()) return valid;
-  return Write(ctx, {"models", {{"name", m.arch.name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"models", {{"name", m.arch.name}}, 0, ""};
+  key.reload = kModelTable | kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db,
                         "INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, "
                         "num_kv_heads, ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, "
@@ -497,7 +428,9 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, c
 }
 
 absl::StatusOr<WriteResult> CatalogStore::DeleteModel(const WriteContext& ctx, const std::string& name) {
-  return Write(ctx, {"models", {{"name", name}}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"models", {{"name", name}}, 0, ""};
+  key.reload = kModelTable | kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db, "DELETE FROM models WHERE name = ?");
     q.bind(1, name);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no model named \"", name, "\""));
@@ -551,6 +484,8 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx
   absl::Status valid = ValidateInstanceRow(r);
   if (!valid.ok()) return valid;
   Key key{"instance_types", {{"provider", r.provider}, {"instance_type", r.instance_type}, {"region", r.region}}, 0, ""};
+  key.reload = kInstanceTable | kPriceTable;
+  key.upserted_instance = &r;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name,
@@ -567,6 +502,8 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx
                                                          const std::string& instance_type,
                                                          const std::string& region) {
   Key key{"instance_types", {{"provider", provider}, {"instance_type", instance_type}, {"region", region}}, 0, ""};
+  key.reload = kInstanceTable | kPriceTable;
+  key.erased_instance = OfferKey(provider, instance_type, region);
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db,
                         "DELETE FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
@@ -583,7 +520,10 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx
 absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, const PriceRow& p) {
   absl::Status valid = ValidatePriceRow(p);
   if (!valid.ok()) return valid;
-  return Write(ctx, {"prices", {}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"prices", {}, 0, ""};
+  key.reload = kPriceTable;
+  key.appended_price = &p;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     SQLite::Statement exists(db,
                              "SELECT 1 FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
@@ -602,7 +542,9 @@ absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, cons
 absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& b) {
   absl::Status valid = ValidateBenchmarkRow(b);
   if (!valid.ok()) return valid;
-  return Write(ctx, {"benchmarks", {}, 0, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"benchmarks", {}, 0, ""};
+  key.reload = kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name,
                                  "benchmark.gpu_name", "GPU");
@@ -636,7 +578,9 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
 }
 
 absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ctx, int64_t id) {
-  return Write(ctx, {"benchmarks", {}, id, ""}, [&]() -> absl::StatusOr<int64_t> {
+  Key key{"benchmarks", {}, id, ""};
+  key.reload = kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Statement q(db_->impl().db, "DELETE FROM benchmarks WHERE id = ?");
     q.bind(1, id);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("id: no benchmark ", id));
@@ -649,116 +593,42 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
                                                               const std::string& csv,
                                                               const Source& source,
                                                               int64_t effective_unix_seconds) {
-  if (provider.empty()) return absl::InvalidArgumentError("provider: must not be empty");
-  absl::Status src = ValidateSource(source, "source");
-  if (!src.ok()) return src;
-  absl::StatusOr<std::vector<std::vector<std::string>>> table = ParseCsv(csv);
-  if (!table.ok()) return table.status();
-  if (table->empty()) return absl::InvalidArgumentError("csv: empty");
-  const std::vector<std::string>& header = table->front();
-  std::map<std::string, size_t> col;
-  for (size_t i = 0; i < header.size(); ++i) col[std::string(absl::StripAsciiWhitespace(header[i]))] = i;
-  for (const char* required : {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",
-                               "MemoryGiB", "Price", "Region"}) {
-    if (col.count(required) == 0) {
-      return absl::InvalidArgumentError(absl::StrCat("csv: missing column ", required,
-                                                     " (SkyPilot catalog columns expected)"));
-    }
-  }
-  const std::shared_ptr<const CatalogSnapshot> snap = Snapshot();
+  absl::StatusOr<PriceCsv> read = ReadPriceCsv(provider, csv, source, *Snapshot());
+  if (!read.ok()) return read.status();
   CsvImportResult result;
-  struct Offer {
-    InstanceRow instance;
-    double on_demand = -1;
-    double spot = -1;
-  };
-  std::map<std::pair<std::string, std::string>, Offer> offers;  // (type, region)
-  for (size_t r = 1; r < table->size(); ++r) {
-    const std::vector<std::string>& row = (*table)[r];
-    const int row_no = static_cast<int>(r) + 1;
-    auto cell = [&](const char* name) -> std::string {
-      auto it = col.find(name);
-      if (it == col.end() || it->second >= row.size()) return std::string();
-      return std::string(absl::StripAsciiWhitespace(row[it->second]));
-    };
-    auto error = [&](const char* field, const std::string& msg) {
-      result.errors.push_back({row_no, field, msg});
-    };
-    if (row.size() == 1 && absl::StripAsciiWhitespace(row[0]).empty()) continue;  // blank line
-    const std::string accel = cell("AcceleratorName");
-    if (accel.empty()) {
-      ++result.rows_skipped;
-      continue;
-    }
-    std::string gpu = accel;
-    if (snap->FindGpu(gpu) == nullptr) {
-      auto alias = AcceleratorAliases().find(accel);
-      if (alias == AcceleratorAliases().end() || snap->FindGpu(alias->second) == nullptr) {
-        error("AcceleratorName", absl::StrCat("no GPU named \"", accel, "\" in the catalog"));
-        continue;
-      }
-      gpu = alias->second;
-    }
-    double count = 0, vcpus = 0, mem_gib = 0, price = 0, spot = -1;
-    if (!absl::SimpleAtod(cell("AcceleratorCount"), &count) || count < 1 || count > 64 ||
-        count != std::floor(count)) {
-      error("AcceleratorCount", absl::StrCat("must be a whole number in [1, 64], got \"", cell("AcceleratorCount"), "\""));
-      continue;
-    }
-    if (!absl::SimpleAtod(cell("vCPUs"), &vcpus) || vcpus < 0 || vcpus > 4096) {
-      error("vCPUs", absl::StrCat("must be in [0, 4096], got \"", cell("vCPUs"), "\""));
-      continue;
-    }
-    if (!absl::SimpleAtod(cell("MemoryGiB"), &mem_gib) || mem_gib < 0 || mem_gib > 32768) {
-      error("MemoryGiB", absl::StrCat("must be in [0, 32768], got \"", cell("MemoryGiB"), "\""));
-      continue;
-    }
-    if (!absl::SimpleAtod(cell("Price"), &price) || price < 0 || price > 10000) {
-      error("Price", absl::StrCat("must be a price in [0, 10000] USD per hour, got \"", cell("Price"), "\""));
-      continue;
-    }
-    const std::string spot_text = cell("SpotPrice");
-    if (!spot_text.empty() && (!absl::SimpleAtod(spot_text, &spot) || spot < 0 || spot > 10000)) {
-      error("SpotPrice", absl::StrCat("must be empty or in [0, 10000], got \"", spot_text, "\""));
-      continue;
-    }
-    const std::string region = cell("Region");
-    const std::string type = cell("InstanceType");
-    if (region.empty()) { error("Region", "must not be empty"); continue; }
-    if (type.empty()) { error("InstanceType", "must not be empty"); continue; }
-    Offer& o = offers[{type, region}];
-    if (o.on_demand < 0) {
-      o.instance = {provider, type, region, gpu, static_cast<int>(count), static_cast<int>(vcpus),
-                    static_cast<int64_t>(std::llround(mem_gib * 1024.0 * 1024.0 * 1024.0)), source};
-      o.on_demand = price;
-    }
-    // Availability zones of one region share the on-demand price; keep the cheapest spot.
-    if (spot >= 0 && (o.spot < 0 || spot < o.spot)) o.spot = spot;
-  }
+  result.rows_skipped = read->rows_skipped;
+  result.errors = std::move(read->errors);
   if (!result.errors.empty()) return result;
-  if (offers.empty()) return absl::InvalidArgumentError("csv: no GPU instance rows");
+  const std::vector<CsvOffer>& offers = read->offers;
   Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", offers.size(), "-offers")};
+  key.rows = static_cast<int64_t>(offers.size());
+  key.reload = kInstanceTable | kPriceTable;
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-        SQLite::Database& db = db_->impl().db;
-        SQLite::Statement upsert(db, kUpsertInstance);
-        for (const auto& [k, o] : offers) {
-          upsert.reset();
-          BindInstance(upsert, o.instance);
-          upsert.exec();
-          PriceRow p{0, provider, o.instance.instance_type, o.instance.region, PriceKind::kOnDemand,
-                     o.on_demand, effective_unix_seconds, source};
-          InsertPrice(db, p);
-          if (o.spot >= 0) {
-            p.kind = PriceKind::kSpot;
-            p.price_usd_per_hour = o.spot;
-            InsertPrice(db, p);
-          }
-        }
-        return 0;
-      });
+    SQLite::Database& db = db_->impl().db;
+    SQLite::Statement upsert(db, kUpsertInstance);
+    size_t done = 0;
+    for (const CsvOffer& o : offers) {
+      // A shutdown must not wait for the rest of a large import: give up and roll back.
+      if (++done % 256 == 0 && draining_) {
+        return absl::UnavailableError("server is shutting down; import rolled back, nothing written");
+      }
+      upsert.reset();
+      BindInstance(upsert, o.instance);
+      upsert.exec();
+      PriceRow p{0, provider, o.instance.instance_type, o.instance.region, PriceKind::kOnDemand,
+                 o.on_demand_usd_per_hour, effective_unix_seconds, source};
+      InsertPrice(db, p);
+      if (o.spot_usd_per_hour >= 0) {
+        p.kind = PriceKind::kSpot;
+        p.price_usd_per_hour = o.spot_usd_per_hour;
+        InsertPrice(db, p);
+      }
+    }
+    return 0;
+  });
   if (!w.ok()) return w.status();
   result.write = *w;
-  result.rows_imported = static_cast<int>(offers.size());
+  result.rows_imported = static_cast<int>(w->rows_written);
   return result;
 }
 

@@ -9,30 +9,42 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "server/store/catalog.h"
 #include "server/store/database.h"
+#include "server/store/price_csv.h"
 
 namespace capplan::store {
 
 struct WriteResult {
   int64_t catalog_version = 0;  // the snapshot that includes the write
   int64_t id = 0;               // row id for writes that create one
+  int64_t rows_written = 0;     // offers, for bulk imports
+  bool replayed = false;        // answered from an earlier write with the same request id
 };
 
-// Who writes and through which call, for the audit log.
+inline constexpr size_t kMaxRequestIdBytes = 128;
+
+// Who writes and through which call, for the audit log; and the caller's idempotency key.
 struct WriteContext {
+  WriteContext(std::string caller_name, std::string method_name, std::string id = "",
+               std::string fingerprint = "")
+      : caller(std::move(caller_name)),
+        method(std::move(method_name)),
+        request_id(std::move(id)),
+        request_fingerprint(std::move(fingerprint)) {}
   std::string caller;
   std::string method;
-};
-
-struct CsvRowError {
-  int row = 0;  // 1-based; the header is row 1
-  std::string field;
-  std::string message;
+  // Optional. A write whose request id was seen before with the same fingerprint returns the
+  // first write's result and applies nothing; with another fingerprint it is InvalidArgument.
+  std::string request_id;
+  std::string request_fingerprint;  // identifies the request body (a hash)
 };
 
 struct CsvImportResult {
@@ -59,7 +71,7 @@ class CatalogStore {
   // The current snapshot. Lock-free; the pointer stays valid for as long as it is held.
   std::shared_ptr<const CatalogSnapshot> Snapshot() const;
 
-  // Re-reads the catalog and publishes a new snapshot.
+  // Re-reads the whole catalog and publishes a new snapshot (waits for a write in progress).
   absl::Status Reload();
 
   absl::StatusOr<WriteResult> UpsertGpu(const WriteContext& ctx, const GpuRow& row);
@@ -85,13 +97,33 @@ class CatalogStore {
   // Newest first.
   absl::StatusOr<std::vector<AuditEntry>> AuditLog(int limit);
 
+  // From now on every write is refused with Unavailable ("server is shutting down"), and a
+  // write in flight (an import between batches, or before COMMIT) rolls back. Idempotent.
+  void BeginDrain();
+
+  // Called (with the write lock held, at most once) with a non-OK status when the store
+  // becomes unusable: the database file was deleted or replaced under it. Every later write
+  // is refused with that status.
+  void SetHealthListener(std::function<void(const absl::Status&)> listener);
+
   Database& database() { return *db_; }
   // Time spent building the last published snapshot.
   double last_publish_seconds() const { return last_publish_seconds_.load(); }
 
  private:
+  // Tables a write changed: publishing re-reads only these and shares the rest.
+  enum : unsigned {
+    kGpuTable = 1,
+    kModelTable = 2,
+    kInstanceTable = 4,
+    kPriceTable = 8,
+    kBenchmarkTable = 16,
+    kAllTables = 31,
+  };
+
   explicit CatalogStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
-  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load();
+  // A snapshot with the `reload` tables read afresh and the others taken from the current one.
+  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load(unsigned reload);
   absl::Status LearnColumns();
 
   struct Key {
@@ -99,15 +131,44 @@ class CatalogStore {
     std::vector<std::pair<std::string, std::string>> text;  // column -> value
     int64_t id = 0;                                          // for id-keyed tables
     std::string label;  // audit entity when the write has no single row (bulk import)
+    int64_t rows = 0;   // rows_written to report (bulk import); set after construction
+    unsigned reload = kAllTables;               // tables to re-read after the write
+    // Patches instead of re-reading: SetPrice's new row, UpsertInstance's row,
+    // DeleteInstance's offer key.
+    const PriceRow* appended_price = nullptr;
+    const InstanceRow* upserted_instance = nullptr;
+    std::string erased_instance = std::string();
   };
   // The shared write path: before image, `apply`, after image, audit row, version bump,
   // commit, publish. `apply` returns the id of a created row (0 if none).
   absl::StatusOr<WriteResult> Write(const WriteContext& ctx, Key key,
                                     const std::function<absl::StatusOr<int64_t>()>& apply);
+  // Publishes the committed write: a patch of the current snapshot where the write says how
+  // (an appended price), otherwise a reload of the tables it changed.
+  absl::Status Publish(const Key& key, const WriteResult& result)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // The tables after the write `key` describes, built from `prev`; none when only a reload
+  // can tell.
+  std::optional<CatalogTables> Patch(const CatalogSnapshot& prev, const Key& key,
+                                     const WriteResult& result);
+
   absl::StatusOr<std::string> RowJson(const Key& key);
+  // Ok when a write may commit now: not draining, and the database file is still the one
+  // opened. Otherwise the refusal; a replaced file also marks the store unusable.
+  absl::Status MayCommit() ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Inside the write transaction: the earlier result for ctx.request_id, if any (or the
+  // refusal of a reused id); then, after the write, recording it and pruning old ids.
+  absl::StatusOr<std::optional<WriteResult>> EarlierResult(const WriteContext& ctx);
+  void RecordRequest(const WriteContext& ctx, const WriteResult& result);
 
   std::unique_ptr<Database> db_;
   std::mutex write_mu_;  // one writer at a time (SQLite is single-writer anyway)
+  std::atomic<bool> draining_{false};
+  // The published snapshot may lag the database (a publish failed or was skipped): the next
+  // publish re-reads every table.
+  bool snapshot_stale_ ABSL_GUARDED_BY(write_mu_) = false;
+  absl::Status unusable_ ABSL_GUARDED_BY(write_mu_);
+  std::function<void(const absl::Status&)> health_listener_ ABSL_GUARDED_BY(write_mu_);
   std::map<std::string, std::string> json_exprs_;  // table -> json_object(...) over its columns
   // Accessed only through std::atomic_load / std::atomic_store.
   std::shared_ptr<const CatalogSnapshot> snapshot_;

@@ -1,9 +1,13 @@
 // Opening the catalog database durably and applying the embedded migrations.
 #include "server/store/database.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 
 #include "absl/strings/str_cat.h"
@@ -29,6 +33,9 @@ absl::Status SqliteError(const SQLite::Exception& e, const std::string& context)
         return absl::FailedPreconditionError(msg);
       }
       return absl::InvalidArgumentError(msg);
+    case SQLITE_FULL:
+      return absl::ResourceExhaustedError(absl::StrCat(
+          msg, " (the database or its disk is full; the write was rolled back, nothing changed)"));
     case SQLITE_CANTOPEN:
     case SQLITE_READONLY:
     case SQLITE_PERM:
@@ -37,6 +44,15 @@ absl::Status SqliteError(const SQLite::Exception& e, const std::string& context)
     default:
       return absl::InternalError(msg);
   }
+}
+
+absl::Status SqliteWriteError(const SQLite::Exception& e, SQLite::Database& db,
+                              const std::string& context) {
+  if ((e.getErrorCode() & 0xff) == SQLITE_IOERR && sqlite3_system_errno(db.getHandle()) == ENOSPC) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        context, ": ", e.what(), " (no space left on the device; the write was rolled back)"));
+  }
+  return SqliteError(e, context);
 }
 
 Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -62,10 +78,47 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& 
     }
     db.exec("PRAGMA synchronous=FULL");
     db.exec("PRAGMA foreign_keys=ON");
+    if (options.max_page_count > 0) {
+      db.exec(absl::StrCat("PRAGMA max_page_count=", options.max_page_count));
+    }
+    impl->identity_fd = ::open(options.path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (impl->identity_fd < 0 || ::fstat(impl->identity_fd, &st) != 0) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("database ", options.path, ": cannot stat: ", std::strerror(errno)));
+    }
+    impl->dev = st.st_dev;
+    impl->ino = st.st_ino;
     return std::unique_ptr<Database>(new Database(std::move(impl)));
   } catch (const SQLite::Exception& e) {
     return SqliteError(e, absl::StrCat("database ", options.path));
   }
+}
+
+absl::Status Database::CheckFileIdentity() const {
+  struct stat opened;
+  if (::fstat(impl_->identity_fd, &opened) != 0) {
+    return absl::DataLossError(absl::StrCat("database ", impl_->path,
+                                            ": cannot fstat the open file: ", std::strerror(errno)));
+  }
+  if (opened.st_nlink == 0) {
+    return absl::DataLossError(absl::StrCat(
+        "database ", impl_->path, ": the file was deleted while the server had it open; "
+        "writes are refused because they would be lost at restart"));
+  }
+  struct stat now;
+  if (::stat(impl_->path.c_str(), &now) != 0) {
+    return absl::DataLossError(absl::StrCat("database ", impl_->path,
+                                            ": the path no longer names the open file (",
+                                            std::strerror(errno), "); writes are refused"));
+  }
+  if (now.st_dev != impl_->dev || now.st_ino != impl_->ino) {
+    return absl::DataLossError(absl::StrCat(
+        "database ", impl_->path, ": the path now names another file (device/inode ", impl_->dev,
+        "/", impl_->ino, " at open, ", now.st_dev, "/", now.st_ino,
+        " now); writes are refused because they would go to the replaced file"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<int> Database::SchemaVersion() {

@@ -2,6 +2,7 @@
 // No SQLite types appear here; callers see absl::Status only.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,9 @@ struct DatabaseOptions {
   std::string path;
   int busy_timeout_ms = 5000;
   bool create_if_missing = true;
+  // Upper bound on the file size in pages (PRAGMA max_page_count); 0 leaves SQLite's default.
+  // A write that would grow past it fails with ResourceExhausted, as on a full disk.
+  int64_t max_page_count = 0;
 };
 
 class Database {
@@ -41,6 +45,11 @@ class Database {
   // The connection's value of one of the pragmas capplan sets (journal_mode, synchronous,
   // foreign_keys, busy_timeout), for diagnostics and tests.
   absl::StatusOr<std::string> Pragma(const std::string& name);
+
+  // Ok while the path still names the file opened (same st_dev and st_ino) and that file is
+  // still linked. Otherwise DataLoss naming the path and what changed: a write would commit
+  // to a file nobody will open again.
+  absl::Status CheckFileIdentity() const;
 
   const std::string& path() const;
 

@@ -34,19 +34,6 @@ class AdminTest : public ::testing::Test {
     return client::Client(o);
   }
 
-  capplan::v1::SetPriceRequest P5Price(double usd) {
-    capplan::v1::SetPriceRequest r;
-    capplan::v1::Price* p = r.mutable_price();
-    p->set_provider("aws");
-    p->set_instance_type("p5.48xlarge");
-    p->set_region("us-east-1");
-    p->set_kind(capplan::v1::PRICE_KIND_ON_DEMAND);
-    p->set_price_usd_per_hour(usd);
-    p->mutable_source()->set_citation("AWS price cut announcement, ops ticket 42");
-    p->mutable_source()->set_as_of_date("2025-06-05");
-    return r;
-  }
-
   TempDir dir_;
   std::unique_ptr<ServerProcess> server_;
 };

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -209,6 +210,34 @@ std::string HttpGet(int port, const std::string& path, int* http_status) {
   if (sp != std::string::npos) *http_status = std::atoi(resp.c_str() + sp + 1);
   const size_t body = resp.find("\r\n\r\n");
   return body == std::string::npos ? "" : resp.substr(body + 4);
+}
+
+int64_t QueryDb(const std::string& db_path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  int64_t v = -1;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW) {
+      v = sqlite3_column_int64(stmt, 0);
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return v;
+}
+
+capplan::v1::SetPriceRequest P5Price(double usd) {
+  capplan::v1::SetPriceRequest r;
+  capplan::v1::Price* p = r.mutable_price();
+  p->set_provider("aws");
+  p->set_instance_type("p5.48xlarge");
+  p->set_region("us-east-1");
+  p->set_kind(capplan::v1::PRICE_KIND_ON_DEMAND);
+  p->set_price_usd_per_hour(usd);
+  p->mutable_source()->set_citation("AWS price cut announcement, ops ticket 42");
+  p->mutable_source()->set_as_of_date("2025-06-05");
+  return r;
 }
 
 }  // namespace capplan::testing

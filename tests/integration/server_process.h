@@ -3,9 +3,13 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
+
 #include <map>
 #include <string>
 #include <vector>
+
+#include "capplan/v1/admin.pb.h"
 
 namespace capplan::testing {
 
@@ -68,5 +72,12 @@ int UnusedLoopbackPort();
 
 // Plain HTTP/1.0 GET on loopback; returns the body, or "" with `status` set to the failure.
 std::string HttpGet(int port, const std::string& path, int* http_status);
+
+// The first column of the first row of `sql` on the database at `db_path` (opened
+// read-only, so it may run while the server serves); -1 when there is none.
+int64_t QueryDb(const std::string& db_path, const std::string& sql);
+
+// An on-demand price for aws p5.48xlarge in us-east-1 (a shipped offer), with a source.
+capplan::v1::SetPriceRequest P5Price(double usd);
 
 }  // namespace capplan::testing

@@ -11,38 +11,13 @@
 #include <set>
 
 #include "server/store/csv.h"
+#include "temp_store.h"
 
 namespace capplan::store {
 namespace {
 
-class CatalogStoreTest : public ::testing::Test {
+class CatalogStoreTest : public TempStoreTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/capplan-catalog-test-XXXXXX";
-    dir_ = mkdtemp(tmpl);
-    absl::StatusOr<std::unique_ptr<CatalogStore>> s = CatalogStore::Open({dir_ + "/c.db"});
-    ASSERT_TRUE(s.ok()) << s.status();
-    store_ = std::move(*s);
-  }
-  void TearDown() override {
-    store_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
-  PriceRow Price(double usd, int64_t effective) {
-    PriceRow p;
-    p.provider = "aws";
-    p.instance_type = "p5.48xlarge";
-    p.region = "us-east-1";
-    p.kind = PriceKind::kOnDemand;
-    p.price_usd_per_hour = usd;
-    p.effective_unix_seconds = effective;
-    p.source = {"ops ticket 42", "2025-06-05", ""};
-    return p;
-  }
-
-  std::string dir_;
-  std::unique_ptr<CatalogStore> store_;
   const WriteContext ops_{"alice", "SetPrice"};
 };
 
@@ -89,7 +64,7 @@ TEST_F(CatalogStoreTest, SetPriceIsVisibleToTheNextSnapshotAndKeepsHistory) {
   const int64_t v0 = store_->Snapshot()->catalog_version;
   const InstanceRow& p5 = *store_->Snapshot()->FindInstance("aws", "p5.48xlarge", "us-east-1");
   const double before = store_->Snapshot()->PriceAt(p5, PriceKind::kOnDemand, 0)->price_usd_per_hour;
-  absl::StatusOr<WriteResult> w = store_->SetPrice(ops_, Price(55.04, 1749081600));  // 2025-06-05
+  absl::StatusOr<WriteResult> w = store_->SetPrice(ops_, P5Price(55.04, 1749081600));  // 2025-06-05
   ASSERT_TRUE(w.ok()) << w.status();
   EXPECT_EQ(w->catalog_version, v0 + 1);
   EXPECT_GT(w->id, 0);
@@ -135,7 +110,7 @@ TEST_F(CatalogStoreTest, ImplausibleWritesAreRejectedNamingTheFieldAndLeaveNothi
   EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(w.status().message().find("gpu.memory_bytes: must be in"), std::string::npos) << w.status();
 
-  w = store_->SetPrice(ops_, Price(-1, 1749081600));
+  w = store_->SetPrice(ops_, P5Price(-1, 1749081600));
   EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(w.status().message().find("price.price_usd_per_hour"), std::string::npos);
 
@@ -153,7 +128,7 @@ TEST_F(CatalogStoreTest, ImplausibleWritesAreRejectedNamingTheFieldAndLeaveNothi
   EXPECT_EQ(w.status().code(), absl::StatusCode::kNotFound);
   EXPECT_NE(w.status().message().find("benchmark.gpu_name: no GPU named \"B300\""), std::string::npos);
 
-  PriceRow unknown = Price(1, 1749081600);
+  PriceRow unknown = P5Price(1, 1749081600);
   unknown.instance_type = "p9.huge";
   EXPECT_EQ(store_->SetPrice(ops_, unknown).status().code(), absl::StatusCode::kNotFound);
 
@@ -195,7 +170,7 @@ TEST_F(CatalogStoreTest, ImportsSkyPilotCsvAllOrNothing) {
 
 TEST_F(CatalogStoreTest, CsvWithBadRowsWritesNothingAndNumbersTheRows) {
   const int64_t v0 = store_->Snapshot()->catalog_version;
-  const size_t prices_before = store_->Snapshot()->prices.size();
+  const size_t prices_before = store_->Snapshot()->price_count;
   const std::string csv =
       "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n"
       "g6.xlarge,L4,1,4,16,0.8048,,us-east-1,us-east-1a\n"
@@ -210,7 +185,7 @@ TEST_F(CatalogStoreTest, CsvWithBadRowsWritesNothingAndNumbersTheRows) {
   EXPECT_EQ(r->errors[1].row, 4);
   EXPECT_EQ(r->errors[1].field, "Price");
   EXPECT_EQ(store_->Snapshot()->catalog_version, v0);
-  EXPECT_EQ(store_->Snapshot()->prices.size(), prices_before);
+  EXPECT_EQ(store_->Snapshot()->price_count, prices_before);
 }
 
 TEST_F(CatalogStoreTest, CsvMissingAColumnIsInvalidArgumentNamingIt) {

@@ -1,0 +1,223 @@
+// Catalog rows to and from SQLite: the stored spelling of enums, and reading each table.
+#include "server/store/catalog_rows.h"
+
+namespace capplan::store {
+
+namespace {
+
+Source SourceFrom(SQLite::Statement& q, int first, bool has_note) {
+  Source s;
+  s.citation = q.getColumn(first).getString();
+  s.as_of_date = q.getColumn(first + 1).getString();
+  if (has_note) s.note = q.getColumn(first + 2).getString();
+  return s;
+}
+
+}  // namespace
+
+const char* InterconnectText(core::Interconnect i) {
+  switch (i) {
+    case core::Interconnect::kPcie: return "pcie";
+    case core::Interconnect::kNvlink: return "nvlink";
+    case core::Interconnect::kInfinityFabric: return "infinity_fabric";
+    case core::Interconnect::kXeLink: return "xe_link";
+  }
+  return "pcie";
+}
+
+core::Interconnect InterconnectFrom(const std::string& s) {
+  if (s == "nvlink") return core::Interconnect::kNvlink;
+  if (s == "infinity_fabric") return core::Interconnect::kInfinityFabric;
+  if (s == "xe_link") return core::Interconnect::kXeLink;
+  return core::Interconnect::kPcie;
+}
+
+core::Precision PrecisionFrom(const std::string& s) {
+  for (int i = 0; i < core::kNumPrecisions; ++i) {
+    if (s == core::PrecisionName(static_cast<core::Precision>(i))) return static_cast<core::Precision>(i);
+  }
+  return core::Precision::kFp16;
+}
+
+const char* WorkloadText(core::WorkloadKind w) {
+  switch (w) {
+    case core::WorkloadKind::kTraining: return "training";
+    case core::WorkloadKind::kFineTuning: return "fine_tuning";
+    case core::WorkloadKind::kServing: return "serving";
+  }
+  return "serving";
+}
+
+core::WorkloadKind WorkloadFrom(const std::string& s) {
+  if (s == "training") return core::WorkloadKind::kTraining;
+  if (s == "fine_tuning") return core::WorkloadKind::kFineTuning;
+  return core::WorkloadKind::kServing;
+}
+
+const char* MethodText(core::TrainingMethod m) {
+  switch (m) {
+    case core::TrainingMethod::kFull: return "full";
+    case core::TrainingMethod::kLora: return "lora";
+    case core::TrainingMethod::kQlora: return "qlora";
+  }
+  return "full";
+}
+
+core::TrainingMethod MethodFrom(const std::string& s) {
+  if (s == "lora") return core::TrainingMethod::kLora;
+  if (s == "qlora") return core::TrainingMethod::kQlora;
+  return core::TrainingMethod::kFull;
+}
+
+const char* UnitText(core::MeasuredUnit u) {
+  switch (u) {
+    case core::MeasuredUnit::kRequestsPerSecond: return "requests_per_second";
+    case core::MeasuredUnit::kTokensPerSecond: return "tokens_per_second";
+    case core::MeasuredUnit::kSecondsPerStep: return "seconds_per_step";
+  }
+  return "requests_per_second";
+}
+
+core::MeasuredUnit UnitFrom(const std::string& s) {
+  if (s == "tokens_per_second") return core::MeasuredUnit::kTokensPerSecond;
+  if (s == "seconds_per_step") return core::MeasuredUnit::kSecondsPerStep;
+  return core::MeasuredUnit::kRequestsPerSecond;
+}
+
+PriceKind PriceKindFrom(const std::string& s) {
+  for (int i = 0; i < kNumPriceKinds; ++i) {
+    if (s == PriceKindName(static_cast<PriceKind>(i))) return static_cast<PriceKind>(i);
+  }
+  return PriceKind::kOnDemand;
+}
+
+
+
+std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
+  std::vector<GpuRow> out;
+  SQLite::Statement q(db,
+                      "SELECT name, vendor, memory_bytes, memory_bandwidth_bytes_per_second, "
+                      "fp32_dense_tflops, tf32_dense_tflops, fp16_dense_tflops, "
+                      "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
+                      "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
+                      "gpus_per_node, datacenter, form_factor, list_price_usd, "
+                      "source_citation, source_as_of_date, source_note FROM gpu_types ORDER BY name");
+  while (q.executeStep()) {
+    GpuRow g;
+    g.spec.name = q.getColumn(0).getString();
+    g.vendor = q.getColumn(1).getString();
+    g.spec.memory_bytes = static_cast<double>(q.getColumn(2).getInt64());
+    g.spec.memory_bandwidth_bytes_per_second = q.getColumn(3).getDouble();
+    for (int i = 0; i < core::kNumPrecisions; ++i) {
+      g.spec.peak_flops_per_second[i] = q.getColumn(4 + i).getDouble() * 1e12;
+    }
+    g.spec.tdp_watts = q.getColumn(11).getDouble();
+    g.spec.interconnect = InterconnectFrom(q.getColumn(12).getString());
+    g.spec.interconnect_bandwidth_bytes_per_second = q.getColumn(13).getDouble();
+    g.spec.gpus_per_node = q.getColumn(14).getInt();
+    g.spec.datacenter = q.getColumn(15).getInt() != 0;
+    g.form_factor = q.getColumn(16).getString();
+    g.list_price_usd = q.getColumn(17).getDouble();
+    g.source = SourceFrom(q, 18, true);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<ModelRow> ReadModels(SQLite::Database& db) {
+  std::vector<ModelRow> out;
+  SQLite::Statement q(db,
+                      "SELECT name, num_layers, hidden_size, num_attention_heads, num_kv_heads, "
+                      "ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, "
+                      "experts_per_token, max_context_tokens, parameter_count, "
+                      "source_citation, source_as_of_date, source_note FROM models ORDER BY name");
+  while (q.executeStep()) {
+    ModelRow m;
+    m.arch.name = q.getColumn(0).getString();
+    m.arch.num_layers = q.getColumn(1).getInt64();
+    m.arch.hidden_size = q.getColumn(2).getInt64();
+    m.arch.num_attention_heads = q.getColumn(3).getInt64();
+    m.arch.num_kv_heads = q.getColumn(4).getInt64();
+    m.arch.ffn_hidden_size = q.getColumn(5).getInt64();
+    m.arch.gated_mlp = q.getColumn(6).getInt() != 0;
+    m.arch.vocab_size = q.getColumn(7).getInt64();
+    m.arch.tied_embeddings = q.getColumn(8).getInt() != 0;
+    m.arch.num_experts = q.getColumn(9).getInt64();
+    m.arch.experts_per_token = q.getColumn(10).getInt64();
+    m.max_context_tokens = q.getColumn(11).getInt64();
+    m.arch.parameter_count = q.getColumn(12).getDouble();
+    m.source = SourceFrom(q, 13, true);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<InstanceRow> ReadInstances(SQLite::Database& db) {
+  std::vector<InstanceRow> out;
+  SQLite::Statement q(db,
+                      "SELECT provider, instance_type, region, gpu_name, gpu_count, vcpus, "
+                      "memory_bytes, source_citation, source_as_of_date FROM instance_types "
+                      "ORDER BY provider, instance_type, region");
+  while (q.executeStep()) {
+    InstanceRow r;
+    r.provider = q.getColumn(0).getString();
+    r.instance_type = q.getColumn(1).getString();
+    r.region = q.getColumn(2).getString();
+    r.gpu_name = q.getColumn(3).getString();
+    r.gpu_count = q.getColumn(4).getInt();
+    r.vcpus = q.getColumn(5).getInt();
+    r.memory_bytes = q.getColumn(6).getInt64();
+    r.source = SourceFrom(q, 7, false);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<PriceRow> ReadPrices(SQLite::Database& db) {
+  std::vector<PriceRow> out;
+  SQLite::Statement q(db,
+                      "SELECT id, provider, instance_type, region, kind, price_usd_per_hour, "
+                      "effective_unix_seconds, source_citation, source_as_of_date FROM prices");
+  while (q.executeStep()) {
+    PriceRow p;
+    p.id = q.getColumn(0).getInt64();
+    p.provider = q.getColumn(1).getString();
+    p.instance_type = q.getColumn(2).getString();
+    p.region = q.getColumn(3).getString();
+    p.kind = PriceKindFrom(q.getColumn(4).getString());
+    p.price_usd_per_hour = q.getColumn(5).getDouble();
+    p.effective_unix_seconds = q.getColumn(6).getInt64();
+    p.source = SourceFrom(q, 7, false);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db) {
+  std::vector<BenchmarkRow> out;
+  SQLite::Statement q(db,
+                      "SELECT id, gpu_name, model_name, workload, precision, training_method, "
+                      "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
+                      "measured_unit, source_citation, source_as_of_date, source_note "
+                      "FROM benchmarks ORDER BY id");
+  while (q.executeStep()) {
+    BenchmarkRow b;
+    b.id = q.getColumn(0).getInt64();
+    b.gpu_name = q.getColumn(1).getString();
+    b.model_name = q.getColumn(2).getString();
+    b.workload = WorkloadFrom(q.getColumn(3).getString());
+    b.precision = PrecisionFrom(q.getColumn(4).getString());
+    b.method = MethodFrom(q.getColumn(5).getString());
+    b.gpu_count = q.getColumn(6).getInt();
+    b.batch_size = q.getColumn(7).getInt64();
+    b.sequence_tokens = q.getColumn(8).getInt64();
+    b.output_tokens = q.getColumn(9).getInt64();
+    b.measured_value = q.getColumn(10).getDouble();
+    b.unit = UnitFrom(q.getColumn(11).getString());
+    b.source = SourceFrom(q, 12, true);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace capplan::store
