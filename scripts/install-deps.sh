@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages capplan builds, tests and runs with. Idempotent: when every
-# package is already installed it does not touch apt at all.
+# package is already installed it does not touch apt at all. clang-14 with its runtimes
+# (libclang-rt-14-dev: ASan, UBSan, libFuzzer) and llvm-14 (llvm-symbolizer, for readable
+# sanitizer stacks) serve the sanitizer and fuzzing build of `make test`.
 set -euo pipefail
 
 packages=(
@@ -8,6 +10,7 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev prometheus-cpp-dev libsqlitecpp-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang-14 libclang-rt-14-dev llvm-14
   prometheus curl openssl python3 python3-yaml
 )
 

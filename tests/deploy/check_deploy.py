@@ -69,6 +69,14 @@ def check_k8s(deploy):
         fail("CAPPLAN_DB is not on the data volume")
     if not env.get("CAPPLAN_ADMIN_TOKEN_FILE", "").startswith(mounts["tokens"]):
         fail("CAPPLAN_ADMIN_TOKEN_FILE is not in the mounted secret")
+    # The server refuses token files others may read (server/auth.h); Kubernetes' default
+    # secret mode is 0644, and group read needs the server's explicit switch.
+    mode = vols["tokens"]["secret"].get("defaultMode", 0o644)
+    if mode & 0o007:
+        fail(f"token secret defaultMode {mode:04o} lets others read it; use 0440 or 0400")
+    if mode & 0o070 and env.get("CAPPLAN_ADMIN_TOKEN_FILE_ALLOW_GROUP_READ") != "1":
+        fail(f"token secret defaultMode {mode:04o} is group-readable, which the server refuses "
+             "without CAPPLAN_ADMIN_TOKEN_FILE_ALLOW_GROUP_READ=1")
 
     def matches(sel):
         return sel and all(labels.get(k) == v for k, v in sel.items())

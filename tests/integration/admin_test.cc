@@ -5,7 +5,6 @@
 #include <signal.h>
 
 #include <ctime>
-#include <fstream>
 
 #include "client/client.h"
 #include "server_process.h"
@@ -19,8 +18,8 @@ constexpr char kReadToken[] = "read-token-0123456789abcdef";
 class AdminTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::ofstream(dir_.path() + "/tokens") << kAdminToken << " alice admin\n"
-                                           << kReadToken << " dashboard read\n";
+    WriteTokenFile(dir_.path() + "/tokens", std::string(kAdminToken) + " alice admin\n" +
+                                                kReadToken + " dashboard read\n");
     server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
         "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir_.path() + "/c.db",
         "--admin_token_file=" + dir_.path() + "/tokens"});

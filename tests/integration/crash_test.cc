@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <fstream>
 #include <random>
 #include <set>
 #include <thread>
@@ -32,7 +31,7 @@ int64_t QueryInt(sqlite3* db, const std::string& sql) {
 
 TEST(CrashTest, AcknowledgedWritesSurviveSigkill) {
   TempDir dir;
-  std::ofstream(dir.path() + "/tokens") << kToken << " crash-tester admin\n";
+  WriteTokenFile(dir.path() + "/tokens", std::string(kToken) + " crash-tester admin\n");
   const std::vector<std::string> args = {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
                                          "--db=" + dir.path() + "/c.db",
                                          "--admin_token_file=" + dir.path() + "/tokens"};

@@ -22,7 +22,7 @@ constexpr char kAdminToken[] = "admin-token-0123456789abcdef";
 class ReliabilityTest : public ::testing::Test {
  protected:
   void Start(const std::string& grace) {
-    std::ofstream(dir_.path() + "/tokens") << kAdminToken << " alice admin\n";
+    WriteTokenFile(dir_.path() + "/tokens", std::string(kAdminToken) + " alice admin\n");
     server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
         "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + db(),
         "--admin_token_file=" + dir_.path() + "/tokens", "--shutdown_grace=" + grace});

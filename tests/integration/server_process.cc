@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -152,6 +153,19 @@ ExitResult ServerProcess::Wait(int timeout_ms) {
   exit_.stdout_text = stdout_text_;
   exit_.stderr_text = ReadFile(stderr_path_);
   return exit_;
+}
+
+void WriteTokenFile(const std::string& path, const std::string& content) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return;  // the server's start-up then reports the missing file
+  fchmod(fd, 0600);    // O_CREAT's mode does not apply to an existing file
+  size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = write(fd, content.data() + done, content.size() - done);
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
 }
 
 ExitResult RunProgram(const std::vector<std::string>& argv, int timeout_ms,

@@ -63,6 +63,9 @@ class ServerProcess {
   ExitResult exit_;
 };
 
+// Writes a token file as operators are told to: mode 0600 (the server refuses wider ones).
+void WriteTokenFile(const std::string& path, const std::string& content);
+
 // Runs a program to completion (bounded by timeout_ms, then SIGKILL).
 ExitResult RunProgram(const std::vector<std::string>& argv, int timeout_ms,
                       const std::map<std::string, std::string>& env = {});

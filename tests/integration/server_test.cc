@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
@@ -208,14 +209,35 @@ TEST(ServerIntegrationTest, EnvironmentFallbackAndFlagPrecedence) {
 TEST(ServerIntegrationTest, BadTokenFileFailsStartup) {
   TempDir dir;
   const std::string tokens = dir.path() + "/tokens";
-  std::ofstream(tokens) << "tooshort someone admin\n";
+  WriteTokenFile(tokens, "tooshort someone admin\n");
   std::vector<std::string> args = {CAPPLAN_SERVER_BINARY};
   for (const std::string& a : BaseArgs(dir)) args.push_back(a);
   args.push_back("--admin_token_file=" + tokens);
   ExitResult r = RunProgram(args, 20000);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.stderr_text.find("token shorter than 16 characters"), std::string::npos)
+  EXPECT_NE(r.stderr_text.find("line 1, field 1 (token): want 16-256 characters"),
+            std::string::npos)
       << r.stderr_text;
+}
+
+// Like ssh with a private key: a token file others may read fails start-up with one line that
+// names the file, its mode and the fix; the explicit environment switch admits group read.
+TEST(ServerIntegrationTest, SharedTokenFileFailsStartupUnlessGroupReadIsAllowed) {
+  TempDir dir;
+  const std::string tokens = dir.path() + "/tokens";
+  WriteTokenFile(tokens, "0123456789abcdef0123 alice admin\n");
+  ASSERT_EQ(chmod(tokens.c_str(), 0640), 0);
+  std::vector<std::string> args = {CAPPLAN_SERVER_BINARY};
+  for (const std::string& a : BaseArgs(dir)) args.push_back(a);
+  args.push_back("--admin_token_file=" + tokens);
+  ExitResult r = RunProgram(args, 20000);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.stderr_text.find(tokens + ": mode 0640"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("chmod 600 " + tokens), std::string::npos) << r.stderr_text;
+
+  ServerProcess server(std::vector<std::string>(args.begin() + 1, args.end()),
+                       {{"CAPPLAN_ADMIN_TOKEN_FILE_ALLOW_GROUP_READ", "1"}});
+  EXPECT_TRUE(server.started()) << server.Wait(0).stderr_text;
 }
 
 TEST(CliIntegrationTest, HealthAndCatalogVersion) {
