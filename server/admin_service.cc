@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "server/convert.h"
+#include "server/request_limits.h"
 #include "server/status.h"
 
 namespace capplan::server {
@@ -58,6 +59,9 @@ absl::StatusOr<store::WriteContext> AdminServiceImpl::Context(grpc::CallbackServ
                                                               const char* method, const Request& req) {
   absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kAdmin);
   if (!caller.ok()) return caller.status();
+  // After authentication, so that a caller without a token learns nothing about the API.
+  absl::Status limits = CheckRequest(req);
+  if (!limits.ok()) return limits;
   return store::WriteContext{caller->name, method, req.request_id(),
                              req.request_id().empty() ? std::string() : Fingerprint(req)};
 }

@@ -65,6 +65,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::Tco(grpc::CallbackServerContext* c
 grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
     grpc::CallbackServerContext* ctx, const v1::GetCatalogVersionRequest* req,
     v1::GetCatalogVersionResponse* resp) {
+  if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   resp->set_catalog_version(snap->catalog_version);
   resp->set_loaded_unix_seconds(snap->loaded_unix_seconds);
@@ -75,6 +76,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListGpus(grpc::CallbackServerContext* ctx,
                                                        const v1::ListGpusRequest* req,
                                                        v1::ListGpusResponse* resp) {
+  if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   for (const store::GpuRow& g : snap->gpus) GpuToProto(g, resp->add_gpus());
   resp->set_catalog_version(snap->catalog_version);
@@ -84,6 +86,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListGpus(grpc::CallbackServerConte
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListModels(grpc::CallbackServerContext* ctx,
                                                          const v1::ListModelsRequest* req,
                                                          v1::ListModelsResponse* resp) {
+  if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   for (const store::ModelRow& m : snap->models) ModelToProto(m, resp->add_models());
   resp->set_catalog_version(snap->catalog_version);
@@ -93,6 +96,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListModels(grpc::CallbackServerCon
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServerContext* ctx,
                                                             const v1::ListInstancesRequest* req,
                                                             v1::ListInstancesResponse* resp) {
+  if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
   if (req->prices_as_of_unix_seconds() < 0) {
     return Done(ctx, absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)"));
   }
@@ -137,6 +141,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListPriceHistory(grpc::CallbackServerContext* ctx,
                                                                const v1::ListPriceHistoryRequest* req,
                                                                v1::ListPriceHistoryResponse* resp) {
+  if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
   absl::StatusOr<int> page_size = PageSize(req->page_size());
   if (!page_size.ok()) return Done(ctx, page_size.status());
   absl::StatusOr<std::vector<std::string>> after = ParsePageToken(req->page_token(), 2);
@@ -171,6 +176,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListPriceHistory(grpc::CallbackSer
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListBenchmarks(grpc::CallbackServerContext* ctx,
                                                              const v1::ListBenchmarksRequest* req,
                                                              v1::ListBenchmarksResponse* resp) {
+  if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   for (const store::BenchmarkRow& b : snap->benchmarks) {
     if (!req->gpu_name().empty() && b.gpu_name != req->gpu_name()) continue;

@@ -13,7 +13,7 @@ namespace capplan::server {
 
 // Error messages name the field and, often, the value given; a value can be long. Messages
 // are cut here so that a status always fits a client's metadata limit (8 KiB by default).
-inline constexpr size_t kMaxStatusMessageBytes = 1024;
+inline constexpr size_t kMaxStatusMessageBytes = 4096;
 
 // `message`, cut at a character boundary to kMaxStatusMessageBytes with a note of what was
 // left out.

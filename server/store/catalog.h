@@ -160,8 +160,9 @@ class CatalogSnapshot {
   // Position of an offer in `instances`; -1 when absent.
   int64_t InstancePosition(absl::string_view provider, absl::string_view type,
                            absl::string_view region) const;
-  // The price in force at `as_of_unix_seconds` (0: the latest): the row with the greatest
-  // effective time not after it; the highest id breaks ties. Null when none.
+  // The price in force at `as_of_unix_seconds` (0 or less: now): the row with the greatest
+  // effective time not after it; the highest id breaks ties. Null when none. A price that
+  // takes effect later is never the current one.
   const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind,
                           int64_t as_of_unix_seconds) const;
   // Every price row of one offer, oldest first.

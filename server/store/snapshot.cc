@@ -1,5 +1,6 @@
 // Snapshot tables: building, indexing and sharing them, and the lookups the planner makes.
 #include <algorithm>
+#include <chrono>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -8,6 +9,11 @@
 namespace capplan::store {
 
 namespace {
+
+int64_t NowUnixSeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 template <typename Row>
 const Row* Find(const Table<Row>& t, const std::string& key) {
@@ -203,10 +209,11 @@ const PriceRow* CatalogSnapshot::PriceAt(const InstanceRow& instance, PriceKind 
   if (pos < 0) return nullptr;
   const std::shared_ptr<const PriceList>& list = (*tables_.prices)[static_cast<size_t>(pos)];
   if (list == nullptr) return nullptr;
+  if (as_of_unix_seconds <= 0) as_of_unix_seconds = NowUnixSeconds();
   const PriceRow* best = nullptr;
   for (const PriceRow& p : *list) {
     if (p.kind != kind) continue;
-    if (as_of_unix_seconds > 0 && p.effective_unix_seconds > as_of_unix_seconds) continue;
+    if (p.effective_unix_seconds > as_of_unix_seconds) continue;
     best = &p;  // sorted by effective time then id: the last match wins
   }
   return best;
@@ -227,8 +234,9 @@ std::vector<const PriceRow*> CatalogSnapshot::PriceHistory(absl::string_view pro
 
 int64_t CatalogSnapshot::OldestCurrentPriceUnixSeconds() const {
   int64_t oldest = 0;
+  const int64_t now = NowUnixSeconds();
   for (const InstanceRow& i : instances) {
-    const PriceRow* p = PriceAt(i, PriceKind::kOnDemand, 0);
+    const PriceRow* p = PriceAt(i, PriceKind::kOnDemand, now);
     if (p != nullptr && (oldest == 0 || p->effective_unix_seconds < oldest)) {
       oldest = p->effective_unix_seconds;
     }

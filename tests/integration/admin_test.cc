@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <cmath>
 #include <ctime>
 
 #include "client/client.h"
@@ -123,6 +124,35 @@ TEST_F(AdminTest, BadWritesGetTheRightCodes) {
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(r.status().message().find("row 3 AcceleratorName"), std::string::npos) << r.status();
   EXPECT_EQ(MakeClient("").GetCatalogVersion()->catalog_version(), 1);
+}
+
+}  // namespace
+}  // namespace capplan::testing
+
+namespace capplan::testing {
+namespace {
+
+TEST_F(AdminTest, WritesPassTheSameRequestLimitsAfterAuthentication) {
+  // A NaN price, an unknown price kind and a 2 KB citation: each refused naming its field,
+  // but only to an authenticated caller (the others learn nothing about the API).
+  capplan::v1::SetPriceRequest nan = P5Price(std::nan(""));
+  capplan::v1::SetPriceRequest kind = P5Price(55.04);
+  kind.mutable_price()->set_kind(static_cast<capplan::v1::PriceKind>(42));
+  capplan::v1::SetPriceRequest citation = P5Price(55.04);
+  citation.mutable_price()->mutable_source()->set_citation(std::string(2000, 'c'));
+  struct Case {
+    const capplan::v1::SetPriceRequest* request;
+    const char* field;
+  } cases[] = {{&nan, "price.price_usd_per_hour: must be a finite number"},
+               {&kind, "price.kind: unknown value 42"},
+               {&citation, "price.source.citation: at most 1024 bytes"}};
+  for (const Case& c : cases) {
+    absl::StatusOr<capplan::v1::WriteResponse> w = MakeClient(kAdminToken).SetPrice(*c.request);
+    EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument) << w.status();
+    EXPECT_NE(w.status().message().find(c.field), absl::string_view::npos) << w.status();
+    absl::StatusOr<capplan::v1::WriteResponse> anon = MakeClient("").SetPrice(*c.request);
+    EXPECT_EQ(anon.status().code(), absl::StatusCode::kUnauthenticated) << anon.status();
+  }
 }
 
 }  // namespace
