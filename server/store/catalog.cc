@@ -9,16 +9,6 @@
 
 namespace capplan::store {
 
-const char* PriceKindName(PriceKind k) {
-  switch (k) {
-    case PriceKind::kOnDemand: return "on_demand";
-    case PriceKind::kSpot: return "spot";
-    case PriceKind::kReserved1y: return "reserved_1y";
-    case PriceKind::kReserved3y: return "reserved_3y";
-  }
-  return "on_demand";
-}
-
 absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes,
                        bool required) {
   if (required && value.empty()) return core::FieldError(field, "must not be empty");

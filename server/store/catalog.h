@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "core/catalog.h"
 #include "core/efficiency.h"
 #include "core/gpu.h"
 #include "core/model.h"
@@ -19,67 +20,16 @@
 
 namespace capplan::store {
 
-struct Source {
-  std::string citation;
-  std::string as_of_date;  // ISO 8601 date
-  std::string note;
-};
-
-enum class PriceKind { kOnDemand = 0, kSpot, kReserved1y, kReserved3y };
-inline constexpr int kNumPriceKinds = 4;
-const char* PriceKindName(PriceKind k);  // the store's spelling: on_demand, spot, ...
-
-struct GpuRow {
-  core::GpuSpec spec;
-  std::string vendor;
-  std::string form_factor;
-  double list_price_usd = 0;
-  Source source;
-};
-
-struct ModelRow {
-  core::ModelArchitecture arch;
-  int64_t max_context_tokens = 0;
-  Source source;
-};
-
-struct InstanceRow {
-  std::string provider;
-  std::string instance_type;
-  std::string region;
-  std::string gpu_name;
-  int gpu_count = 0;
-  int vcpus = 0;
-  int64_t memory_bytes = 0;
-  Source source;
-};
-
-struct PriceRow {
-  int64_t id = 0;
-  std::string provider;
-  std::string instance_type;
-  std::string region;
-  PriceKind kind = PriceKind::kOnDemand;
-  double price_usd_per_hour = 0;
-  int64_t effective_unix_seconds = 0;
-  Source source;
-};
-
-struct BenchmarkRow {
-  int64_t id = 0;
-  std::string gpu_name;
-  std::string model_name;
-  core::WorkloadKind workload = core::WorkloadKind::kServing;
-  core::Precision precision = core::Precision::kFp16;
-  core::TrainingMethod method = core::TrainingMethod::kFull;
-  int gpu_count = 1;
-  int64_t batch_size = 0;
-  int64_t sequence_tokens = 0;
-  int64_t output_tokens = 0;
-  double measured_value = 0;
-  core::MeasuredUnit unit = core::MeasuredUnit::kRequestsPerSecond;
-  Source source;
-};
+// The row types are core's (core/catalog.h); the store names them as its own.
+using core::BenchmarkRow;
+using core::GpuRow;
+using core::InstanceRow;
+using core::kNumPriceKinds;
+using core::ModelRow;
+using core::PriceKind;
+using core::PriceKindName;
+using core::PriceRow;
+using core::Source;
 
 // One table of a snapshot, immutable once published and shared by every snapshot in which it
 // did not change.
@@ -130,7 +80,7 @@ CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row,
                            const std::string& erase_key);
 
 // What the planner reads: immutable, built once from its tables and never changed.
-class CatalogSnapshot {
+class CatalogSnapshot final : public core::CatalogView {
   CatalogTables tables_;  // first: the references below point into it
 
  public:
@@ -153,8 +103,17 @@ class CatalogSnapshot {
 
   const CatalogTables& tables() const { return tables_; }
 
-  const GpuRow* FindGpu(absl::string_view name) const;
-  const ModelRow* FindModel(absl::string_view name) const;
+  // core::CatalogView.
+  int64_t Version() const override { return catalog_version; }
+  const std::vector<InstanceRow>& Instances() const override { return instances; }
+  const std::vector<core::TrainingBenchmark>& TrainingBenchmarks() const override {
+    return training_benchmarks;
+  }
+  const std::vector<core::ServingBenchmark>& ServingBenchmarks() const override {
+    return serving_benchmarks;
+  }
+  const GpuRow* FindGpu(absl::string_view name) const override;
+  const ModelRow* FindModel(absl::string_view name) const override;
   const InstanceRow* FindInstance(absl::string_view provider, absl::string_view type,
                                   absl::string_view region) const;
   // Position of an offer in `instances`; -1 when absent.
@@ -164,7 +123,7 @@ class CatalogSnapshot {
   // effective time not after it; the highest id breaks ties. Null when none. A price that
   // takes effect later is never the current one.
   const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind,
-                          int64_t as_of_unix_seconds) const;
+                          int64_t as_of_unix_seconds) const override;
   // Every price row of one offer, oldest first.
   std::vector<const PriceRow*> PriceHistory(absl::string_view provider, absl::string_view type,
                                             absl::string_view region) const;

@@ -1,0 +1,97 @@
+// The catalog as the planner reads it: GPU datasheets, models, cloud offers with their
+// effective-dated prices, and measured benchmarks. Plain rows with their sources; the store
+// loads, indexes and publishes them, and implements CatalogView over one immutable snapshot.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "core/efficiency.h"
+#include "core/gpu.h"
+#include "core/model.h"
+#include "core/serving.h"
+#include "core/training.h"
+
+namespace capplan::core {
+
+struct Source {
+  std::string citation;
+  std::string as_of_date;  // ISO 8601 date
+  std::string note;
+};
+
+enum class PriceKind { kOnDemand = 0, kSpot, kReserved1y, kReserved3y };
+inline constexpr int kNumPriceKinds = 4;
+const char* PriceKindName(PriceKind k);  // on_demand, spot, reserved_1y, reserved_3y
+
+struct GpuRow {
+  core::GpuSpec spec;
+  std::string vendor;
+  std::string form_factor;
+  double list_price_usd = 0;
+  Source source;
+};
+
+struct ModelRow {
+  core::ModelArchitecture arch;
+  int64_t max_context_tokens = 0;
+  Source source;
+};
+
+struct InstanceRow {
+  std::string provider;
+  std::string instance_type;
+  std::string region;
+  std::string gpu_name;
+  int gpu_count = 0;
+  int vcpus = 0;
+  int64_t memory_bytes = 0;
+  Source source;
+};
+
+struct PriceRow {
+  int64_t id = 0;
+  std::string provider;
+  std::string instance_type;
+  std::string region;
+  PriceKind kind = PriceKind::kOnDemand;
+  double price_usd_per_hour = 0;
+  int64_t effective_unix_seconds = 0;
+  Source source;
+};
+
+struct BenchmarkRow {
+  int64_t id = 0;
+  std::string gpu_name;
+  std::string model_name;
+  core::WorkloadKind workload = core::WorkloadKind::kServing;
+  core::Precision precision = core::Precision::kFp16;
+  core::TrainingMethod method = core::TrainingMethod::kFull;
+  int gpu_count = 1;
+  int64_t batch_size = 0;
+  int64_t sequence_tokens = 0;
+  int64_t output_tokens = 0;
+  double measured_value = 0;
+  core::MeasuredUnit unit = core::MeasuredUnit::kRequestsPerSecond;
+  Source source;
+};
+
+// Read-only access to one consistent catalog version.
+class CatalogView {
+ public:
+  virtual ~CatalogView() = default;
+  virtual int64_t Version() const = 0;
+  // Sorted by provider, instance type, region.
+  virtual const std::vector<InstanceRow>& Instances() const = 0;
+  virtual const GpuRow* FindGpu(absl::string_view name) const = 0;
+  virtual const ModelRow* FindModel(absl::string_view name) const = 0;
+  // The price of `kind` in force at `as_of_unix_seconds` (0 or less: now); null when none.
+  virtual const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind,
+                                  int64_t as_of_unix_seconds) const = 0;
+  virtual const std::vector<TrainingBenchmark>& TrainingBenchmarks() const = 0;
+  virtual const std::vector<ServingBenchmark>& ServingBenchmarks() const = 0;
+};
+
+}  // namespace capplan::core
