@@ -1,28 +1,27 @@
-// Plan, Compare and Tco over one catalog snapshot: the logic behind the planner's handlers,
-// kept apart from the gRPC wiring so it can be tested on its own. Each function validates
-// its request (InvalidArgument naming the field path), resolves catalog names (NotFound),
-// and fills the response; FailedPrecondition when nothing can run the workload.
+// Plan, Compare and Tco over one catalog version: the logic behind the planner's handlers,
+// kept apart from the gRPC wiring so it can be tested on its own. Each function converts
+// its request (InvalidArgument naming the field path; NotFound for unknown names), runs the
+// planner in core/, and fills the response; FailedPrecondition when nothing can run the
+// workload.
 #pragma once
 
 #include "absl/status/status.h"
 #include "capplan/v1/planner.pb.h"
-#include "server/store/catalog.h"
+#include "core/catalog.h"
+#include "core/planner/query.h"
+#include "server/request_proto.h"
 
 namespace capplan::server {
 
-// Largest fleet a Plan considers when the caller sets no max_gpus.
-inline constexpr int kDefaultMaxGpus = 64;
-inline constexpr int kDefaultTopK = 5;
+// API defaults, for callers and tests.
+inline constexpr int kDefaultMaxGpus = core::planner::kDefaultMaxGpus;
+inline constexpr int kDefaultTopK = core::planner::kDefaultTopK;
 
-// The time prices are read at: the caller's, or now when it gave 0. The effective-date filter
-// always applies, so a price that takes effect next year is never today's price.
-int64_t PricesAsOf(int64_t requested_unix_seconds);
-
-absl::Status Plan(const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
+absl::Status Plan(const core::CatalogView& catalog, const capplan::v1::PlanRequest& req,
                   capplan::v1::PlanResponse* resp);
-absl::Status Compare(const store::CatalogSnapshot& snap, const capplan::v1::CompareRequest& req,
+absl::Status Compare(const core::CatalogView& catalog, const capplan::v1::CompareRequest& req,
                      capplan::v1::CompareResponse* resp);
-absl::Status Tco(const store::CatalogSnapshot& snap, const capplan::v1::TcoRequest& req,
+absl::Status Tco(const core::CatalogView& catalog, const capplan::v1::TcoRequest& req,
                  capplan::v1::TcoResponse* resp);
 
 }  // namespace capplan::server

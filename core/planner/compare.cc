@@ -1,0 +1,213 @@
+#include "core/planner/compare.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "core/planner/query.h"
+#include "core/units.h"
+#include "core/validate.h"
+
+namespace capplan::core::planner {
+
+namespace {
+
+absl::Status CheckPin(const Pin& p, const std::string& field) {
+  for (const auto& [name, v, hi] : {std::tuple<const char*, int64_t, int64_t>{"tensor_parallel", p.tensor_parallel, kMaxGpus},
+                                    {"pipeline_parallel", p.pipeline_parallel, kMaxGpus},
+                                    {"data_parallel", p.data_parallel, kMaxGpus},
+                                    {"zero_stage", p.zero_stage, 3},
+                                    {"micro_batch_sequences", p.micro_batch_sequences, 4096},
+                                    {"serving_batch_sequences", p.serving_batch_sequences, int64_t{1} << 20}}) {
+    if (v < 0 || v > hi) {
+      return FieldError(absl::StrCat(field, ".", name), absl::StrCat("must be in [0, ", hi, "] (0: chosen), got ", v));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The supply a target names and how many units of it (instances, or GPUs).
+absl::StatusOr<Supply> TargetSupply(const CatalogView& catalog, const CompareTarget& t, int64_t as_of,
+                                    const std::string& field, int* units) {
+  CAPPLAN_RETURN_IF_ERROR(CheckRange(field + ".count", int64_t{t.count}, 0, kMaxGpus));
+  Supply s;
+  if (!t.instance_type.empty()) {
+    for (const InstanceRow& i : catalog.Instances()) {
+      if (i.instance_type == t.instance_type && (t.region.empty() || i.region == t.region)) {
+        s.instance = &i;
+        break;
+      }
+    }
+    if (s.instance == nullptr) {
+      return absl::NotFoundError(absl::StrCat(field, ".instance_type: no instance type \"", t.instance_type, "\"",
+                                              t.region.empty() ? "" : " in region \"" + t.region + "\"",
+                                              " in the catalog"));
+    }
+    if (s.instance->gpu_count < 1 || s.instance->gpu_count > kMaxGpusPerInstance) {
+      return absl::FailedPreconditionError(absl::StrCat(field, ".instance_type: the catalog row for ", t.instance_type,
+                                                        " has ", s.instance->gpu_count, " GPUs, outside [1, ",
+                                                        kMaxGpusPerInstance, "]"));
+    }
+    s.gpu = catalog.FindGpu(s.instance->gpu_name);
+    s.price = catalog.PriceAt(*s.instance, PriceKind::kOnDemand, as_of);
+    *units = t.count > 0 ? t.count : 1;
+    const int64_t gpus = int64_t{*units} * s.instance->gpu_count;
+    if (gpus > kMaxGpus) {
+      return FieldError(field + ".count", absl::StrCat(*units, " instances of ", s.instance->gpu_count, " GPUs is ",
+                                                       gpus, " GPUs, more than ", kMaxGpus));
+    }
+  } else if (!t.gpu_name.empty()) {
+    s.gpu = catalog.FindGpu(t.gpu_name);
+    if (s.gpu == nullptr) {
+      return absl::NotFoundError(absl::StrCat(field, ".gpu_name: no GPU named \"", t.gpu_name, "\" in the catalog"));
+    }
+    if (t.count < 1) return FieldError(field + ".count", "GPUs, must be >= 1");
+    *units = t.count;
+  } else {
+    return FieldError(field, "set gpu_name or instance_type");
+  }
+  if (s.gpu == nullptr) return absl::NotFoundError(absl::StrCat(field, ": the instance's GPU is not in the catalog"));
+  s.units_max = *units;
+  return s;
+}
+
+absl::StatusOr<ParallelConfig> PinnedLayout(const Pin& p, int gpus, const std::string& field) {
+  ParallelConfig c;
+  c.tp = p.tensor_parallel > 0 ? static_cast<int>(p.tensor_parallel) : 1;
+  c.pp = p.pipeline_parallel > 0 ? static_cast<int>(p.pipeline_parallel) : 1;
+  // Each factor is at most 65536 (CheckPin), so the products fit in 64 bits.
+  const int64_t tp_pp = int64_t{c.tp} * c.pp;
+  c.dp = p.data_parallel > 0 ? static_cast<int>(p.data_parallel) : static_cast<int>(gpus / tp_pp);
+  if (c.dp < 1 || tp_pp * c.dp != gpus) {
+    return FieldError(field, absl::StrCat("tp x pp x dp = ", c.tp, " x ", c.pp, " x ",
+                                          p.data_parallel > 0 ? absl::StrCat(c.dp) : "?", " must equal the target's ",
+                                          gpus, " GPUs"));
+  }
+  c.zero_stage = static_cast<int>(p.zero_stage);
+  c.recompute = p.recompute;
+  c.sequence_parallel = p.sequence_parallel;
+  c.micro_batch = p.micro_batch_sequences > 0 ? p.micro_batch_sequences : 1;
+  return c;
+}
+
+// Supplies and units for every target, each target's pin checked.
+absl::Status ResolveTargets(const CatalogView& catalog, const std::vector<CompareTarget>& targets, int64_t as_of,
+                            std::vector<CompareRow>* rows) {
+  if (targets.empty() || targets.size() > static_cast<size_t>(kMaxCompareTargets)) {
+    return FieldError("targets", absl::StrCat("give 1 to ", kMaxCompareTargets, " targets, got ", targets.size()));
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const std::string field = absl::StrCat("targets[", i, "]");
+    CompareRow& row = rows->emplace_back();
+    absl::StatusOr<Supply> s = TargetSupply(catalog, targets[i], as_of, field, &row.units);
+    if (!s.ok()) return s.status();
+    row.supply = *s;
+    CAPPLAN_RETURN_IF_ERROR(CheckPin(targets[i].pin, field + ".pinned_parallelism"));
+  }
+  return absl::OkStatus();
+}
+
+void Ratios(std::vector<CompareRow>* rows) {
+  const double first_speed = rows->front().speed, first_cost = rows->front().cost;
+  for (CompareRow& r : *rows) {
+    r.speed_ratio_vs_first = first_speed > 0 ? r.speed / first_speed : 0;
+    r.cost_ratio_vs_first = first_cost > 0 ? r.cost / first_cost : 0;
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catalog, const TrainingJob& job,
+                                                        const std::vector<CompareTarget>& targets, int64_t as_of) {
+  std::vector<CompareRow> rows;
+  CAPPLAN_RETURN_IF_ERROR(ResolveTargets(catalog, targets, as_of, &rows));
+  TrainingEvaluator eval(catalog, job);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    CompareRow& row = rows[i];
+    const int gpus = row.units * row.supply.GpusPerUnit();
+    TrainingPick pick;
+    if (targets[i].pin.TrainingPinned()) {
+      absl::StatusOr<ParallelConfig> layout =
+          PinnedLayout(targets[i].pin, gpus, absl::StrCat("targets[", i, "].pinned_parallelism"));
+      if (!layout.ok()) return layout.status();
+      pick = eval.PickPinned(*row.supply.gpu, *layout);
+    } else {
+      pick = eval.Pick(*row.supply.gpu, gpus);
+    }
+    if (!pick.ok) {
+      row.infeasible_reason = pick.reason;
+      continue;
+    }
+    TrainingChoice& c = row.training.emplace();
+    c.units = row.units;
+    c.estimate = pick.estimate;
+    c.efficiency = eval.EfficiencyFor(*row.supply.gpu);
+    c.cost_usd = pick.estimate.duration_seconds / units::kSecondsPerHour * row.units * row.supply.UsdPerUnitHour();
+    row.speed = 1.0 / pick.estimate.duration_seconds;
+    row.cost = c.cost_usd;
+  }
+  Ratios(&rows);
+  return rows;
+}
+
+namespace {
+
+// The target's serving estimate: a pinned batch, a pinned tensor-parallel degree, or the
+// best searched layout that fits its GPUs.
+absl::StatusOr<ServingEstimate> TargetServing(ServingEvaluator& eval, const ServingWorkload& w, const GpuRow& gpu,
+                                              const Pin& pin, int gpus) {
+  const ServingEfficiency& eff = eval.EfficiencyFor(gpu);
+  absl::StatusOr<ServingEstimate> e = absl::FailedPreconditionError("");
+  if (pin.serving_batch_sequences > 0) {
+    e = EstimateServingAtBatch(w, gpu.spec, std::max<int>(1, static_cast<int>(pin.tensor_parallel)),
+                               pin.serving_batch_sequences, eff);
+  } else if (pin.tensor_parallel > 0) {
+    e = EstimateServing(w, gpu.spec, static_cast<int>(pin.tensor_parallel), eff);
+  } else {
+    e = absl::FailedPreconditionError(absl::StrCat("no tensor-parallel layout fits in ", gpus, " GPUs"));
+    for (const ServingOption& o : eval.Options(gpu)) {
+      if (o.tp > gpus) continue;
+      if (o.estimate.ok()) return o.estimate;
+      if (!e.ok()) e = o.estimate;
+    }
+  }
+  if (e.ok() && e->tp > gpus) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("tensor parallel ", e->tp, " needs more than the ", gpus, " GPUs"));
+  }
+  return e;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalog, const ServingWorkload& w,
+                                                       const std::vector<CompareTarget>& targets, int64_t as_of) {
+  std::vector<CompareRow> rows;
+  CAPPLAN_RETURN_IF_ERROR(ResolveTargets(catalog, targets, as_of, &rows));
+  ServingEvaluator eval(catalog, w);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    CompareRow& row = rows[i];
+    const int gpus = row.units * row.supply.GpusPerUnit();
+    absl::StatusOr<ServingEstimate> e = TargetServing(eval, w, *row.supply.gpu, targets[i].pin, gpus);
+    if (!e.ok()) {
+      row.infeasible_reason = std::string(e.status().message());
+      continue;
+    }
+    ServingChoice& c = row.serving.emplace();
+    c.fit.ok = true;
+    c.fit.estimate = *e;
+    c.fit.estimate.replicas = gpus / e->tp;  // what this target can run
+    c.fit.units = row.units;
+    c.efficiency = eval.EfficiencyFor(*row.supply.gpu);
+    c.usd_per_hour = row.units * row.supply.UsdPerUnitHour();
+    // With no offered load, the target is priced at what it can carry.
+    const double capacity = e->requests_per_second_per_replica * static_cast<double>(c.fit.estimate.replicas);
+    c.offered_requests_per_second = w.requests_per_second > 0 ? w.requests_per_second : capacity;
+    row.speed = capacity;
+    row.cost = c.usd_per_hour;
+  }
+  Ratios(&rows);
+  return rows;
+}
+
+}  // namespace capplan::core::planner

@@ -1,0 +1,62 @@
+// What a Plan asks: the objective, its limits and the constraints on where GPUs may come
+// from. Plain values, resolved and checked by the caller's converter; ValidatePlanQuery
+// checks the ranges every caller must respect.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "core/catalog.h"
+
+namespace capplan::core::planner {
+
+inline constexpr int kDefaultMaxGpus = 64;    // the largest fleet considered unless asked
+inline constexpr int kMaxGpus = 65536;        // the largest fleet any request may describe
+inline constexpr int kMaxGpusPerInstance = 64;  // as the store validates instance rows
+inline constexpr int kDefaultTopK = 5;
+inline constexpr int kMaxTopK = 100;
+inline constexpr int kDefaultMaxRejected = 40;
+inline constexpr int kMaxRejected = 200;
+inline constexpr int kMaxFilterNames = 64;  // providers, regions, allowed or excluded GPUs
+inline constexpr int kMaxOwnedPools = 64;
+
+enum class Objective { kCheapest, kFastest, kCheapestWithinDeadline, kFastestWithinBudget };
+
+// GPUs the caller owns, priced per GPU-hour.
+struct OwnedPool {
+  std::string name;
+  std::string gpu_name;
+  int gpu_count = 0;
+  double cost_usd_per_gpu_hour = 0;
+};
+
+struct Constraints {
+  std::set<std::string, std::less<>> providers, regions, allowed_gpus, excluded_gpus;
+  bool spot_allowed = false;
+  int max_gpus = kDefaultMaxGpus;
+  std::vector<OwnedPool> owned_pools;
+
+  bool GpuOk(absl::string_view gpu) const;
+  bool InstanceOk(const InstanceRow& i) const;
+};
+
+struct PlanQuery {
+  Objective objective = Objective::kCheapest;
+  double deadline_seconds = 0;  // kCheapestWithinDeadline
+  double budget_usd = 0;        // kFastestWithinBudget: training per run, serving per month
+  int top_k = kDefaultTopK;
+  int max_rejected = kDefaultMaxRejected;  // rejected candidates to describe; 0: none
+  int64_t prices_as_of_unix_seconds = 0;   // resolved by the caller (0: now)
+  Constraints constraints;
+};
+
+// InvalidArgument naming the field (as the API spells it) and its range; NotFound for a
+// GPU name the catalog does not have.
+absl::Status ValidatePlanQuery(const CatalogView& catalog, const PlanQuery& q);
+
+}  // namespace capplan::core::planner

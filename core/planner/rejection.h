@@ -1,0 +1,43 @@
+// Why a candidate was not chosen: a reason from an ordered enum plus a distance within it,
+// instead of one magic "closeness" number. Rejections are shown in enum order, the smallest
+// distance first within a reason.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace capplan::core::planner {
+
+// Ordered as a reader needs them: candidates that would work with a looser limit, closest
+// first; then those that cannot work on that hardware; last, feasible candidates that
+// simply ranked lower than the options shown.
+enum class RejectionReason {
+  kOverDeadline,  // distance: duration / deadline
+  kOverBudget,    // distance: cost / budget
+  kTooManyGpus,   // fits with more GPUs than allowed (distance: needed / allowed)
+  kMemory,        // distance: needed / available memory per GPU
+  kSlo,           // misses a latency target even at batch 1
+  kNoLayout,      // no parallel layout divides the model
+  kInvalid,       // the workload cannot run there at all (the reason says why)
+  kRankedLower,   // feasible; others rank above it (distance: its rank)
+};
+
+struct Rejection {
+  std::string candidate;
+  std::string reason;
+  RejectionReason code = RejectionReason::kInvalid;
+  double distance = 1;
+};
+
+// True when `a` is closer to working than `b`.
+bool CloserThan(const Rejection& a, const Rejection& b);
+
+// Keeps the `n` closest, closest first.
+void KeepClosest(std::vector<Rejection>* rejected, size_t n);
+
+// FailedPrecondition naming the closest miss (or saying nothing matched the constraints).
+absl::Status NothingFits(const std::vector<Rejection>& rejected);
+
+}  // namespace capplan::core::planner

@@ -1,0 +1,40 @@
+// Where GPUs come from and what an hour of them costs: every catalog offer the constraints
+// allow, priced at the query's time (on-demand, and spot when allowed), and every owned
+// pool. Offers are grouped by their GPU shape by the searches, which estimate each shape
+// once and price it per supply.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "core/catalog.h"
+#include "core/planner/query.h"
+
+namespace capplan::core::planner {
+
+struct Supply {
+  const GpuRow* gpu = nullptr;
+  const InstanceRow* instance = nullptr;  // a cloud offer...
+  const PriceRow* price = nullptr;
+  const OwnedPool* pool = nullptr;  // ...or an owned pool
+  int units_max = 0;                // instances (cloud) or GPUs (pool) available
+
+  // "aws p4d.24xlarge x2 (16 x A100-SXM4-40GB, us-east-1, on_demand)".
+  std::string Label(int units) const;
+  int GpusPerUnit() const { return instance != nullptr ? instance->gpu_count : 1; }
+  double UsdPerUnitHour() const;
+};
+
+// Every supply the query allows. Instance rows outside the store's limits (a hand-edited
+// database) are never planned on. The supplies point into `catalog` and `q`.
+std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q);
+
+// Options that differ only by region (same provider, instance, count, price kind and price)
+// are shown once; this is their common key (none for owned pools).
+using OfferKey = std::tuple<absl::string_view, absl::string_view, int, int, double>;
+std::optional<OfferKey> SameOfferKey(const Supply& s, int units);
+
+}  // namespace capplan::core::planner

@@ -1,0 +1,68 @@
+// Training plans: the fastest layout of each (GPU type, GPU count) shape is estimated once
+// per request and priced per supply with that shape; candidates are ranked by the
+// objective, options that differ only by region are merged, and the closest misses are kept
+// with typed reasons.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/catalog.h"
+#include "core/planner/query.h"
+#include "core/planner/rejection.h"
+#include "core/planner/supply.h"
+#include "core/training.h"
+
+namespace capplan::core::planner {
+
+// The best layout of one shape, or why there is none.
+struct TrainingPick {
+  bool ok = false;
+  TrainingEstimate estimate;
+  std::string reason;
+  RejectionReason code = RejectionReason::kInvalid;
+  double distance = 1;
+};
+
+// Estimates for one training job over one catalog, computed once per shape and kept for
+// the request (a Plan or a Compare).
+class TrainingEvaluator {
+ public:
+  TrainingEvaluator(const CatalogView& catalog, const TrainingJob& job) : catalog_(catalog), job_(job) {}
+
+  // The efficiency for this GPU type: cited defaults, or calibrated on its benchmarks.
+  const Efficiency& EfficiencyFor(const GpuRow& gpu);
+  // The fastest layout of exactly `gpus` GPUs of this type.
+  const TrainingPick& Pick(const GpuRow& gpu, int gpus);
+  // One given layout (not cached).
+  TrainingPick PickPinned(const GpuRow& gpu, const ParallelConfig& layout);
+
+ private:
+  const CatalogView& catalog_;
+  const TrainingJob& job_;
+  std::map<std::string, Efficiency, std::less<>> efficiency_;
+  std::map<std::pair<const GpuRow*, int>, TrainingPick> picks_;
+};
+
+struct TrainingChoice {
+  size_t supply = 0;  // into TrainingPlan::supplies
+  int units = 0;      // instances, or GPUs of an owned pool
+  TrainingEstimate estimate;
+  Efficiency efficiency;
+  double cost_usd = 0;
+  std::vector<std::string> same_offer_regions;  // the same offer, same price, elsewhere
+};
+
+struct TrainingPlan {
+  std::vector<Supply> supplies;
+  std::vector<TrainingChoice> options;  // best first, at most top_k
+  std::vector<Rejection> rejected;      // closest first, at most max_rejected
+};
+
+// FailedPrecondition naming the closest miss when nothing fits.
+absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q);
+
+}  // namespace capplan::core::planner

@@ -1,0 +1,197 @@
+#include "server/option_proto.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/format.h"
+#include "core/units.h"
+#include "server/convert.h"
+
+namespace capplan::server {
+
+namespace v1 = capplan::v1;
+namespace planner = core::planner;
+
+v1::Bottleneck BottleneckToProto(core::Bottleneck b) {
+  switch (b) {
+    case core::Bottleneck::kCompute: return v1::BOTTLENECK_COMPUTE;
+    case core::Bottleneck::kMemoryBandwidth: return v1::BOTTLENECK_MEMORY_BANDWIDTH;
+    case core::Bottleneck::kInterconnect: return v1::BOTTLENECK_INTERCONNECT;
+    case core::Bottleneck::kNetwork: return v1::BOTTLENECK_NETWORK;
+    case core::Bottleneck::kPipelineBubble: return v1::BOTTLENECK_PIPELINE_BUBBLE;
+    case core::Bottleneck::kMemoryCapacity: return v1::BOTTLENECK_MEMORY_CAPACITY;
+  }
+  return v1::BOTTLENECK_UNSPECIFIED;
+}
+
+v1::Recompute RecomputeToProto(core::Recompute r) {
+  switch (r) {
+    case core::Recompute::kNone: return v1::RECOMPUTE_NONE;
+    case core::Recompute::kSelective: return v1::RECOMPUTE_SELECTIVE;
+    case core::Recompute::kFull: return v1::RECOMPUTE_FULL;
+  }
+  return v1::RECOMPUTE_UNSPECIFIED;
+}
+
+v1::RejectionReason RejectionReasonToProto(planner::RejectionReason r) {
+  switch (r) {
+    case planner::RejectionReason::kRankedLower: return v1::REJECTION_REASON_RANKED_LOWER;
+    case planner::RejectionReason::kOverDeadline: return v1::REJECTION_REASON_OVER_DEADLINE;
+    case planner::RejectionReason::kOverBudget: return v1::REJECTION_REASON_OVER_BUDGET;
+    case planner::RejectionReason::kTooManyGpus: return v1::REJECTION_REASON_TOO_MANY_GPUS;
+    case planner::RejectionReason::kMemory: return v1::REJECTION_REASON_MEMORY;
+    case planner::RejectionReason::kSlo: return v1::REJECTION_REASON_SLO;
+    case planner::RejectionReason::kNoLayout: return v1::REJECTION_REASON_NO_LAYOUT;
+    case planner::RejectionReason::kInvalid: return v1::REJECTION_REASON_INVALID;
+  }
+  return v1::REJECTION_REASON_UNSPECIFIED;
+}
+
+const std::vector<std::string>& TrainingFormulas() {
+  static const std::vector<std::string>* k = new std::vector<std::string>{
+      "training FLOPs 6*N*D + 12*L*h*s*D (Kaplan et al. 2020; Chowdhery et al. 2022, App. B)",
+      "activation memory per layer (Korthikanti et al. 2022, Table 2)",
+      "model states and ZeRO sharding (Rajbhandari et al. 2020)",
+      "pipeline bubble (p-1)/m, tensor-parallel all-reduces (Narayanan et al. 2021)",
+      "cost = duration_hours x price_usd_per_hour x instances"};
+  return *k;
+}
+
+const std::vector<std::string>& ServingFormulas() {
+  static const std::vector<std::string>* k = new std::vector<std::string>{
+      "decode step = max(bytes read / bandwidth, FLOPs / peak) (Pope et al. 2022)",
+      "KV cache = 2 x layers x KV heads x head dim x bytes per token",
+      "continuous batching throughput = batch / (output x step + batch x prefill) (Yu et al. 2022)",
+      "replicas = ceil(offered load / (capacity x target utilisation))",
+      "cost per 1M requests = price_usd_per_hour x 1e6 / (requests_per_second x 3600)"};
+  return *k;
+}
+
+namespace {
+
+void MemoryToProto(const core::MemoryBreakdown& m, double capacity, v1::MemoryBreakdown* out) {
+  out->set_weights_bytes(m.weights_bytes);
+  out->set_gradients_bytes(m.gradients_bytes);
+  out->set_optimizer_bytes(m.optimizer_bytes);
+  out->set_activations_bytes(m.activations_bytes);
+  out->set_kv_cache_bytes(m.kv_cache_bytes);
+  out->set_overhead_bytes(m.overhead_bytes);
+  out->set_total_bytes(m.TotalBytes());
+  out->set_capacity_bytes(capacity);
+}
+
+void SetRange(v1::Range* r, double point, double low, double high) {
+  r->set_point(point);
+  r->set_low(low);
+  r->set_high(high);
+}
+
+// Where the GPUs come from, and the provenance every option carries.
+void SetSupply(int64_t catalog_version, const planner::Supply& s, int units, const core::Efficiency& eff,
+               v1::PlanOption* o) {
+  o->set_gpu_name(s.gpu->spec.name);
+  o->set_gpu_count(units * s.GpusPerUnit());
+  if (s.pool != nullptr) {
+    o->set_owned_pool(s.pool->name);
+  } else if (s.instance != nullptr) {
+    o->set_provider(s.instance->provider);
+    o->set_instance_type(s.instance->instance_type);
+    o->set_instance_count(units);
+    o->set_region(s.instance->region);
+  }
+  v1::Provenance* p = o->mutable_provenance();
+  p->set_catalog_version(catalog_version);
+  if (s.price != nullptr) PriceToProto(*s.price, p->add_prices());
+  if (eff.benchmark_id > 0) p->add_benchmark_ids(eff.benchmark_id);
+  p->set_efficiency_source(eff.source);
+  p->set_efficiency_fraction(eff.point);
+}
+
+void AppendRegions(const std::vector<std::string>& regions, std::string* explanation) {
+  for (const std::string& r : regions) absl::StrAppend(explanation, "; same offer in ", r);
+}
+
+}  // namespace
+
+void FillTrainingOption(int64_t catalog_version, const planner::Supply& s, const planner::TrainingChoice& c,
+                        v1::PlanOption* o) {
+  const core::TrainingEstimate& e = c.estimate;
+  SetSupply(catalog_version, s, c.units, c.efficiency, o);
+  v1::Parallelism* p = o->mutable_parallelism();
+  p->set_tensor_parallel(e.parallel.tp);
+  p->set_pipeline_parallel(e.parallel.pp);
+  p->set_data_parallel(e.parallel.dp);
+  p->set_zero_stage(e.parallel.zero_stage);
+  p->set_recompute(RecomputeToProto(e.parallel.recompute));
+  p->set_sequence_parallel(e.parallel.sequence_parallel && e.parallel.tp > 1);
+  p->set_micro_batch_sequences(e.parallel.micro_batch);
+  MemoryToProto(e.memory_per_gpu, e.capacity_bytes, o->mutable_memory_per_gpu());
+  SetRange(o->mutable_duration_seconds(), e.duration_seconds, e.duration_seconds_low, e.duration_seconds_high);
+  const double usd_per_hour = c.units * s.UsdPerUnitHour();
+  o->set_cost_usd_per_hour(usd_per_hour);
+  const double hours = 1 / units::kSecondsPerHour;
+  SetRange(o->mutable_total_cost_usd(), e.duration_seconds * hours * usd_per_hour,
+           e.duration_seconds_low * hours * usd_per_hour, e.duration_seconds_high * hours * usd_per_hour);
+  o->set_energy_kwh(e.energy_kwh);
+  o->set_bottleneck(BottleneckToProto(e.bottleneck));
+  constexpr double kSecondsPerDay = 86400;
+  std::string* x = o->mutable_explanation();
+  absl::StrAppend(x, core::ExplainTraining(e, s.gpu->spec), "; ", core::Fixed(e.duration_seconds / kSecondsPerDay, 1),
+                  " days (", core::Fixed(e.duration_seconds_low / kSecondsPerDay, 1), "-",
+                  core::Fixed(e.duration_seconds_high / kSecondsPerDay, 1), "), $",
+                  core::Fixed(o->total_cost_usd().point(), 0), " at $", core::Fixed(usd_per_hour, 2), "/h",
+                  e.shape_inferred ? "; model shape inferred from its parameter count" : "");
+  AppendRegions(c.same_offer_regions, x);
+}
+
+void FillServingOption(int64_t catalog_version, const planner::Supply& s, const planner::ServingChoice& c,
+                       const core::ServingWorkload& w, v1::PlanOption* o) {
+  const core::ServingEstimate& e = c.fit.estimate;
+  const int gpus = c.fit.units * s.GpusPerUnit();
+  SetSupply(catalog_version, s, c.fit.units, c.efficiency.bandwidth, o);
+  o->mutable_provenance()->set_efficiency_source(
+      absl::StrCat(c.efficiency.bandwidth.source, " | ", c.efficiency.compute.source));
+  o->mutable_parallelism()->set_tensor_parallel(e.tp);
+  o->mutable_parallelism()->set_pipeline_parallel(1);
+  o->mutable_parallelism()->set_data_parallel(static_cast<int>(e.replicas));
+  o->mutable_parallelism()->set_serving_batch_sequences(e.batch);
+  core::MemoryBreakdown m;
+  m.weights_bytes = e.memory.weights_bytes;
+  m.kv_cache_bytes = e.memory.kv_bytes_per_sequence * static_cast<double>(e.batch);
+  m.overhead_bytes = e.memory.overhead_bytes;
+  MemoryToProto(m, e.memory.capacity_bytes, o->mutable_memory_per_gpu());
+  const double replicas = static_cast<double>(e.replicas);
+  SetRange(o->mutable_requests_per_second(), e.requests_per_second_per_replica * replicas,
+           e.requests_per_second_low * replicas, e.requests_per_second_high * replicas);
+  SetRange(o->mutable_ttft_seconds(), e.ttft_seconds, e.ttft_seconds_low, e.ttft_seconds_high);
+  SetRange(o->mutable_tpot_seconds(), e.tpot_seconds, e.tpot_seconds_low, e.tpot_seconds_high);
+  o->set_cost_usd_per_hour(c.usd_per_hour);
+  o->set_usd_per_month(c.usd_per_hour * units::kHoursPerMonth);
+  SetRange(o->mutable_total_cost_usd(), o->usd_per_month(), o->usd_per_month(), o->usd_per_month());
+  const double rps = c.offered_requests_per_second;
+  o->set_usd_per_million_requests(core::CostPerMillionRequests(c.usd_per_hour, rps));
+  o->set_usd_per_million_output_tokens(
+      core::CostPerMillionTokens(c.usd_per_hour, rps * static_cast<double>(w.output_tokens)));
+  o->set_replicas(static_cast<int>(e.replicas));
+  o->set_energy_kwh(s.gpu->spec.tdp_watts * gpus * units::kHoursPerMonth * core::kDefaultPue /
+                    units::kWattHoursPerKilowattHour);
+  o->set_bottleneck(BottleneckToProto(e.bottleneck));
+  std::string* x = o->mutable_explanation();
+  absl::StrAppend(x, e.replicas, " replicas x tp=", e.tp, " at batch ", e.batch, " carry ", core::Fixed(rps, 1),
+                  " req/s (", core::Fixed(e.requests_per_second_per_replica, 1), " each at ",
+                  core::Fixed(w.target_utilization * 100, 0), "% planned use); TTFT ", core::Fixed(e.ttft_seconds, 3),
+                  " s, TPOT ", core::Fixed(e.tpot_seconds, 4), " s; ", core::BottleneckName(e.bottleneck),
+                  "-bound; $", core::Fixed(c.usd_per_hour, 2), "/h, $", core::Fixed(o->usd_per_million_requests(), 2),
+                  " per 1M requests", e.shape_inferred ? "; model shape inferred from its parameter count" : "");
+  AppendRegions(c.same_offer_regions, x);
+}
+
+void RejectionsToProto(const std::vector<planner::Rejection>& rejected, v1::PlanResponse* resp) {
+  for (const planner::Rejection& r : rejected) {
+    v1::RejectedCandidate* out = resp->add_rejected();
+    out->set_candidate(r.candidate);
+    out->set_reason(r.reason);
+    out->set_reason_code(RejectionReasonToProto(r.code));
+    out->set_distance(r.distance);
+  }
+}
+
+}  // namespace capplan::server

@@ -1,0 +1,322 @@
+#include "server/request_proto.h"
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/units.h"
+#include "server/convert.h"
+
+namespace capplan::server {
+
+namespace v1 = capplan::v1;
+namespace planner = core::planner;
+
+absl::Status Prefixed(const absl::Status& s, const std::string& prefix) {
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat(prefix, s.message()));
+}
+
+int64_t PricesAsOf(int64_t requested_unix_seconds) {
+  if (requested_unix_seconds > 0) return requested_unix_seconds;
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+namespace {
+
+absl::StatusOr<core::ModelArchitecture> ResolveModel(const core::CatalogView& catalog, bool by_name,
+                                                     const std::string& name, bool inline_arch,
+                                                     const v1::ModelArchitecture& arch, const std::string& field) {
+  if (by_name) {
+    const core::ModelRow* m = catalog.FindModel(name);
+    if (m == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat(field, ".model_name: no model named \"", name, "\" in the catalog (ListModels lists them)"));
+    }
+    return m->arch;
+  }
+  if (inline_arch) {
+    core::ModelArchitecture a = ArchitectureFromProto(arch);
+    absl::Status s = core::ValidateModel(a);
+    if (!s.ok()) return Prefixed(s, field + ".architecture.");
+    return a;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(field, ": set model_name or architecture"));
+}
+
+absl::StatusOr<core::TrainingMethod> MethodFrom(v1::TrainingMethod m, const std::string& field) {
+  switch (m) {
+    case v1::TRAINING_METHOD_UNSPECIFIED:
+    case v1::TRAINING_METHOD_FULL: return core::TrainingMethod::kFull;
+    case v1::TRAINING_METHOD_LORA: return core::TrainingMethod::kLora;
+    case v1::TRAINING_METHOD_QLORA: return core::TrainingMethod::kQlora;
+    default: break;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(field, ".method: must be FULL, LORA or QLORA"));
+}
+
+absl::StatusOr<core::Optimizer> OptimizerFrom(v1::Optimizer o, const std::string& field) {
+  switch (o) {
+    case v1::OPTIMIZER_UNSPECIFIED:
+    case v1::OPTIMIZER_ADAMW: return core::Optimizer::kAdamW;
+    case v1::OPTIMIZER_ADAMW_8BIT: return core::Optimizer::kAdamW8bit;
+    case v1::OPTIMIZER_SGD_MOMENTUM: return core::Optimizer::kSgdMomentum;
+    default: break;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(field, ".optimizer: must be ADAMW, ADAMW_8BIT or SGD_MOMENTUM"));
+}
+
+absl::StatusOr<planner::Objective> ObjectiveFrom(v1::Objective o) {
+  switch (o) {
+    case v1::OBJECTIVE_UNSPECIFIED:
+    case v1::OBJECTIVE_CHEAPEST: return planner::Objective::kCheapest;
+    case v1::OBJECTIVE_FASTEST: return planner::Objective::kFastest;
+    case v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE: return planner::Objective::kCheapestWithinDeadline;
+    case v1::OBJECTIVE_FASTEST_WITHIN_BUDGET: return planner::Objective::kFastestWithinBudget;
+    default: break;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("objective: unknown value ", static_cast<int>(o)));
+}
+
+core::Recompute RecomputeFrom(v1::Recompute r) {
+  switch (r) {
+    case v1::RECOMPUTE_SELECTIVE: return core::Recompute::kSelective;
+    case v1::RECOMPUTE_FULL: return core::Recompute::kFull;
+    default: return core::Recompute::kNone;  // UNSPECIFIED, NONE (unknown values never pass CheckRequest)
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catalog, const v1::TrainingWorkload& w,
+                                                  const std::string& field) {
+  core::TrainingJob job;
+  absl::StatusOr<core::ModelArchitecture> model =
+      ResolveModel(catalog, w.model_case() == v1::TrainingWorkload::kModelName, w.model_name(),
+                   w.model_case() == v1::TrainingWorkload::kArchitecture, w.architecture(), field);
+  if (!model.ok()) return model.status();
+  job.model = *model;
+  job.tokens = w.tokens();
+  if (w.sequence_tokens() != 0) job.sequence_length = w.sequence_tokens();
+  if (w.global_batch_tokens() != 0) job.global_batch_tokens = static_cast<double>(w.global_batch_tokens());
+  if (w.precision() != v1::PRECISION_UNSPECIFIED) {
+    absl::StatusOr<core::Precision> p = PrecisionFromProto(w.precision(), field + ".precision");
+    if (!p.ok()) return p.status();
+    job.precision = *p;
+  }
+  absl::StatusOr<core::TrainingMethod> method = MethodFrom(w.method(), field);
+  if (!method.ok()) return method.status();
+  job.method = *method;
+  absl::StatusOr<core::Optimizer> optimizer = OptimizerFrom(w.optimizer(), field);
+  if (!optimizer.ok()) return optimizer.status();
+  job.optimizer = *optimizer;
+  if (w.lora_rank() != 0) job.lora_rank = w.lora_rank();
+  job.flash_attention = !w.disable_flash_attention();
+  if (w.goodput_fraction() != 0) job.goodput = w.goodput_fraction();
+  absl::Status valid = core::ValidateTrainingJob(job);
+  if (!valid.ok()) return Prefixed(valid, field + ".");
+  return job;
+}
+
+absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogView& catalog,
+                                                          const v1::ServingWorkload& w, const std::string& field) {
+  core::ServingWorkload s;
+  absl::StatusOr<core::ModelArchitecture> model =
+      ResolveModel(catalog, w.model_case() == v1::ServingWorkload::kModelName, w.model_name(),
+                   w.model_case() == v1::ServingWorkload::kArchitecture, w.architecture(), field);
+  if (!model.ok()) return model.status();
+  s.model = *model;
+  if (w.weight_precision() != v1::PRECISION_UNSPECIFIED) {
+    absl::StatusOr<core::Precision> p = PrecisionFromProto(w.weight_precision(), field + ".weight_precision");
+    if (!p.ok()) return p.status();
+    s.weight_precision = *p;
+  }
+  if (w.kv_cache_precision() != v1::PRECISION_UNSPECIFIED) {
+    absl::StatusOr<core::Precision> p = PrecisionFromProto(w.kv_cache_precision(), field + ".kv_cache_precision");
+    if (!p.ok()) return p.status();
+    s.kv_precision = *p;
+  }
+  s.prompt_tokens = w.prompt_tokens();
+  s.output_tokens = w.output_tokens();
+  s.requests_per_second = w.requests_per_second();
+  s.ttft_slo_seconds = w.ttft_slo_seconds();
+  s.tpot_slo_seconds = w.tpot_slo_seconds();
+  s.e2e_slo_seconds = w.e2e_slo_seconds();
+  if (w.target_utilization_fraction() != 0) s.target_utilization = w.target_utilization_fraction();
+  absl::Status valid = core::ValidateServingWorkload(s);
+  if (!valid.ok()) return Prefixed(valid, field + ".");
+  return s;
+}
+
+absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const v1::PlanRequest& req) {
+  if (req.top_k() < 0 || req.top_k() > planner::kMaxTopK) {
+    return absl::InvalidArgumentError(absl::StrCat("top_k: must be in [0, ", planner::kMaxTopK,
+                                                   "] (0: ", planner::kDefaultTopK, "), got ", req.top_k()));
+  }
+  if (req.max_rejected() < 0 || req.max_rejected() > planner::kMaxRejected) {
+    return absl::InvalidArgumentError(absl::StrCat("max_rejected: must be in [0, ", planner::kMaxRejected, "] (0: ",
+                                                   planner::kDefaultMaxRejected, "), got ", req.max_rejected()));
+  }
+  if (req.prices_as_of_unix_seconds() < 0) {
+    return absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)");
+  }
+  const v1::Constraints& c = req.constraints();
+  if (c.max_gpus() < 0 || c.max_gpus() > planner::kMaxGpus) {
+    return absl::InvalidArgumentError(absl::StrCat("constraints.max_gpus: must be in [0, ", planner::kMaxGpus,
+                                                   "] (0: ", planner::kDefaultMaxGpus, "), got ", c.max_gpus()));
+  }
+  for (const auto& [list, name] : {std::pair{&c.providers(), "providers"}, {&c.regions(), "regions"},
+                                   {&c.allowed_gpus(), "allowed_gpus"}, {&c.excluded_gpus(), "excluded_gpus"}}) {
+    if (list->size() > planner::kMaxFilterNames) {
+      return absl::InvalidArgumentError(absl::StrCat("constraints.", name, ": at most ", planner::kMaxFilterNames,
+                                                     " names, got ", list->size()));
+    }
+  }
+  absl::StatusOr<planner::Objective> objective = ObjectiveFrom(req.objective());
+  if (!objective.ok()) return objective.status();
+  planner::PlanQuery q;
+  q.objective = *objective;
+  q.deadline_seconds = req.deadline_seconds();
+  q.budget_usd = req.budget_usd();
+  q.top_k = req.top_k() > 0 ? req.top_k() : planner::kDefaultTopK;
+  q.max_rejected = req.view() == v1::VIEW_BASIC ? 0
+                   : req.max_rejected() > 0     ? req.max_rejected()
+                                                : planner::kDefaultMaxRejected;
+  q.prices_as_of_unix_seconds = PricesAsOf(req.prices_as_of_unix_seconds());
+  q.constraints.providers.insert(c.providers().begin(), c.providers().end());
+  q.constraints.regions.insert(c.regions().begin(), c.regions().end());
+  q.constraints.allowed_gpus.insert(c.allowed_gpus().begin(), c.allowed_gpus().end());
+  q.constraints.excluded_gpus.insert(c.excluded_gpus().begin(), c.excluded_gpus().end());
+  q.constraints.spot_allowed = c.spot_allowed();
+  if (c.max_gpus() > 0) q.constraints.max_gpus = c.max_gpus();
+  if (c.owned_pools_size() > planner::kMaxOwnedPools) {
+    return absl::InvalidArgumentError(absl::StrCat("constraints.owned_pools: at most ", planner::kMaxOwnedPools,
+                                                   " pools, got ", c.owned_pools_size()));
+  }
+  for (const v1::OwnedPool& p : c.owned_pools()) {
+    q.constraints.owned_pools.push_back({p.name(), p.gpu_name(), p.gpu_count(), p.cost_usd_per_gpu_hour()});
+  }
+  return q;
+}
+
+namespace {
+
+// The rent side of a fleet from the catalog: the named instance's price, or the cheapest
+// on-demand GPU-hour of that GPU. Sets the per-GPU-hour price and records the price row.
+absl::Status CatalogRent(const core::CatalogView& catalog, const v1::TcoFleet& f, int64_t as_of,
+                         const std::string& field, core::TcoFleet* out, v1::Provenance* prov) {
+  const v1::RentCosts& rent = f.rent();
+  const core::PriceRow* price = nullptr;
+  const core::InstanceRow* inst = nullptr;
+  if (!rent.instance_type().empty()) {
+    for (const core::InstanceRow& i : catalog.Instances()) {
+      if (i.instance_type == rent.instance_type() && (rent.provider().empty() || i.provider == rent.provider()) &&
+          (rent.region().empty() || i.region == rent.region())) {
+        inst = &i;
+        break;
+      }
+    }
+    if (inst == nullptr) {
+      return absl::NotFoundError(absl::StrCat(field, ".rent.instance_type: no instance type \"", rent.instance_type(), "\""));
+    }
+    if (inst->gpu_name != f.gpu_name()) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".rent.instance_type: ", rent.instance_type(), " carries ",
+                                                     inst->gpu_name, ", not ", f.gpu_name()));
+    }
+    core::PriceKind kind = core::PriceKind::kOnDemand;
+    if (rent.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
+      absl::StatusOr<core::PriceKind> k = PriceKindFromProto(rent.price_kind(), field + ".rent.price_kind");
+      if (!k.ok()) return k.status();
+      kind = *k;
+    }
+    price = catalog.PriceAt(*inst, kind, as_of);
+    if (price == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat(field, ".rent: no ", core::PriceKindName(kind), " price for ", rent.instance_type()));
+    }
+  } else {
+    for (const core::InstanceRow& i : catalog.Instances()) {
+      if (i.gpu_name != f.gpu_name() || i.gpu_count < 1) continue;
+      const core::PriceRow* p = catalog.PriceAt(i, core::PriceKind::kOnDemand, as_of);
+      if (p != nullptr &&
+          (price == nullptr || p->price_usd_per_hour / i.gpu_count < price->price_usd_per_hour / inst->gpu_count)) {
+        price = p;
+        inst = &i;
+      }
+    }
+    if (price == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat(field, ".rent: the catalog has no price for ", f.gpu_name(),
+                                                        "; give rent.price_usd_per_month or rent.instance_type"));
+    }
+  }
+  if (inst->gpu_count < 1) {
+    return absl::FailedPreconditionError(absl::StrCat(field, ".rent.instance_type: the catalog row has no GPUs"));
+  }
+  out->rent_usd_per_gpu_hour = price->price_usd_per_hour / inst->gpu_count;
+  PriceToProto(*price, prov->add_prices());
+  return absl::OkStatus();
+}
+
+// One fleet part from the request: catalog names resolved, defaults filled in. Ranges are
+// core::ValidateTcoFleet's.
+}  // namespace
+
+absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, const v1::TcoFleet& f, int64_t as_of,
+                                            const std::string& field, v1::Provenance* prov) {
+  const core::GpuRow* gpu = catalog.FindGpu(f.gpu_name());
+  if (gpu == nullptr) {
+    return absl::NotFoundError(absl::StrCat(field, ".gpu_name: no GPU named \"", f.gpu_name(), "\" in the catalog"));
+  }
+  if (f.gpu_count() < 1 || f.gpu_count() > planner::kMaxGpus) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".gpu_count: must be in [1, ", planner::kMaxGpus, "], got ", f.gpu_count()));
+  }
+  core::TcoFleet out;
+  out.role = f.role();
+  out.gpu_count = f.gpu_count();
+  out.usage_gpu_hours_per_month =
+      f.usage_gpu_hours_per_month() != 0 ? f.usage_gpu_hours_per_month() : f.gpu_count() * units::kHoursPerMonth;
+  const v1::OwnCosts& own = f.own();
+  if (own.capex_usd() < 0) return absl::InvalidArgumentError(absl::StrCat(field, ".own.capex_usd: must be >= 0"));
+  out.capex_usd = own.capex_usd() > 0 ? own.capex_usd() : gpu->list_price_usd * f.gpu_count();
+  if (!(out.capex_usd > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".own.capex_usd: required: the catalog has no list price for ", f.gpu_name()));
+  }
+  if (own.depreciation_months() != 0) out.depreciation_months = own.depreciation_months();
+  out.power_watts = own.has_power_watts() ? own.power_watts() : gpu->spec.tdp_watts * f.gpu_count();
+  if (own.pue() != 0) out.pue = own.pue();
+  if (own.has_electricity_usd_per_kwh()) out.electricity_usd_per_kwh = own.electricity_usd_per_kwh();
+  out.ops_usd_per_month = own.ops_usd_per_month();
+  out.maintenance_fraction_per_year = own.maintenance_fraction_per_year();
+  out.discount_fraction = f.rent().discount_fraction();
+  out.rent_flat_usd_per_month = f.rent().price_usd_per_month();
+  absl::Status valid = core::ValidateTcoFleet(out);  // before the catalog is searched for a price
+  if (!valid.ok()) return Prefixed(valid, field + ".");
+  if (out.rent_flat_usd_per_month == 0) {
+    absl::Status rent = CatalogRent(catalog, f, as_of, field, &out, prov);
+    if (!rent.ok()) return rent;
+  }
+  return out;
+}
+
+std::vector<planner::CompareTarget> CompareTargetsFrom(const v1::CompareRequest& req) {
+  std::vector<planner::CompareTarget> out;
+  out.reserve(static_cast<size_t>(req.targets_size()));
+  for (const v1::CompareTarget& t : req.targets()) {
+    planner::CompareTarget c;
+    c.gpu_name = t.gpu_name();
+    c.instance_type = t.instance_type();
+    c.region = t.region();
+    c.count = t.count();
+    const v1::Parallelism& p = t.pinned_parallelism();
+    c.pin = {p.tensor_parallel(),        p.pipeline_parallel(),          p.data_parallel(),
+             p.zero_stage(),             RecomputeFrom(p.recompute()),   p.sequence_parallel(),
+             p.micro_batch_sequences(),  p.serving_batch_sequences()};
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace capplan::server

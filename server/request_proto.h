@@ -1,0 +1,44 @@
+// API requests to core's types: catalog names resolved (NotFound), API defaults applied (a
+// zero field means "the default"), and each error named by its field path as the caller
+// wrote it ("training.precision", "targets[2].pinned_parallelism.zero_stage").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "capplan/v1/planner.pb.h"
+#include "core/catalog.h"
+#include "core/planner/compare.h"
+#include "core/planner/query.h"
+#include "core/serving.h"
+#include "core/tco.h"
+#include "core/training.h"
+
+namespace capplan::server {
+
+// `s` with `prefix` before its message (same code).
+absl::Status Prefixed(const absl::Status& s, const std::string& prefix);
+
+absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catalog,
+                                                  const capplan::v1::TrainingWorkload& w,
+                                                  const std::string& field);
+absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogView& catalog,
+                                                          const capplan::v1::ServingWorkload& w,
+                                                          const std::string& field);
+
+// The objective, limits, constraints and view of a Plan. BASIC asks for no rejections.
+absl::StatusOr<core::planner::PlanQuery> PlanQueryFrom(const capplan::v1::PlanRequest& req);
+
+std::vector<core::planner::CompareTarget> CompareTargetsFrom(const capplan::v1::CompareRequest& req);
+
+// One TCO fleet part: the GPU's list price and TDP as defaults, the rent priced from the
+// catalog unless flat (the price row used is added to `prov`).
+absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, const capplan::v1::TcoFleet& f,
+                                            int64_t as_of, const std::string& field,
+                                            capplan::v1::Provenance* prov);
+
+// The time prices are read at: the caller's, or now for 0.
+int64_t PricesAsOf(int64_t requested_unix_seconds);
+
+}  // namespace capplan::server

@@ -1,0 +1,207 @@
+// The planner over a small in-memory catalog: no proto, no SQLite. Prices are invented for
+// the test (they only need to differ); GPU figures come from the datasheets in fixtures.h.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/planner/compare.h"
+#include "core/planner/serving_plan.h"
+#include "core/planner/training_plan.h"
+#include "fixtures.h"
+
+namespace capplan::core::planner {
+namespace {
+
+using namespace capplan::core::testing;  // NOLINT(build/namespaces): datasheet fixtures
+
+// A catalog of plain vectors, as a test builds it.
+class FakeCatalog final : public CatalogView {
+ public:
+  FakeCatalog() {
+    for (GpuSpec g : {A100_80GB(), H100_SXM(), T4()}) gpus_.push_back({g, "NVIDIA", "SXM", 0, {}});
+    models_.push_back({Llama2_7B(), 4096, {}});
+  }
+  // An offer of `count` GPUs at `usd_per_hour`, effective from `from` (0: 2024-01-01).
+  void AddOffer(const std::string& provider, const std::string& type, const std::string& region,
+                const std::string& gpu, int count, double usd_per_hour, int64_t from = 1704067200,
+                PriceKind kind = PriceKind::kOnDemand) {
+    if (FindInstance(provider, type, region) == nullptr) {
+      instances_.push_back({provider, type, region, gpu, count, 96, 0, {}});
+    }
+    prices_[{provider, type, region}].push_back({0, provider, type, region, kind, usd_per_hour, from, {}});
+  }
+
+  int64_t Version() const override { return 7; }
+  const std::vector<InstanceRow>& Instances() const override { return instances_; }
+  const GpuRow* FindGpu(absl::string_view name) const override {
+    for (const GpuRow& g : gpus_) {
+      if (g.spec.name == name) return &g;
+    }
+    return nullptr;
+  }
+  const ModelRow* FindModel(absl::string_view name) const override {
+    for (const ModelRow& m : models_) {
+      if (m.arch.name == name) return &m;
+    }
+    return nullptr;
+  }
+  const PriceRow* PriceAt(const InstanceRow& i, PriceKind kind, int64_t as_of) const override {
+    auto it = prices_.find({i.provider, i.instance_type, i.region});
+    if (it == prices_.end()) return nullptr;
+    const PriceRow* best = nullptr;
+    for (const PriceRow& p : it->second) {
+      if (p.kind == kind && p.effective_unix_seconds <= as_of) best = &p;
+    }
+    return best;
+  }
+  const std::vector<TrainingBenchmark>& TrainingBenchmarks() const override { return training_; }
+  const std::vector<ServingBenchmark>& ServingBenchmarks() const override { return serving_; }
+
+ private:
+  const InstanceRow* FindInstance(const std::string& p, const std::string& t, const std::string& r) const {
+    for (const InstanceRow& i : instances_) {
+      if (i.provider == p && i.instance_type == t && i.region == r) return &i;
+    }
+    return nullptr;
+  }
+  std::vector<GpuRow> gpus_;
+  std::vector<ModelRow> models_;
+  std::vector<InstanceRow> instances_;
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<PriceRow>> prices_;
+  std::vector<TrainingBenchmark> training_;
+  std::vector<ServingBenchmark> serving_;
+};
+
+constexpr int64_t kNow = 1764547200;  // 2025-12-01
+
+TrainingJob LoraJob() {
+  TrainingJob j;
+  j.model = Llama2_7B();
+  j.tokens = 2e9;
+  j.method = TrainingMethod::kLora;
+  return j;
+}
+
+PlanQuery Query() {
+  PlanQuery q;
+  q.prices_as_of_unix_seconds = kNow;
+  return q;
+}
+
+TEST(PlannerTest, SameOfferInTwoRegionsIsOneOptionNamingBoth) {
+  FakeCatalog c;
+  c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 20.0);
+  c.AddOffer("cloud", "a100x8", "west", "A100-SXM4-80GB", 8, 20.0);
+  c.AddOffer("cloud", "a100x8", "south", "A100-SXM4-80GB", 8, 25.0);
+  PlanQuery q = Query();
+  q.constraints.max_gpus = 8;
+  absl::StatusOr<TrainingPlan> p = PlanTraining(c, LoraJob(), q);
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_GE(p->options.size(), 2u);
+  EXPECT_EQ(p->supplies[p->options[0].supply].instance->region, "east");
+  EXPECT_EQ(p->options[0].same_offer_regions, std::vector<std::string>{"west"});
+  // The dearer region is its own option, with the same estimate (one estimate per shape).
+  EXPECT_EQ(p->supplies[p->options[1].supply].instance->region, "south");
+  EXPECT_DOUBLE_EQ(p->options[1].estimate.duration_seconds, p->options[0].estimate.duration_seconds);
+  EXPECT_NEAR(p->options[1].cost_usd / p->options[0].cost_usd, 25.0 / 20.0, 1e-9);
+}
+
+TEST(PlannerTest, RejectionsAreTypedAndOrdered) {
+  FakeCatalog c;
+  c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 20.0);
+  c.AddOffer("cloud", "h100x8", "east", "H100-SXM5-80GB", 8, 40.0);
+  c.AddOffer("cloud", "t4x4", "east", "T4", 4, 4.0);
+  PlanQuery q = Query();
+  q.top_k = 1;
+  absl::StatusOr<TrainingPlan> p = PlanTraining(c, LoraJob(), q);
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_FALSE(p->rejected.empty());
+  // The T4 cannot run BF16 (datasheet: no BF16 math): a reason about the hardware, shown
+  // before candidates that merely ranked lower.
+  EXPECT_EQ(p->rejected.front().code, RejectionReason::kInvalid);
+  EXPECT_NE(p->rejected.front().candidate.find("T4"), std::string::npos);
+  for (size_t i = 1; i < p->rejected.size(); ++i) EXPECT_FALSE(CloserThan(p->rejected[i], p->rejected[i - 1]));
+  EXPECT_EQ(p->rejected.back().code, RejectionReason::kRankedLower);
+}
+
+TEST(PlannerTest, BasicAsksForNoRejectionsAndTopKBoundsOptions) {
+  FakeCatalog c;
+  for (const char* region : {"r1", "r2", "r3", "r4"}) c.AddOffer("cloud", "a100x8", region, "A100-SXM4-80GB", 8, 20.0 + region[1]);
+  PlanQuery q = Query();
+  q.max_rejected = 0;
+  q.top_k = 2;
+  absl::StatusOr<TrainingPlan> p = PlanTraining(c, LoraJob(), q);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->options.size(), 2u);
+  EXPECT_TRUE(p->rejected.empty());
+}
+
+TEST(PlannerTest, DeadlineMissesCarryTheirRatio) {
+  FakeCatalog c;
+  c.AddOffer("cloud", "a100x1", "east", "A100-SXM4-80GB", 1, 3.0);
+  PlanQuery q = Query();
+  q.objective = Objective::kCheapestWithinDeadline;
+  q.deadline_seconds = 60;  // no 7B fine-tune of 2B tokens finishes in a minute
+  absl::StatusOr<TrainingPlan> p = PlanTraining(c, LoraJob(), q);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(p.status().message().find("deadline"), absl::string_view::npos) << p.status();
+}
+
+TEST(PlannerTest, FuturePricesAndBrokenRowsAreNotSupplies) {
+  FakeCatalog c;
+  c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 20.0);
+  c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 0.01, /*from=*/4070908800);  // 2099
+  c.AddOffer("cloud", "zero", "east", "A100-SXM4-80GB", 0, 1.0);
+  c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 5.0, 1704067200, PriceKind::kSpot);
+  PlanQuery q = Query();
+  std::vector<Supply> s = BuildSupplies(c, q);
+  ASSERT_EQ(s.size(), 1u);  // on-demand only, today's price, no zero-GPU row
+  EXPECT_DOUBLE_EQ(s[0].UsdPerUnitHour(), 20.0);
+  q.constraints.spot_allowed = true;
+  EXPECT_EQ(BuildSupplies(c, q).size(), 2u);
+  q.constraints.providers = {"elsewhere"};
+  EXPECT_TRUE(BuildSupplies(c, q).empty());
+}
+
+TEST(PlannerTest, ServingPacksReplicasIntoInstances) {
+  FakeCatalog c;
+  c.AddOffer("cloud", "h100x8", "east", "H100-SXM5-80GB", 8, 40.0);
+  c.AddOffer("cloud", "h100x1", "east", "H100-SXM5-80GB", 1, 5.5);
+  ServingWorkload w;
+  w.model = Llama2_7B();
+  w.prompt_tokens = 512;
+  w.output_tokens = 128;
+  w.requests_per_second = 35;  // seeds/003
+  absl::StatusOr<ServingPlan> p = PlanServing(c, w, Query());
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_FALSE(p->options.empty());
+  const ServingChoice& best = p->options.front();
+  const Supply& s = p->supplies[best.supply];
+  // Every replica fits in the GPUs bought, and the price is per instance.
+  EXPECT_LE(best.fit.estimate.replicas * best.fit.estimate.tp, int64_t{best.fit.units} * s.GpusPerUnit());
+  EXPECT_DOUBLE_EQ(best.usd_per_hour, best.fit.units * s.UsdPerUnitHour());
+  EXPECT_DOUBLE_EQ(best.offered_requests_per_second, 35);
+}
+
+TEST(PlannerTest, ComparePinnedLayoutMustMultiplyToTheGpus) {
+  FakeCatalog c;
+  CompareTarget t;
+  t.gpu_name = "H100-SXM5-80GB";
+  t.count = 8;
+  t.pin.tensor_parallel = 65536;
+  t.pin.pipeline_parallel = 65536;  // the overflow that crashed the server (issue 10)
+  absl::StatusOr<std::vector<CompareRow>> r = CompareTraining(c, LoraJob(), {t}, kNow);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  t.pin.tensor_parallel = 2;
+  t.pin.pipeline_parallel = 0;
+  r = CompareTraining(c, LoraJob(), {t}, kNow);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE((*r)[0].training.has_value());
+  EXPECT_EQ((*r)[0].training->estimate.parallel.tp, 2);
+  EXPECT_EQ((*r)[0].training->estimate.parallel.dp, 4);
+}
+
+}  // namespace
+}  // namespace capplan::core::planner
