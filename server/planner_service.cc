@@ -46,15 +46,39 @@ grpc::ServerUnaryReactor* Estimate(grpc::CallbackServerContext* ctx, const Req& 
 
 }  // namespace
 
+// `compute` answers from scratch; a repeated question on the same catalog version is
+// answered from the memo. Only answers that passed every check are remembered.
+template <typename Req, typename Resp, typename Fn>
+absl::Status Remembered(AnswerMemo& memo, const store::CatalogSnapshot& snap, const Req& req, Resp* resp,
+                        Fn&& compute) {
+  const std::string key = AnswerMemo::Key(snap.catalog_version, req);
+  if (memo.Find(key, resp)) return absl::OkStatus();
+  absl::Status s = compute();
+  if (s.ok() && CheckResponseFinite(*resp).ok()) memo.Insert(key, *resp);
+  return s;
+}
+
 grpc::ServerUnaryReactor* PlannerServiceImpl::Plan(grpc::CallbackServerContext* ctx,
                                                    const v1::PlanRequest* req, v1::PlanResponse* resp) {
-  return Estimate(ctx, *req, resp, [&] { return server::Plan(*store_->Snapshot(), *req, resp); });
+  return Estimate(ctx, *req, resp, [&] {
+    const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+    bool computed = false;
+    absl::Status s = Remembered(memo_, *snap, *req, resp, [&] {
+      computed = true;
+      return server::Plan(*snap, *req, resp);
+    });
+    if (s.ok() && !computed) resp->set_from_memo(true);
+    return s;
+  });
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContext* ctx,
                                                       const v1::CompareRequest* req,
                                                       v1::CompareResponse* resp) {
-  return Estimate(ctx, *req, resp, [&] { return server::Compare(*store_->Snapshot(), *req, resp); });
+  return Estimate(ctx, *req, resp, [&] {
+    const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+    return Remembered(memo_, *snap, *req, resp, [&] { return server::Compare(*snap, *req, resp); });
+  });
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::Tco(grpc::CallbackServerContext* ctx,

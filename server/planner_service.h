@@ -4,6 +4,7 @@
 #pragma once
 
 #include "capplan/v1/planner.grpc.pb.h"
+#include "server/answer_memo.h"
 #include "server/store/catalog_store.h"
 
 namespace capplan::server {
@@ -40,6 +41,7 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
 
  private:
   const store::CatalogStore* store_;
+  AnswerMemo memo_;  // Plan and Compare answers by (catalog version, request)
 };
 
 }  // namespace capplan::server
