@@ -91,6 +91,7 @@ void Table::Print() const {
       const bool last = i + 1 == r.size() || i + 1 >= w.size();
       absl::StrAppend(&line, r[i], last ? "" : std::string(w[i] - r[i].size() + 2, ' '));
     }
+    line.erase(line.find_last_not_of(' ') + 1);  // an empty last column leaves no padding
     std::cout << line << "\n";
   }
 }

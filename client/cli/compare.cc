@@ -104,12 +104,12 @@ void PrintRows(const v1::CompareResponse& resp, bool serving) {
   Table t(serving ? std::vector<std::string>{"target", "layout", "req/s", "TPOT ms", "$/h",
                                              "speed x", "cost x", "note"}
                   : std::vector<std::string>{"target", "layout", "days", "cost", "speed x",
-                                             "cost x", "bound"});
+                                             "cost x", "bound", "note"});
   for (const v1::CompareRow& row : resp.rows()) {
     const std::string name = TargetName(row.target());
     const v1::PlanOption& o = row.option();
     if (!row.infeasible_reason().empty()) {
-      t.Add({name, "-", "-", "-", "-", "-", "-", row.infeasible_reason()});
+      t.Add({name, "-", "-", "-", "-", "-", "-", row.infeasible_reason()});  // 8 columns
     } else if (serving) {
       t.Add({name, Layout(o.parallelism(), true),
              absl::StrFormat("%.1f", o.requests_per_second().point()),
@@ -122,7 +122,7 @@ void PrintRows(const v1::CompareResponse& resp, bool serving) {
              absl::StrFormat("%.2f", o.duration_seconds().point() / 86400),
              o.cost_usd_per_hour() > 0 ? Usd(o.total_cost_usd().point()) : "-",
              absl::StrFormat("%.2f", row.speed_ratio_vs_first()), Ratio(row.cost_ratio_vs_first()),
-             BottleneckLabel(o.bottleneck())});
+             BottleneckLabel(o.bottleneck()), ""});
     }
   }
   t.Print();

@@ -168,11 +168,11 @@ void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
   t.Print();
 }
 
-// Prints all rejected candidates returned when --max_rejected was given, else the first 8.
-void PrintRejected(const v1::PlanResponse& resp, bool all) {
+// Prints up to `limit` of the rejected candidates (the server may send more than asked).
+void PrintRejected(const v1::PlanResponse& resp, int limit) {
   if (resp.rejected_size() == 0) return;
   std::cout << "\nnot chosen (" << resp.rejected_size() << "):\n";
-  for (int i = 0; i < resp.rejected_size() && (all || i < 8); ++i) {
+  for (int i = 0; i < resp.rejected_size() && i < limit; ++i) {
     const v1::RejectedCandidate& c = resp.rejected(i);
     std::cout << "  " << c.candidate() << ": " << c.reason();
     if (c.reason_code() != v1::REJECTION_REASON_UNSPECIFIED) {
@@ -218,7 +218,7 @@ int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
     PrintExplanations(options, basic ? google::protobuf::RepeatedPtrField<std::string>()
                                      : resp->formulas());
   }
-  if (!basic) PrintRejected(*resp, r.max_rejected() > 0);
+  if (!basic) PrintRejected(*resp, r.max_rejected() > 0 ? r.max_rejected() : 8);
   std::cout << "catalog version " << resp->catalog_version() << "\n";
   return 0;
 }
