@@ -1,5 +1,6 @@
-// The workload flags that plan, compare and tco share: the model (by catalog name or from a
-// JSON file), training and serving settings, each mapped onto the API's workload messages.
+// The workload flags that plan, compare and tco share: the model (by catalog
+// name or from a JSON file), training and serving settings, each mapped onto
+// the API's workload messages.
 #pragma once
 
 #include <string>
@@ -36,8 +37,10 @@ void AddServingFlags(FlagSet* flags, ServingFlags* serving);
 // True when --model or --model_file was given.
 bool HasModel(const ModelFlags& model);
 
-// The workload for the request: exactly one of --model and --model_file is required.
-absl::Status BuildTraining(const TrainingFlags& flags, v1::TrainingWorkload* out);
+// The workload for the request: exactly one of --model and --model_file is
+// required.
+absl::Status BuildTraining(const TrainingFlags& flags,
+                           v1::TrainingWorkload* out);
 absl::Status BuildServing(const ServingFlags& flags, v1::ServingWorkload* out);
 
 // The workload half of a "training|serving" command (plan, compare).
@@ -48,9 +51,11 @@ struct WorkloadFlags {
 };
 
 // Adds the flags of `kind` ("training" or "serving"); false for any other kind.
-bool AddWorkloadFlags(const std::string& kind, FlagSet* flags, WorkloadFlags* w);
+bool AddWorkloadFlags(const std::string& kind, FlagSet* flags,
+                      WorkloadFlags* w);
 
-// Sets the request's training or serving workload (PlanRequest, CompareRequest).
+// Sets the request's training or serving workload (PlanRequest,
+// CompareRequest).
 template <typename Request>
 absl::Status BuildWorkload(const WorkloadFlags& w, Request* request) {
   return w.serving ? BuildServing(w.serving_flags, request->mutable_serving())
