@@ -139,7 +139,7 @@ int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
                                       args.end());
   if (what == "set-price") return SetPrice(rest, global);
   if (what == "import-csv") return ImportCsv(rest, global);
-  return UsageError("admin", "want admin set-price or admin import-csv");
+  return SubcommandUsage("admin", {"set-price", "import-csv"}, args);
 }
 
 }  // namespace capplan::cli

@@ -195,9 +195,10 @@ int RunCatalog(const std::vector<std::string>& args, GlobalOptions* global) {
   CatalogFlags f;
   CommandInfo info;
   if (!Describe(what, &flags, &f, &info)) {
-    return UsageError(
+    return SubcommandUsage(
         "catalog",
-        "want catalog version|gpus|models|instances|prices|benchmarks");
+        {"instances", "prices", "benchmarks", "version", "gpus", "models"},
+        args);
   }
   const int rc =
       ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);

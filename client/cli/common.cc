@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 
@@ -74,6 +75,24 @@ int ParseCommandFlags(const CommandInfo& info,
 
 int UsageError(const std::string& path, const std::string& why) {
   std::cerr << "capplan " << path << ": " << why << "\nSee: capplan " << path
+            << " --help\n";
+  return kExitUsage;
+}
+
+int SubcommandUsage(const std::string& group,
+                    const std::vector<std::string>& subcommands,
+                    const std::vector<std::string>& args) {
+  const std::string list = absl::StrJoin(subcommands, "|");
+  const std::string first = args.empty() ? "" : args[0];
+  if (first == "--help" || first == "-help" || first == "-h") {
+    std::cout << "Usage: capplan " << group << " " << list << " [flags]\n\n"
+              << "Each has its own flags: capplan " << group << " "
+              << subcommands[0] << " --help\n";
+    return 0;
+  }
+  std::cerr << "capplan " << group << ": want " << group << " " << list
+            << (first.empty() ? "" : absl::StrCat(", got \"", first, "\""))
+            << "\nSee: capplan " << group << " " << subcommands[0]
             << " --help\n";
   return kExitUsage;
 }

@@ -51,6 +51,11 @@ int ParseCommandFlags(const CommandInfo& info,
 
 // "capplan: <why>" and a pointer at --help on stderr; returns kExitUsage.
 int UsageError(const std::string& path, const std::string& why);
+// A group ("plan") without a known subcommand: its subcommands on stdout and 0
+// for --help, else an error naming them and kExitUsage.
+int SubcommandUsage(const std::string& group,
+                    const std::vector<std::string>& subcommands,
+                    const std::vector<std::string>& args);
 // "capplan: CODE: message" on stderr; returns kExitRpcError.
 int Fail(const absl::Status& status);
 

@@ -176,7 +176,7 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global) {
   FlagSet flags;
   WorkloadFlags workload;
   if (!AddWorkloadFlags(kind, &flags, &workload)) {
-    return UsageError("compare", "want compare training or compare serving");
+    return SubcommandUsage("compare", {"training", "serving"}, args);
   }
   const bool serving = workload.serving;
   std::vector<std::string> targets;

@@ -224,7 +224,7 @@ int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
   FlagSet flags;
   WorkloadFlags workload;
   if (!AddWorkloadFlags(kind, &flags, &workload)) {
-    return UsageError("plan", "want plan training or plan serving");
+    return SubcommandUsage("plan", {"training", "serving"}, args);
   }
   const bool serving = workload.serving;
   PlanFlags p;
