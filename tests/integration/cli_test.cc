@@ -127,6 +127,10 @@ TEST(CliHelpTest, AnUnknownFlagIsAnErrorNamingItAndPointingAtHelp) {
     EXPECT_TRUE(Contains(r.stderr_text, "capplan plan training --help"))
         << r.stderr_text;
   }
+  ExitResult no_sub = Cli({"plan", "--model=Llama-2-7B"});
+  EXPECT_EQ(no_sub.exit_code, 2);
+  EXPECT_TRUE(Contains(no_sub.stderr_text, "want plan training|serving"))
+      << no_sub.stderr_text;
   ExitResult bad_date = Cli({"plan", "training", "--model=Llama-2-7B",
                              "--tokens=2e9", "--prices_as_of=1700000000"});
   EXPECT_EQ(bad_date.exit_code, 2);
@@ -222,6 +226,63 @@ TEST_F(CliTest, ModelFileGivesTheArchitecture) {
   ExitResult both = Run({"plan", "training", "--model=Llama-2-7B",
                          "--model_file=" + path, "--tokens=2e9"});
   EXPECT_EQ(both.exit_code, 2);
+}
+
+// The Lambda seed prices take effect at 2025-11-01T00:00:00Z (1761955200 in
+// migrations/0002_shipped_catalog.sql): a second earlier they have no price.
+TEST_F(CliTest, PricesAsOfTakesAnIsoDateTime) {
+  auto lambda_prices = [&](const std::string& as_of) {
+    ExitResult r = Run({"--json", "catalog", "instances", "--provider=lambda",
+                        "--prices_as_of=" + as_of});
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+    int prices = 0;
+    const auto offers = ParseJson<v1::ListInstancesResponse>(r.stdout_text);
+    for (const v1::InstanceOffer& o : offers.offers()) {
+      prices += o.current_prices_size();
+    }
+    return prices;
+  };
+  EXPECT_EQ(lambda_prices("2025-10-31T23:59:59Z"), 0);
+  EXPECT_GT(lambda_prices("2025-11-01T00:00:00Z"), 0);
+  EXPECT_GT(lambda_prices("2025-11-01T01:00:00+01:00"), 0);  // the same instant
+}
+
+// An owned pool and a pinned compare layout are the caller's own figures: they
+// come back.
+TEST_F(CliTest, OwnedPoolsAndPinnedLayoutsReachTheRequest) {
+  std::vector<std::string> args = kLoraTraining;
+  for (const char* a :
+       {"--json", "--view=basic", "--owned_pool=lab:A100-SXM4-80GB:16:0.50",
+        "--owned_pool=attic:RTX-3090:8:0.10"}) {
+    args.push_back(a);
+  }
+  ExitResult plan = Run(args);
+  ASSERT_EQ(plan.exit_code, 0) << plan.stderr_text;
+  bool pool = false;
+  const auto planned = ParseJson<v1::PlanResponse>(plan.stdout_text);
+  for (const v1::PlanOption& o : planned.options()) {
+    pool = pool || o.owned_pool() == "lab" || o.owned_pool() == "attic";
+  }
+  EXPECT_TRUE(pool) << plan.stdout_text;
+  ExitResult bad_pool =
+      Run({"plan", "training", "--model=Llama-2-7B", "--tokens=2e9",
+           "--owned_pool=lab:A100-SXM4-80GB:many:0.5"});
+  EXPECT_EQ(bad_pool.exit_code, 2);
+  EXPECT_TRUE(
+      Contains(bad_pool.stderr_text, "NAME:GPU:COUNT:USD_PER_GPU_HOUR"));
+
+  ExitResult cmp = Run({"--json", "compare", "training", "--model=Llama-2-13B",
+                        "--tokens=1e9", "--method=lora",
+                        "--targets=gpu:A100-SXM4-80GB:4/tp=2/dp=2"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.stderr_text;
+  const auto compared = ParseJson<v1::CompareResponse>(cmp.stdout_text);
+  ASSERT_EQ(compared.rows_size(), 1);
+  EXPECT_EQ(compared.rows(0).target().pinned_parallelism().tensor_parallel(),
+            2);
+  EXPECT_EQ(compared.rows(0).option().parallelism().tensor_parallel(), 2)
+      << cmp.stdout_text;
+  EXPECT_EQ(compared.rows(0).option().parallelism().data_parallel(), 2)
+      << cmp.stdout_text;
 }
 
 TEST_F(CliTest, BasicViewPrintsNoNotChosenSection) {
