@@ -35,7 +35,10 @@ void PrintExplanations(
     const std::vector<const v1::PlanOption*>& options,
     const google::protobuf::RepeatedPtrField<std::string>& formulas) {
   for (const v1::PlanOption* o : options) {
-    std::cout << "\n#" << o->rank() << " " << o->explanation()
+    // Compare rows have no rank; name them by where they run.
+    std::cout << "\n"
+              << (o->rank() > 0 ? absl::StrCat("#", o->rank()) : Where(*o))
+              << " " << o->explanation()
               << "\n  efficiency: " << o->provenance().efficiency_source()
               << "\n";
     for (const v1::Price& p : o->provenance().prices()) {

@@ -19,17 +19,17 @@ namespace {
 const CommandInfo kTco = {
     "tco", "own vs rent over a horizon, for one fleet or several",
     "(--gpu=NAME --count=N [fleet flags] | --fleet=KEY=VALUE,... "
-    "[--fleet=...]) [flags]",
+    "[--fleet=...]) [flags]\n"
+    "The model and serving flags are optional: with --model or --model_file "
+    "they add cost per 1M requests and output tokens.",
     "  capplan tco --gpu=A100-SXM4-80GB --count=8 --months=36 "
     "--capex_usd=250000 \\\n"
     "    --ops_usd_per_month=5000 --power_watts=0 --rent_usd_per_month=15000\n"
     "  capplan tco --months=36 \\\n"
-    "    "
-    "--fleet=role=training,gpu=H100-SXM5-80GB,count=64,rent_instance=p5."
-    "48xlarge,"
-    "rent_region=us-east-1,price_kind=reserved_1y \\\n"
-    "    "
-    "--fleet=role=serving,gpu=L4,count=16,capex_usd=60000,power_watts=1200"};
+    "    --fleet=role=training,gpu=H100-SXM5-80GB,count=64,capex_usd=2400000,"
+    "rent_instance=p5.48xlarge,rent_region=us-east-1,discount=0.3 \\\n"
+    "    --fleet=role=serving,gpu=L4,count=16,capex_usd=60000,power_watts=1200,"
+    "rent_instance=g6.xlarge,rent_region=us-east-1"};
 
 using FleetSetter =
     std::function<absl::Status(const std::string&, v1::TcoFleet*)>;
