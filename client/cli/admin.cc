@@ -1,0 +1,145 @@
+// capplan admin set-price|import-csv: catalog writes, authenticated with the
+// token from CAPPLAN_ADMIN_TOKEN or CAPPLAN_ADMIN_TOKEN_FILE.
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "client/cli/commands.h"
+
+namespace capplan::cli {
+namespace {
+
+const CommandInfo kSetPrice = {
+    "admin set-price",
+    "record a price row for an instance (effective now or from --effective)",
+    "--provider=NAME --instance_type=TYPE --region=REGION --usd_per_hour=USD "
+    "--citation=TEXT "
+    "--as_of_date=YYYY-MM-DD [flags]",
+    "  CAPPLAN_ADMIN_TOKEN_FILE=var/admin-tokens capplan admin set-price "
+    "--provider=aws \\\n"
+    "    --instance_type=p5.48xlarge --region=us-east-1 --usd_per_hour=55.04 "
+    "\\\n"
+    "    --citation=\"AWS price change 2025-06\" --as_of_date=2025-06-05"};
+const CommandInfo kImportCsv = {
+    "admin import-csv",
+    "import a provider's prices from a SkyPilot catalog CSV, all or nothing",
+    "--provider=NAME --file=PATH --citation=TEXT --as_of_date=YYYY-MM-DD "
+    "[flags]",
+    "  capplan admin import-csv --provider=aws --file=vms.csv "
+    "--citation=\"SkyPilot catalog\" "
+    "--as_of_date=2025-11-01"};
+
+// Flags both writes share: the source, the effective time and the request id.
+struct WriteFlags {
+  std::string provider, citation, as_of_date, request_id;
+  int64_t effective_unix_seconds = 0;
+};
+
+void AddWriteFlags(FlagSet* flags, WriteFlags* w) {
+  flags->String("provider", "NAME", "cloud provider, e.g. aws", &w->provider);
+  flags->String("citation", "TEXT", "where the figure comes from",
+                &w->citation);
+  IsoDateFlag(flags, "as_of_date", "the date the source was read",
+              &w->as_of_date);
+  IsoTimeFlag(flags, "effective",
+              "when the price takes effect, UTC date or time",
+              [w](int64_t t) { w->effective_unix_seconds = t; });
+  flags->String("request_id", "ID",
+                "idempotency key: a retried write with the same id applies "
+                "once (default: random)",
+                &w->request_id);
+}
+
+// Built after the flags are parsed, since global flags may follow the command;
+// the token is read only then, so --help works without one.
+absl::StatusOr<std::unique_ptr<client::Client>> AdminClient(
+    const GlobalOptions& global) {
+  absl::StatusOr<std::string> token = client::AdminTokenFromEnvironment();
+  if (!token.ok()) return token.status();
+  client::ClientOptions options = global.client;
+  options.admin_token = *std::move(token);
+  return std::make_unique<client::Client>(options);
+}
+
+int SetPrice(const std::vector<std::string>& args, GlobalOptions* global) {
+  FlagSet flags;
+  WriteFlags w;
+  v1::SetPriceRequest r;
+  v1::Price* p = r.mutable_price();
+  p->set_kind(v1::PRICE_KIND_ON_DEMAND);
+  AddWriteFlags(&flags, &w);
+  flags.Custom("instance_type", "TYPE", "instance type, e.g. p5.48xlarge", "",
+               [p](const std::string& v) {
+                 return p->set_instance_type(v), absl::OkStatus();
+               });
+  flags.Custom(
+      "region", "REGION", "region, e.g. us-east-1", "",
+      [p](const std::string& v) { return p->set_region(v), absl::OkStatus(); });
+  flags.Custom("kind", "on_demand|spot|reserved_1y|reserved_3y", "price kind",
+               "on_demand", [p](const std::string& v) {
+                 absl::StatusOr<v1::PriceKind> k = ParsePriceKind(v);
+                 if (!k.ok()) return k.status();
+                 p->set_kind(*k);
+                 return absl::OkStatus();
+               });
+  NumberField(&flags, "usd_per_hour", "USD", "price in USD per instance-hour",
+              "", 0, true, 1e9,
+              [p](double d) { p->set_price_usd_per_hour(d); });
+  const int rc = ParseCommandFlags(kSetPrice, args, &flags, global);
+  if (rc >= 0) return rc;
+  p->set_provider(w.provider);
+  p->set_effective_unix_seconds(w.effective_unix_seconds);
+  p->mutable_source()->set_citation(w.citation);
+  p->mutable_source()->set_as_of_date(w.as_of_date);
+  r.set_request_id(w.request_id);
+  absl::StatusOr<std::unique_ptr<client::Client>> c = AdminClient(*global);
+  if (!c.ok()) return Fail(c.status());
+  auto resp = (*c)->SetPrice(r);
+  if (!resp.ok()) return Fail(resp.status());
+  if (global->json) return PrintJson(*resp), 0;
+  std::cout << "price row " << resp->id() << " recorded; catalog version "
+            << resp->catalog_version() << "\n";
+  return 0;
+}
+
+int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
+  FlagSet flags;
+  WriteFlags w;
+  std::string file;
+  AddWriteFlags(&flags, &w);
+  flags.String("file", "PATH", "CSV file in SkyPilot catalog columns", &file);
+  const int rc = ParseCommandFlags(kImportCsv, args, &flags, global);
+  if (rc >= 0) return rc;
+  absl::StatusOr<std::string> csv = ReadFile(file);
+  if (!csv.ok())
+    return UsageError(kImportCsv.path,
+                      absl::StrCat("--file: ", csv.status().message()));
+  v1::ImportPricesCsvRequest r;
+  r.set_provider(w.provider);
+  r.set_csv(*std::move(csv));
+  r.mutable_source()->set_citation(w.citation);
+  r.mutable_source()->set_as_of_date(w.as_of_date);
+  r.set_effective_unix_seconds(w.effective_unix_seconds);
+  r.set_request_id(w.request_id);
+  absl::StatusOr<std::unique_ptr<client::Client>> c = AdminClient(*global);
+  if (!c.ok()) return Fail(c.status());
+  auto resp = (*c)->ImportPricesCsv(r);
+  if (!resp.ok()) return Fail(resp.status());
+  if (global->json) return PrintJson(*resp), 0;
+  std::cout << resp->rows_imported() << " offers imported; catalog version "
+            << resp->catalog_version() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
+  const std::string what = args.empty() ? "" : args[0];
+  const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1),
+                                      args.end());
+  if (what == "set-price") return SetPrice(rest, global);
+  if (what == "import-csv") return ImportCsv(rest, global);
+  return SubcommandUsage("admin", {"set-price", "import-csv"}, args);
+}
+
+}  // namespace capplan::cli

@@ -1,0 +1,263 @@
+// capplan plan training|serving: ranked options over every catalog GPU,
+// instance and owned pool, with the objective, constraints and view the caller
+// picks.
+#include <cstdint>
+#include <iostream>
+#include <limits>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "client/cli/commands.h"
+#include "client/cli/workload.h"
+
+namespace capplan::cli {
+namespace {
+
+constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+const CommandInfo kTraining = {
+    "plan training",
+    "rank GPUs, instances and owned pools for a training or fine-tuning run",
+    "(--model=NAME | --model_file=PATH) --tokens=N [flags]",
+    "  capplan plan training --model=Llama-2-7B --tokens=2e9 --method=lora\n"
+    "  capplan plan training --model=Llama-2-70B --tokens=2e12 "
+    "--objective=deadline "
+    "--deadline_hours=720 --max_gpus=1024"};
+const CommandInfo kServing = {
+    "plan serving",
+    "rank GPUs, instances and owned pools for serving at a load and SLOs",
+    "(--model=NAME | --model_file=PATH) --prompt_tokens=N --output_tokens=N "
+    "--rps=R [flags]",
+    "  capplan plan serving --model=Llama-2-7B --prompt_tokens=512 "
+    "--output_tokens=128 "
+    "--rps=35 --tpot_ms=50"};
+
+// Objective, constraints and output flags, shared by both kinds.
+struct PlanFlags {
+  v1::PlanRequest request;  // all but the workload
+  std::string objective = "cheapest";
+  double deadline_hours = 0;
+  std::vector<std::string> owned_pools;
+  bool explain = false;
+};
+
+// NAME:GPU:COUNT:USD_PER_GPU_HOUR
+absl::Status ParseOwnedPool(const std::string& spec, v1::OwnedPool* pool) {
+  std::vector<std::string> f = absl::StrSplit(spec, ':');
+  int64_t count = 0;
+  double usd = 0;
+  if (f.size() != 4 || f[0].empty() || f[1].empty() ||
+      !absl::SimpleAtoi(f[2], &count) || count < 1 || count > kInt32Max ||
+      !absl::SimpleAtod(f[3], &usd) || !(usd >= 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--owned_pool: want NAME:GPU:COUNT:USD_PER_GPU_HOUR, e.g. "
+                     "lab:A100-SXM4-80GB:16:1.10, "
+                     "got \"",
+                     spec, "\""));
+  }
+  pool->set_name(f[0]);
+  pool->set_gpu_name(f[1]);
+  pool->set_gpu_count(static_cast<int32_t>(count));
+  pool->set_cost_usd_per_gpu_hour(usd);
+  return absl::OkStatus();
+}
+
+void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
+  v1::Constraints* k = p->request.mutable_constraints();
+  using Adder = void (v1::Constraints::*)(const std::string&);
+  static const struct {
+    const char* name;
+    const char* help;
+    const char* default_text;
+    Adder add;
+  } kLists[] = {{"providers", "cloud providers to allow (comma-separated)",
+                 "all", &v1::Constraints::add_providers},
+                {"regions", "regions to allow (comma-separated)", "all",
+                 &v1::Constraints::add_regions},
+                {"gpus", "GPU types to allow (comma-separated)", "all",
+                 &v1::Constraints::add_allowed_gpus},
+                {"exclude_gpus", "GPU types to leave out (comma-separated)", "",
+                 &v1::Constraints::add_excluded_gpus}};
+  for (const auto& list : kLists) {
+    const Adder add = list.add;
+    flags->Custom(list.name, "A,B", list.help, list.default_text,
+                  [k, add](const std::string& v) {
+                    for (const std::string& s : SplitList(v)) (k->*add)(s);
+                    return absl::OkStatus();
+                  });
+  }
+  flags->Custom("spot", "", "consider spot prices too", "false",
+                [k](const std::string& v) {
+                  if (v != "true" && v != "false")
+                    return absl::InvalidArgumentError("want true or false");
+                  k->set_spot_allowed(v == "true");
+                  return absl::OkStatus();
+                });
+  IntField(flags, "max_gpus", "largest fleet to consider, GPUs", "64", 1,
+           kInt32Max,
+           [k](int64_t n) { k->set_max_gpus(static_cast<int32_t>(n)); });
+  flags->Repeated(
+      "owned_pool", "NAME:GPU:COUNT:USD_PER_GPU_HOUR",
+      "GPUs you own, priced per GPU-hour, e.g. lab:A100-SXM4-80GB:16:1.10",
+      &p->owned_pools);
+}
+
+void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
+  v1::PlanRequest* r = &p->request;
+  flags->String("objective", "cheapest|fastest|deadline|budget",
+                "what to rank by; deadline: cheapest within --deadline_hours, "
+                "budget: fastest "
+                "within --budget_usd",
+                &p->objective);
+  NumberField(flags, "deadline_hours", "HOURS",
+              "training deadline with --objective=deadline", "", 0, false, 1e7,
+              [p](double d) { p->deadline_hours = d; });
+  NumberField(flags, "budget_usd", "USD",
+              "budget with --objective=budget (training: whole run; serving: "
+              "per month)",
+              "", 0, false, 1e15, [r](double d) { r->set_budget_usd(d); });
+  AddConstraintFlags(flags, p);
+  IntField(flags, "top_k", "options to return", "5", 1, 1000,
+           [r](int64_t n) { r->set_top_k(static_cast<int32_t>(n)); });
+  IsoTimeFlag(flags, "prices_as_of",
+              "read prices as they were at this UTC date or time",
+              [r](int64_t t) { r->set_prices_as_of_unix_seconds(t); });
+  ViewFlag(flags, [r](v1::View v) { r->set_view(v); });
+  IntField(flags, "max_rejected",
+           "candidates not chosen to return with --view=full", "40", 0, 200,
+           [r](int64_t n) { r->set_max_rejected(static_cast<int32_t>(n)); });
+  flags->Bool(
+      "explain",
+      "print each option's explanation and provenance, then the formulas",
+      &p->explain);
+}
+
+absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
+  static const std::pair<const char*, v1::Objective> kObjectives[] = {
+      {"cheapest", v1::OBJECTIVE_CHEAPEST},
+      {"fastest", v1::OBJECTIVE_FASTEST},
+      {"deadline", v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE},
+      {"budget", v1::OBJECTIVE_FASTEST_WITHIN_BUDGET}};
+  r->set_objective(v1::OBJECTIVE_UNSPECIFIED);
+  for (const auto& [name, objective] : kObjectives) {
+    if (p.objective == name) r->set_objective(objective);
+  }
+  if (r->objective() == v1::OBJECTIVE_UNSPECIFIED) {
+    return absl::InvalidArgumentError(
+        "--objective: want cheapest, fastest, deadline or budget");
+  }
+  if (r->objective() == v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE &&
+      !(p.deadline_hours > 0)) {
+    return absl::InvalidArgumentError(
+        "--objective=deadline needs --deadline_hours");
+  }
+  if (r->objective() == v1::OBJECTIVE_FASTEST_WITHIN_BUDGET &&
+      !(r->budget_usd() > 0)) {
+    return absl::InvalidArgumentError("--objective=budget needs --budget_usd");
+  }
+  r->set_deadline_seconds(p.deadline_hours * 3600);
+  for (const std::string& spec : p.owned_pools) {
+    absl::Status s =
+        ParseOwnedPool(spec, r->mutable_constraints()->add_owned_pools());
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
+  Table t = serving ? Table({"#", "where", "GPUs", "layout", "req/s", "TTFT s",
+                             "TPOT ms", "$/h", "$/1M req", "bound"})
+                    : Table({"#", "where", "GPUs", "layout", "days (low-high)",
+                             "cost (low-high)", "$/h", "mem GB/GPU", "bound"});
+  for (const v1::PlanOption& o : resp.options()) {
+    const std::string gpus = absl::StrCat(o.gpu_count(), "x", o.gpu_name());
+    if (serving) {
+      t.Add({absl::StrCat(o.rank()), Where(o), gpus,
+             Layout(o.parallelism(), true),
+             absl::StrFormat("%.1f", o.requests_per_second().point()),
+             absl::StrFormat("%.3f", o.ttft_seconds().point()),
+             absl::StrFormat("%.1f", o.tpot_seconds().point() * 1000),
+             Usd(o.cost_usd_per_hour()), Usd(o.usd_per_million_requests()),
+             BottleneckLabel(o.bottleneck())});
+      continue;
+    }
+    const v1::Range& d = o.duration_seconds();
+    const v1::Range& c = o.total_cost_usd();
+    t.Add({absl::StrCat(o.rank()), Where(o), gpus,
+           Layout(o.parallelism(), false),
+           absl::StrFormat("%.2f (%.2f-%.2f)", d.point() / 86400,
+                           d.low() / 86400, d.high() / 86400),
+           absl::StrCat(Usd(c.point()), " (", Usd(c.low()), "-", Usd(c.high()),
+                        ")"),
+           Usd(o.cost_usd_per_hour()),
+           absl::StrFormat("%s/%s", Gb(o.memory_per_gpu().total_bytes()),
+                           Gb(o.memory_per_gpu().capacity_bytes())),
+           BottleneckLabel(o.bottleneck())});
+  }
+  t.Print();
+}
+
+// Prints up to `limit` of the rejected candidates (the server may send more
+// than asked).
+void PrintRejected(const v1::PlanResponse& resp, int limit) {
+  if (resp.rejected_size() == 0) return;
+  std::cout << "\nnot chosen (" << resp.rejected_size() << "):\n";
+  for (int i = 0; i < resp.rejected_size() && i < limit; ++i) {
+    const v1::RejectedCandidate& c = resp.rejected(i);
+    std::cout << "  " << c.candidate() << ": " << c.reason();
+    if (c.reason_code() != v1::REJECTION_REASON_UNSPECIFIED) {
+      std::cout << " ["
+                << EnumLabel(v1::RejectionReason_Name(c.reason_code()),
+                             "REJECTION_REASON_")
+                << absl::StrFormat(", distance %.2f]", c.distance());
+    }
+    std::cout << "\n";
+  }
+}
+
+}  // namespace
+
+int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
+  const std::string kind = args.empty() ? "" : args[0];
+  FlagSet flags;
+  WorkloadFlags workload;
+  if (!AddWorkloadFlags(kind, &flags, &workload)) {
+    return SubcommandUsage("plan", {"training", "serving"}, args);
+  }
+  const bool serving = workload.serving;
+  PlanFlags p;
+  AddPlanFlags(&flags, &p);
+  const CommandInfo& info = serving ? kServing : kTraining;
+  const int rc =
+      ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
+  if (rc >= 0) return rc;
+  v1::PlanRequest r = p.request;
+  absl::Status s = BuildWorkload(workload, &r);
+  if (s.ok()) s = FinishRequest(p, &r);
+  if (!s.ok()) return UsageError(info.path, std::string(s.message()));
+  client::Client client(global->client);
+  absl::StatusOr<v1::PlanResponse> resp = client.Plan(r);
+  if (!resp.ok()) return Fail(resp.status());
+  if (global->json) {
+    PrintJson(*resp);
+    return 0;
+  }
+  PrintOptionTable(*resp, serving);
+  // The basic view asks for the options only: print only those, whatever the
+  // server sent.
+  const bool basic = r.view() == v1::VIEW_BASIC;
+  if (p.explain) {
+    std::vector<const v1::PlanOption*> options;
+    for (const v1::PlanOption& o : resp->options()) options.push_back(&o);
+    PrintExplanations(options,
+                      basic ? google::protobuf::RepeatedPtrField<std::string>()
+                            : resp->formulas());
+  }
+  if (!basic) PrintRejected(*resp, r.max_rejected() > 0 ? r.max_rejected() : 8);
+  std::cout << "catalog version " << resp->catalog_version() << "\n";
+  return 0;
+}
+
+}  // namespace capplan::cli
