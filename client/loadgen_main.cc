@@ -37,6 +37,10 @@ ABSL_FLAG(std::string, background_rpc, "",
           "an RPC driven at the same time as each measured one (e.g. plan_heavy), to measure "
           "cheap calls while heavy ones run");
 ABSL_FLAG(int, background_concurrency, 8, "calls of --background_rpc in flight at once");
+ABSL_FLAG(std::string, view, "full", "Plan view for plan_serving and plan_training: basic or full");
+ABSL_FLAG(bool, distinct, false,
+          "make every plan_serving / plan_training call a different question (the offered load or "
+          "token count moves by a tiny step), so none is answered from the server's memo");
 ABSL_FLAG(int, server_pid, 0, "server process id, to report its resident memory (VmRSS)");
 ABSL_FLAG(std::string, admin_token_file, "",
           "token file for the set_price and upsert_instance RPCs (admin writes: commit with fsync, "
@@ -56,109 +60,115 @@ constexpr const char* kHeavyGpus[] = {"T4", "V100-SXM2-32GB", "A10G", "L4", "L40
                                       "A100-PCIe-80GB", "H100-PCIe-80GB", "H100-SXM5-80GB", "H200-SXM-141GB",
                                       "MI300X"};
 
-Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
-                  grpc::health::v1::Health::Stub* health, v1::AdminService::Stub* admin,
-                  const std::string& token) {
-  if (rpc == "set_price") {
-    auto req = std::make_shared<v1::SetPriceRequest>();
-    v1::Price* p = req->mutable_price();
-    p->set_provider("aws");
-    p->set_instance_type("g5.xlarge");
-    p->set_region("us-east-1");
-    p->set_kind(v1::PRICE_KIND_SPOT);
-    p->set_price_usd_per_hour(0.4);
-    p->mutable_source()->set_citation("capplan-loadgen");
-    p->mutable_source()->set_as_of_date("2026-11-30");
-    return [admin, req, token](std::function<void(bool)> done) {
-      auto ctx = std::make_shared<grpc::ClientContext>();
-      ctx->AddMetadata("authorization", "Bearer " + token);
-      auto resp = std::make_shared<v1::WriteResponse>();
-      admin->async()->SetPrice(ctx.get(), req.get(), resp.get(),
-                               [ctx, resp, done](grpc::Status s) { done(s.ok()); });
-    };
+// One asynchronous unary call per invocation: `method(ctx, req, resp, on_done)` on a stub.
+template <typename Req, typename Resp, typename Method>
+Caller Unary(std::shared_ptr<Req> req, Method method, const std::string& token = "") {
+  return [req, method, token](std::function<void(bool)> done) {
+    auto ctx = std::make_shared<grpc::ClientContext>();
+    if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
+    auto resp = std::make_shared<Resp>();
+    method(ctx.get(), req.get(), resp.get(), [ctx, req, resp, done](grpc::Status s) { done(s.ok()); });
+  };
+}
+
+std::shared_ptr<v1::SetPriceRequest> SetPriceRequest() {
+  auto req = std::make_shared<v1::SetPriceRequest>();
+  v1::Price* p = req->mutable_price();
+  p->set_provider("aws");
+  p->set_instance_type("g5.xlarge");
+  p->set_region("us-east-1");
+  p->set_kind(v1::PRICE_KIND_SPOT);
+  p->set_price_usd_per_hour(0.4);
+  p->mutable_source()->set_citation("capplan-loadgen");
+  p->mutable_source()->set_as_of_date("2026-11-30");
+  return req;
+}
+
+// The shipped aws g5.xlarge in us-east-1, rewritten as it is (migrations/0002).
+std::shared_ptr<v1::UpsertInstanceTypeRequest> UpsertInstanceRequest() {
+  auto req = std::make_shared<v1::UpsertInstanceTypeRequest>();
+  v1::InstanceType* i = req->mutable_instance();
+  i->set_provider("aws");
+  i->set_instance_type("g5.xlarge");
+  i->set_region("us-east-1");
+  i->set_gpu_name("A10G");
+  i->set_gpu_count(1);
+  i->set_vcpus(4);
+  i->set_memory_bytes(17179869184);
+  req->mutable_source()->set_citation("AWS EC2 On-Demand pricing page (Linux)");
+  req->mutable_source()->set_as_of_date("2024-06-01");
+  return req;
+}
+
+// seeds/003: Llama-2-7B at 35 req/s; seeds/000: fine-tuning a 7B model.
+std::shared_ptr<v1::PlanRequest> SeedPlan(bool serving) {
+  auto req = std::make_shared<v1::PlanRequest>();
+  if (serving) {
+    v1::ServingWorkload* w = req->mutable_serving();
+    w->set_model_name("Llama-2-7B");
+    w->set_prompt_tokens(512);
+    w->set_output_tokens(128);
+    w->set_requests_per_second(35);
+    w->set_tpot_slo_seconds(0.05);
+  } else {
+    req->mutable_training()->set_model_name("Llama-2-7B");
+    req->mutable_training()->set_tokens(2e9);
+    req->mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
   }
-  if (rpc == "upsert_instance") {
-    // The shipped aws g5.xlarge in us-east-1, rewritten as it is (migrations/0002).
-    auto req = std::make_shared<v1::UpsertInstanceTypeRequest>();
-    v1::InstanceType* i = req->mutable_instance();
-    i->set_provider("aws");
-    i->set_instance_type("g5.xlarge");
-    i->set_region("us-east-1");
-    i->set_gpu_name("A10G");
-    i->set_gpu_count(1);
-    i->set_vcpus(4);
-    i->set_memory_bytes(17179869184);
-    req->mutable_source()->set_citation("AWS EC2 On-Demand pricing page (Linux)");
-    req->mutable_source()->set_as_of_date("2024-06-01");
-    return [admin, req, token](std::function<void(bool)> done) {
-      auto ctx = std::make_shared<grpc::ClientContext>();
-      ctx->AddMetadata("authorization", "Bearer " + token);
-      auto resp = std::make_shared<v1::WriteResponse>();
-      admin->async()->UpsertInstanceType(ctx.get(), req.get(), resp.get(),
-                                         [ctx, resp, done](grpc::Status s) { done(s.ok()); });
-    };
-  }
-  if (rpc == "health") {
-    return [health](std::function<void(bool)> done) {
-      auto ctx = std::make_shared<grpc::ClientContext>();
-      auto req = std::make_shared<grpc::health::v1::HealthCheckRequest>();
-      auto resp = std::make_shared<grpc::health::v1::HealthCheckResponse>();
-      health->async()->Check(ctx.get(), req.get(), resp.get(),
-                             [ctx, req, resp, done](grpc::Status s) { done(s.ok()); });
-    };
-  }
-  if (rpc == "plan_serving" || rpc == "plan_training") {
-    auto req = std::make_shared<v1::PlanRequest>();
-    if (rpc == "plan_serving") {
-      // seeds/003: Llama-2-7B at 35 req/s.
-      v1::ServingWorkload* w = req->mutable_serving();
-      w->set_model_name("Llama-2-7B");
-      w->set_prompt_tokens(512);
-      w->set_output_tokens(128);
-      w->set_requests_per_second(35);
-      w->set_tpot_slo_seconds(0.05);
-    } else {
-      // seeds/000: fine-tuning a 7B model.
-      req->mutable_training()->set_model_name("Llama-2-7B");
-      req->mutable_training()->set_tokens(2e9);
-      req->mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
+  req->set_view(absl::GetFlag(FLAGS_view) == "basic" ? v1::VIEW_BASIC : v1::VIEW_FULL);
+  return req;
+}
+
+// With --distinct, every call moves the offered load or token count by a tiny step, so no
+// two calls ask the same question.
+Caller SeedPlanCaller(v1::PlannerService::Stub* planner, bool serving) {
+  auto req = SeedPlan(serving);
+  auto counter = std::make_shared<std::atomic<int64_t>>(0);
+  const bool distinct = absl::GetFlag(FLAGS_distinct);
+  return [planner, req, distinct, counter](std::function<void(bool)> done) {
+    auto ctx = std::make_shared<grpc::ClientContext>();
+    auto resp = std::make_shared<v1::PlanResponse>();
+    std::shared_ptr<v1::PlanRequest> call = req;
+    if (distinct) {
+      call = std::make_shared<v1::PlanRequest>(*req);
+      const double step = static_cast<double>(counter->fetch_add(1) % 1000000);
+      if (call->has_serving()) {
+        call->mutable_serving()->set_requests_per_second(35 + step * 1e-6);
+      } else {
+        call->mutable_training()->set_tokens(2e9 + step);
+      }
     }
-    return [planner, req](std::function<void(bool)> done) {
-      auto ctx = std::make_shared<grpc::ClientContext>();
-      auto resp = std::make_shared<v1::PlanResponse>();
-      planner->async()->Plan(ctx.get(), req.get(), resp.get(),
-                             [ctx, resp, done](grpc::Status s) { done(s.ok()); });
-    };
+    planner->async()->Plan(ctx.get(), call.get(), resp.get(), [ctx, call, resp, done](grpc::Status s) { done(s.ok()); });
+  };
+}
+
+// The most work one valid Plan can ask for: a 70B full pre-training run over every offer
+// (spot too) up to 65,536 GPUs, 64 owned pools of distinct sizes over 16 GPU types, the
+// largest answer (top_k 100).
+std::shared_ptr<v1::PlanRequest> HeavyPlan() {
+  auto req = std::make_shared<v1::PlanRequest>();
+  req->mutable_training()->set_model_name("Llama-2-70B");
+  req->mutable_training()->set_tokens(2e12);
+  req->set_top_k(100);
+  v1::Constraints* c = req->mutable_constraints();
+  c->set_max_gpus(65536);
+  c->set_spot_allowed(true);
+  for (int i = 0; i < 64; ++i) {
+    v1::OwnedPool* p = c->add_owned_pools();
+    p->set_name(absl::StrCat("pool-", i));
+    p->set_gpu_name(kHeavyGpus[i % 16]);
+    p->set_gpu_count(65536 - 997 * i);
+    p->set_cost_usd_per_gpu_hour(1.0 + 0.01 * i);
   }
-  if (rpc == "plan_heavy") {
-    // The most work one valid Plan can ask for: a 70B full pre-training run over every
-    // offer (spot too) up to 65,536 GPUs, 64 owned pools of distinct sizes over 16 GPU types,
-    // the largest answer (top_k 100).
-    auto req = std::make_shared<v1::PlanRequest>();
-    req->mutable_training()->set_model_name("Llama-2-70B");
-    req->mutable_training()->set_tokens(2e12);
-    req->set_top_k(100);
-    v1::Constraints* c = req->mutable_constraints();
-    c->set_max_gpus(65536);
-    c->set_spot_allowed(true);
-    for (int i = 0; i < 64; ++i) {
-      v1::OwnedPool* p = c->add_owned_pools();
-      p->set_name(absl::StrCat("pool-", i));
-      p->set_gpu_name(kHeavyGpus[i % 16]);
-      p->set_gpu_count(65536 - 997 * i);
-      p->set_cost_usd_per_gpu_hour(1.0 + 0.01 * i);
-    }
-    return [planner, req](std::function<void(bool)> done) {
-      auto ctx = std::make_shared<grpc::ClientContext>();
-      auto resp = std::make_shared<v1::PlanResponse>();
-      planner->async()->Plan(ctx.get(), req.get(), resp.get(),
-                             [ctx, resp, done](grpc::Status s) { done(s.ok()); });
-    };
-  }
-  if (rpc == "compare_heavy") {
-    // The most work one valid Compare can ask for: 32 targets of up to 65,536 GPUs, each
-    // searched for its best layout of a 70B pre-training run.
-    auto req = std::make_shared<v1::CompareRequest>();
+  return req;
+}
+
+// Compare: seeds/000's LoRA of a 13B model on three targets; or the most work one valid
+// Compare can ask for: 32 targets of up to 65,536 GPUs, each searched for its best layout
+// of a 70B pre-training run.
+std::shared_ptr<v1::CompareRequest> CompareRequest(bool heavy) {
+  auto req = std::make_shared<v1::CompareRequest>();
+  if (heavy) {
     req->mutable_training()->set_model_name("Llama-2-70B");
     req->mutable_training()->set_tokens(2e12);
     for (int i = 0; i < 32; ++i) {
@@ -166,31 +176,21 @@ Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
       t->set_gpu_name(kHeavyGpus[i % 16]);
       t->set_count(i < 16 ? 65536 : 49152);
     }
-    return [planner, req](std::function<void(bool)> done) {
-      auto ctx = std::make_shared<grpc::ClientContext>();
-      auto resp = std::make_shared<v1::CompareResponse>();
-      planner->async()->Compare(ctx.get(), req.get(), resp.get(),
-                                [ctx, resp, done](grpc::Status s) { done(s.ok()); });
-    };
+    return req;
   }
-  if (rpc == "compare") {
-    auto req = std::make_shared<v1::CompareRequest>();
-    req->mutable_training()->set_model_name("Llama-2-13B");
-    req->mutable_training()->set_tokens(1e9);
-    req->mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
-    for (auto [gpu, n] : {std::pair{"A100-SXM4-80GB", 4}, std::pair{"RTX-3090", 8}, std::pair{"RTX-A6000", 2}}) {
-      v1::CompareTarget* t = req->add_targets();
-      t->set_gpu_name(gpu);
-      t->set_count(n);
-    }
-    return [planner, req](std::function<void(bool)> done) {
-      auto ctx = std::make_shared<grpc::ClientContext>();
-      auto resp = std::make_shared<v1::CompareResponse>();
-      planner->async()->Compare(ctx.get(), req.get(), resp.get(),
-                                [ctx, resp, done](grpc::Status s) { done(s.ok()); });
-    };
+  req->mutable_training()->set_model_name("Llama-2-13B");
+  req->mutable_training()->set_tokens(1e9);
+  req->mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
+  for (auto [gpu, n] : {std::pair{"A100-SXM4-80GB", 4}, std::pair{"RTX-3090", 8}, std::pair{"RTX-A6000", 2}}) {
+    v1::CompareTarget* t = req->add_targets();
+    t->set_gpu_name(gpu);
+    t->set_count(n);
   }
-  // tco: seeds/000's own-vs-cloud template.
+  return req;
+}
+
+// seeds/000's own-vs-cloud template.
+std::shared_ptr<v1::TcoRequest> TcoRequest() {
   auto req = std::make_shared<v1::TcoRequest>();
   req->set_horizon_months(36);
   v1::TcoFleet* f = req->add_fleets();
@@ -199,11 +199,32 @@ Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
   f->mutable_own()->set_capex_usd(250000);
   f->mutable_own()->set_ops_usd_per_month(5000);
   f->mutable_rent()->set_price_usd_per_month(15000);
-  return [planner, req](std::function<void(bool)> done) {
-    auto ctx = std::make_shared<grpc::ClientContext>();
-    auto resp = std::make_shared<v1::TcoResponse>();
-    planner->async()->Tco(ctx.get(), req.get(), resp.get(), [ctx, resp, done](grpc::Status s) { done(s.ok()); });
-  };
+  return req;
+}
+
+Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
+                  grpc::health::v1::Health::Stub* health, v1::AdminService::Stub* admin,
+                  const std::string& token) {
+  auto plan = [planner](auto... a) { planner->async()->Plan(a...); };
+  auto compare = [planner](auto... a) { planner->async()->Compare(a...); };
+  if (rpc == "set_price") {
+    return Unary<v1::SetPriceRequest, v1::WriteResponse>(
+        SetPriceRequest(), [admin](auto... a) { admin->async()->SetPrice(a...); }, token);
+  }
+  if (rpc == "upsert_instance") {
+    return Unary<v1::UpsertInstanceTypeRequest, v1::WriteResponse>(
+        UpsertInstanceRequest(), [admin](auto... a) { admin->async()->UpsertInstanceType(a...); }, token);
+  }
+  if (rpc == "health") {
+    return Unary<grpc::health::v1::HealthCheckRequest, grpc::health::v1::HealthCheckResponse>(
+        std::make_shared<grpc::health::v1::HealthCheckRequest>(), [health](auto... a) { health->async()->Check(a...); });
+  }
+  if (rpc == "plan_serving" || rpc == "plan_training") return SeedPlanCaller(planner, rpc == "plan_serving");
+  if (rpc == "plan_heavy") return Unary<v1::PlanRequest, v1::PlanResponse>(HeavyPlan(), plan);
+  if (rpc == "compare" || rpc == "compare_heavy") {
+    return Unary<v1::CompareRequest, v1::CompareResponse>(CompareRequest(rpc == "compare_heavy"), compare);
+  }
+  return Unary<v1::TcoRequest, v1::TcoResponse>(TcoRequest(), [planner](auto... a) { planner->async()->Tco(a...); });
 }
 
 struct Result {

@@ -1,5 +1,6 @@
 // Training/fine-tuning estimator. See training.h for the papers each formula comes from.
 #include "core/training.h"
+#include "core/training_internal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +12,7 @@
 
 namespace capplan::core {
 
-namespace {
+namespace training_internal {
 
 // Per-GPU overhead beyond model states and activations: CUDA context and framework
 // workspace (1-2 GB) plus allocator fragmentation (5-10%) (shared/domain.md, "Fixed
@@ -60,25 +61,6 @@ double LinkLatency(const GpuSpec& gpu) {
                                                  : kAllReduceLatencyNvlinkSeconds;
 }
 
-// Everything about a job on a GPU type that does not depend on the parallel layout.
-struct Prepared {
-  ParameterCounts counts;
-  ModelArchitecture shape;
-  bool shape_inferred = false;
-  double trainable = 0;           // parameters with gradients and optimizer state
-  double frozen_base_bytes = 0;   // LoRA/QLoRA base weights
-  double weight_bytes = 0, grad_bytes = 0, optimizer_bytes = 0;  // per trainable parameter
-  double hw_flops_per_token_base = 0;   // before recompute
-  double model_flops_per_token = 0;
-  double dense_flops_per_token = 0;
-  double attention_fwd_flops_per_token = 0;
-  double peak_flops = 0;
-  double global_sequences = 0;
-  double activation_scale = 1;
-  double act_elem_bytes = 2;
-  const TrainingJob* job = nullptr;
-  const ClusterSpec* cluster = nullptr;
-};
 
 absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
   double peak = 0;
@@ -150,21 +132,7 @@ absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& clus
   return p;
 }
 
-// Per-step figures at compute efficiency 1, from which any efficiency's step is derived.
-struct Eval {
-  MemoryBreakdown memory;
-  bool fits = false;
-  double micro_batches = 0;
-  double steps = 0;
-  double compute1 = 0;  // compute seconds per step at efficiency 1
-  double tp_comm = 0, pp_comm = 0, dp_raw = 0;
-  bool dp_over_network = false, pp_over_network = false;
-  double hw_flops_per_token = 0;
-};
 
-struct StepParts {
-  double compute, bubble, dp_exposed, total;
-};
 
 StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
   StepParts s;
@@ -321,28 +289,14 @@ void Evaluate(const Prepared& p, const ParallelConfig& par, Eval* e) {
   TimeFor(p, par, e);
 }
 
-}  // namespace
+}  // namespace training_internal
 
-const char* BottleneckName(Bottleneck b) {
-  switch (b) {
-    case Bottleneck::kCompute: return "compute";
-    case Bottleneck::kMemoryBandwidth: return "memory bandwidth";
-    case Bottleneck::kInterconnect: return "interconnect";
-    case Bottleneck::kNetwork: return "network";
-    case Bottleneck::kPipelineBubble: return "pipeline bubble";
-    case Bottleneck::kMemoryCapacity: return "memory capacity";
-  }
-  return "unknown";
-}
-
-const char* RecomputeName(Recompute r) {
-  switch (r) {
-    case Recompute::kNone: return "none";
-    case Recompute::kSelective: return "selective";
-    case Recompute::kFull: return "full";
-  }
-  return "unknown";
-}
+using training_internal::Eval;
+using training_internal::Evaluate;
+using training_internal::Materialize;
+using training_internal::Prepare;
+using training_internal::Prepared;
+using training_internal::Step;
 
 absl::Status ValidateTrainingJob(const TrainingJob& job) {
   CAPPLAN_RETURN_IF_ERROR(ValidateModel(job.model));
@@ -453,35 +407,6 @@ absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job,
   return e.memory;
 }
 
-Efficiency DefaultTrainingEfficiency(const GpuSpec& gpu, Precision precision) {
-  // Compute efficiency: the share of dense peak the kernels sustain. Communication and the
-  // pipeline bubble are modelled separately, so this sits above published end-to-end MFU:
-  // 44-52% for Megatron-LM on A100 (Narayanan et al. 2021, Table 1), 46.2% PaLM and 21-32%
-  // for GPT-3/Gopher/MT-NLG (Chowdhery et al. 2022, Table 3), 38-43% for Llama 3 405B on
-  // H100 (Dubey et al. 2024, Table 4).
-  Efficiency e;
-  if (!gpu.datacenter) {
-    // Consumer parts: lower sustained clocks in racks (seed 003: throttling at 105 °C) and
-    // smaller caches; no published MFU, so a wide range.
-    e = {0.40, 0.25, 0.50,
-         "default for consumer GPUs: 0.40 (0.25-0.50), below datacenter parts that reach "
-         "44-52% end-to-end MFU (Narayanan et al. 2021, Table 1); no measurement"};
-  } else if (gpu.interconnect == Interconnect::kPcie) {
-    e = {0.45, 0.30, 0.55,
-         "default for PCIe datacenter GPUs: 0.45 (0.30-0.55), power-capped boards sustain "
-         "less of peak than SXM parts at 44-52% MFU (Narayanan et al. 2021, Table 1)"};
-  } else {
-    e = {0.55, 0.40, 0.65,
-         "default for NVLink-class datacenter GPUs: 0.55 (0.40-0.65) compute efficiency; "
-         "end-to-end MFU 38-52% (Narayanan et al. 2021 Table 1; Chowdhery et al. 2022 Table 3; "
-         "Dubey et al. 2024 Table 4) with communication modelled separately"};
-  }
-  if (precision == Precision::kFp8) {
-    e.source += "; FP8 peak counted at 70% (attention and norms stay BF16)";
-  }
-  return e;
-}
-
 absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job,
                                                   const ClusterSpec& cluster,
                                                   const ParallelConfig& parallel,
@@ -501,137 +426,60 @@ absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job,
   return Materialize(*p, parallel, e, efficiency);
 }
 
-Efficiency TrainingEfficiency(const TrainingJob& job, const ClusterSpec& cluster,
-                              const std::vector<TrainingBenchmark>& benchmarks) {
-  Efficiency fallback = DefaultTrainingEfficiency(cluster.gpu, job.precision);
-  absl::StatusOr<ParameterCounts> target = CountParameters(job.model);
-  if (!target.ok()) return fallback;
-  struct Scored {
-    const TrainingBenchmark* b;
-    double score;
-    double params;
-  };
-  std::vector<Scored> candidates;
-  for (const TrainingBenchmark& b : benchmarks) {
-    if (b.gpu_name != cluster.gpu.name || b.value <= 0 || b.gpu_count < 1) continue;
-    if (b.unit == MeasuredUnit::kRequestsPerSecond) continue;
-    absl::StatusOr<ParameterCounts> c = CountParameters(b.model);
-    if (!c.ok()) continue;
-    candidates.push_back({&b,
-                          std::fabs(std::log(c->total / target->total)) +
-                              (b.precision != job.precision ? 0.7 : 0.0) +
-                              (b.method != job.method ? 0.7 : 0.0),
-                          c->total});
-  }
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Scored& a, const Scored& b) {
-    return a.score != b.score ? a.score < b.score : a.b->id < b.b->id;
-  });
-  std::string ignored;
-  for (const Scored& cand : candidates) {
-    const TrainingBenchmark& b = *cand.b;
-    // Re-run the estimator on the benchmark's own setup (pure data parallel, ZeRO-1, no
-    // recompute) and find the compute efficiency that reproduces the measured step time.
-    TrainingJob bench = job;
-    bench.model = b.model;
-    bench.precision = b.precision;
-    bench.method = b.method;
-    if (b.sequence_length > 0) bench.sequence_length = b.sequence_length;
-    bench.global_batch_tokens =
-        b.batch_sequences > 0
-            ? static_cast<double>(b.batch_sequences) * bench.sequence_length
-            : std::max(job.global_batch_tokens, static_cast<double>(bench.sequence_length));
-    bench.tokens = 1e9;
-    absl::StatusOr<Prepared> p = Prepare(bench, cluster);
-    if (!p.ok()) {
-      absl::StrAppend(&ignored, "; benchmark #", b.id, " ignored: ", p.status().message());
-      continue;
-    }
-    ParallelConfig par;
-    par.dp = b.gpu_count;
-    par.zero_stage = b.gpu_count > 1 ? 1 : 0;
-    Eval e;
-    Evaluate(*p, par, &e);
-    const double tokens_per_step =
-        e.micro_batches * par.dp * par.micro_batch * bench.sequence_length;
-    const double measured_step =
-        b.unit == MeasuredUnit::kSecondsPerStep ? b.value : tokens_per_step / b.value;
-    constexpr double kLowest = 0.01;
-    if (Step(e, par, 1.0).total > measured_step || Step(e, par, kLowest).total < measured_step) {
-      absl::StrAppendFormat(&ignored,
-                            "; benchmark #%d (%s) ignored: it implies a compute efficiency "
-                            "outside [%.2f, 1]",
-                            b.id, b.citation, kLowest);
-      continue;
-    }
-    double lo = kLowest, hi = 1.0;
-    for (int i = 0; i < 60 && hi - lo > 1e-6; ++i) {
-      const double mid = 0.5 * (lo + hi);
-      (Step(e, par, mid).total > measured_step ? lo : hi) = mid;
-    }
-    const double point = 0.5 * (lo + hi);
-    const double width = 0.10 + 0.10 * std::fabs(std::log10(cand.params / target->total)) +
-                         (b.precision != job.precision ? 0.10 : 0.0);
-    Efficiency out;
-    out.point = point;
-    out.low = std::max(kLowest, point * (1.0 - width));
-    out.high = std::min(1.0, point * (1.0 + width));
-    out.benchmark_id = b.id;
-    out.source = absl::StrFormat(
-        "calibrated on benchmark #%d (%s, %d x %s, %s, %.4g %s): compute efficiency %.3f, "
-        "range +/-%.0f%% for a model %.2fx its size%s",
-        b.id, b.citation, b.gpu_count, b.gpu_name, PrecisionName(b.precision), b.value,
-        b.unit == MeasuredUnit::kSecondsPerStep ? "s/step" : "tokens/s", point, width * 100,
-        target->total / cand.params, ignored);
-    return out;
-  }
-  fallback.source += ignored;
-  return fallback;
-}
+namespace {
 
-absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
-                                               const Efficiency& efficiency,
-                                               const SearchOptions& options) {
-  absl::StatusOr<Prepared> prepared = Prepare(job, cluster);
-  if (!prepared.ok()) return prepared.status();
-  const Prepared& p = *prepared;
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("max_gpus", static_cast<int64_t>(options.max_gpus), 1, 65536));
-  CAPPLAN_RETURN_IF_ERROR(
-      CheckRange("min_gpus", static_cast<int64_t>(options.min_gpus), 1, options.max_gpus));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("deadline_seconds", options.deadline_seconds, 0.0, 1e10));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("top_k", static_cast<int64_t>(options.top_k), 1, 1000));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.point", efficiency.point, 0.01, 1.0));
-
-  const GpuSpec& gpu = cluster.gpu;
-  std::vector<int> counts;
-  for (int n = 1; n <= options.max_gpus; n *= 2) {
-    if (n >= options.min_gpus) counts.push_back(n);
-    if (n > options.max_gpus / 2) break;
+// One parallelism search: candidate GPU counts, the layouts of each, the best few kept
+// sorted and the closest misses noted.
+class LayoutSearch {
+ public:
+  LayoutSearch(const Prepared& p, const Efficiency& efficiency, const SearchOptions& options)
+      : p_(p), job_(*p.job), gpu_(p.cluster->gpu), efficiency_(efficiency), options_(options),
+        bounded_(options.top_k <= 16), deadline_(options.deadline_seconds > 0) {
+    if (bounded_) feasible_.reserve(static_cast<size_t>(options.top_k) + 1);
   }
-  for (int n = gpu.gpus_per_node; n <= options.max_gpus; n += gpu.gpus_per_node) {
-    if (n >= options.min_gpus) counts.push_back(n);
-  }
-  counts.push_back(options.max_gpus);
-  std::sort(counts.begin(), counts.end());
-  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
 
+  SearchResult Run() {
+    const int64_t heads = p_.shape.num_attention_heads;
+    const int64_t layers = p_.shape.num_layers;
+    for (int n : Counts()) {
+      for (int tp = 1; tp <= std::min(n, gpu_.gpus_per_node); tp *= 2) {
+        if (n % tp != 0 || heads % tp != 0) continue;
+        for (int pp = 1; pp <= n / tp && pp <= layers; ++pp) {
+          if ((n / tp) % pp != 0 || layers % pp != 0) continue;
+          Layouts(n, tp, pp);
+        }
+      }
+    }
+    return Finish();
+  }
+
+ private:
   // Compact: the full Eval is recomputed for the few returned, not copied for every fit.
   struct Candidate {
     ParallelConfig par;
     double duration;
     double gpu_hours;
   };
-  // The best top_k so far, kept sorted (top_k is small for every caller that matters; a
-  // plain vector and a final partial sort serve larger ones).
-  std::vector<Candidate> feasible;
-  const bool bounded = options.top_k <= 16;
-  if (bounded) feasible.reserve(static_cast<size_t>(options.top_k) + 1);
-  Eval eval;
-  std::vector<Rejection> misses;
-  SearchResult result;
-  const bool deadline = options.deadline_seconds > 0;
-  auto better = [deadline](const Candidate& a, const Candidate& b) {
-    const double ka = deadline ? a.gpu_hours : a.duration;
-    const double kb = deadline ? b.gpu_hours : b.duration;
+
+  // Powers of two, whole nodes, and the largest count allowed.
+  std::vector<int> Counts() const {
+    std::vector<int> counts;
+    for (int n = 1; n <= options_.max_gpus; n *= 2) {
+      if (n >= options_.min_gpus) counts.push_back(n);
+      if (n > options_.max_gpus / 2) break;
+    }
+    for (int n = gpu_.gpus_per_node; n <= options_.max_gpus; n += gpu_.gpus_per_node) {
+      if (n >= options_.min_gpus) counts.push_back(n);
+    }
+    counts.push_back(options_.max_gpus);
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    return counts;
+  }
+
+  bool Better(const Candidate& a, const Candidate& b) const {
+    const double ka = deadline_ ? a.gpu_hours : a.duration;
+    const double kb = deadline_ ? b.gpu_hours : b.duration;
     if (ka != kb) return ka < kb;
     if (a.par.NumGpus() != b.par.NumGpus()) return a.par.NumGpus() < b.par.NumGpus();
     if (a.par.tp != b.par.tp) return a.par.tp < b.par.tp;
@@ -639,162 +487,134 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
     if (a.par.zero_stage != b.par.zero_stage) return a.par.zero_stage < b.par.zero_stage;
     if (a.par.recompute != b.par.recompute) return a.par.recompute < b.par.recompute;
     return a.par.micro_batch < b.par.micro_batch;
-  };
+  }
 
-  const int64_t heads = p.shape.num_attention_heads;
-  const int64_t layers = p.shape.num_layers;
+  // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
+  static double Badness(const Rejection& x) {
+    switch (x.reason) {
+      case RejectReason::kMemory: return 1.0 + x.needed_bytes / x.capacity_bytes;
+      case RejectReason::kDeadline: return x.duration_seconds / x.deadline_seconds;
+      case RejectReason::kBatch: break;
+    }
+    return 1e9;  // any memory or deadline miss is closer
+  }
 
-  auto note_miss = [&](const Rejection& r) {
-    // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
-    auto badness = [](const Rejection& x) {
-      switch (x.reason) {
-        case RejectReason::kMemory: return 1.0 + x.needed_bytes / x.capacity_bytes;
-        case RejectReason::kDeadline: return x.duration_seconds / x.deadline_seconds;
-        case RejectReason::kBatch: break;
-      }
-      return 1e9;  // any memory or deadline miss is closer
-    };
-    if (static_cast<int>(misses.size()) < options.max_rejections) {
-      misses.push_back(r);
+  void NoteMiss(const Rejection& r) {
+    if (static_cast<int>(misses_.size()) < options_.max_rejections) {
+      misses_.push_back(r);
       return;
     }
-    auto worst = std::max_element(misses.begin(), misses.end(),
-                                  [&](const Rejection& a, const Rejection& b) {
-                                    return badness(a) < badness(b);
-                                  });
-    if (badness(r) < badness(*worst)) *worst = r;
-  };
+    auto worst = std::max_element(misses_.begin(), misses_.end(),
+                                  [](const Rejection& a, const Rejection& b) { return Badness(a) < Badness(b); });
+    if (Badness(r) < Badness(*worst)) *worst = r;
+  }
 
-  for (int n : counts) {
-    for (int tp = 1; tp <= std::min(n, gpu.gpus_per_node); tp *= 2) {
-      if (n % tp != 0 || heads % tp != 0) continue;
-      for (int pp = 1; pp <= n / tp && pp <= layers; ++pp) {
-        if ((n / tp) % pp != 0 || layers % pp != 0) continue;
-        const int dp = n / (tp * pp);
-        if (dp > p.global_sequences) {
-          // Every rank needs at least one sequence per step.
-          if (misses.empty()) {
-            Rejection r;
-            r.parallel.tp = tp;
-            r.parallel.pp = pp;
-            r.parallel.dp = dp;
-            r.reason = RejectReason::kBatch;
-            r.global_batch_sequences = p.global_sequences;
-            misses.push_back(r);
-          }
-          continue;
-        }
-        // ZeRO-1/2 shard state at the communication cost of a plain all-reduce, so stage 2
-        // dominates 0 and 1; stage 3 trades 1.5x traffic for sharded weights.
-        const int zero_options[2] = {dp > 1 ? 2 : 0, 3};
-        const int num_zero = dp > 1 ? 2 : 1;
-        for (int zi = 0; zi < num_zero; ++zi) {
-          for (Recompute rc : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
-            // With FlashAttention, selective recompute saves nothing more than none.
-            if (rc == Recompute::kSelective && job.flash_attention) continue;
-            bool any_fit = false;
-            for (int64_t mb = 1; mb <= 8 && mb * dp <= p.global_sequences; mb *= 2) {
-              ParallelConfig par;
-              par.tp = tp;
-              par.pp = pp;
-              par.dp = dp;
-              par.zero_stage = zero_options[zi];
-              par.recompute = rc;
-              par.sequence_parallel = tp > 1;
-              par.micro_batch = mb;
-              Candidate c{par, 0, 0};
-              Evaluate(p, par, &eval);
-              ++result.configurations_evaluated;
-              if (!eval.fits) {
-                note_miss({par, RejectReason::kMemory, eval.memory.TotalBytes(),
-                           gpu.memory_bytes, 0, 0});
-                break;  // larger micro-batches need more memory
-              }
-              any_fit = true;
-              c.duration = eval.steps * Step(eval, par, efficiency.point).total / job.goodput;
-              c.gpu_hours = c.duration * n / units::kSecondsPerHour;
-              if (deadline && c.duration > options.deadline_seconds) {
-                note_miss({par, RejectReason::kDeadline, 0, 0, c.duration,
-                           options.deadline_seconds});
-                continue;
-              }
-              if (!bounded) {
-                feasible.push_back(c);
-              } else if (static_cast<int>(feasible.size()) < options.top_k || better(c, feasible.back())) {
-                feasible.insert(std::upper_bound(feasible.begin(), feasible.end(), c, better), c);
-                if (static_cast<int>(feasible.size()) > options.top_k) feasible.pop_back();
-              }
-            }
-            if (any_fit) break;  // more recompute only adds time
-          }
-        }
+  void Keep(const Candidate& c) {
+    const auto better = [this](const Candidate& a, const Candidate& b) { return Better(a, b); };
+    if (!bounded_) {
+      feasible_.push_back(c);
+    } else if (static_cast<int>(feasible_.size()) < options_.top_k || Better(c, feasible_.back())) {
+      feasible_.insert(std::upper_bound(feasible_.begin(), feasible_.end(), c, better), c);
+      if (static_cast<int>(feasible_.size()) > options_.top_k) feasible_.pop_back();
+    }
+  }
+
+  // Every ZeRO stage, recompute policy and micro-batch of one (tp, pp) split of n GPUs.
+  void Layouts(int n, int tp, int pp) {
+    const int dp = n / (tp * pp);
+    if (dp > p_.global_sequences) {
+      // Every rank needs at least one sequence per step.
+      if (misses_.empty()) {
+        Rejection r;
+        r.parallel.tp = tp;
+        r.parallel.pp = pp;
+        r.parallel.dp = dp;
+        r.reason = RejectReason::kBatch;
+        r.global_batch_sequences = p_.global_sequences;
+        misses_.push_back(r);
+      }
+      return;
+    }
+    // ZeRO-1/2 shard state at the communication cost of a plain all-reduce, so stage 2
+    // dominates 0 and 1; stage 3 trades 1.5x traffic for sharded weights.
+    const int zero_options[2] = {dp > 1 ? 2 : 0, 3};
+    const int num_zero = dp > 1 ? 2 : 1;
+    for (int zi = 0; zi < num_zero; ++zi) {
+      for (Recompute rc : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
+        // With FlashAttention, selective recompute saves nothing more than none.
+        if (rc == Recompute::kSelective && job_.flash_attention) continue;
+        if (MicroBatches(n, ParallelConfig{tp, pp, dp, zero_options[zi], rc, tp > 1, 1})) break;  // more recompute only adds time
       }
     }
   }
 
-  const size_t k = std::min<size_t>(options.top_k, feasible.size());
-  if (!bounded) std::partial_sort(feasible.begin(), feasible.begin() + k, feasible.end(), better);
-  for (size_t i = 0; i < k; ++i) {
-    Evaluate(p, feasible[i].par, &eval);
-    result.ranked.push_back(Materialize(p, feasible[i].par, eval, efficiency));
+  // Micro-batches 1, 2, 4, 8 of one layout until one does not fit; true if any fit.
+  bool MicroBatches(int n, ParallelConfig par) {
+    bool any_fit = false;
+    for (int64_t mb = 1; mb <= 8 && mb * par.dp <= p_.global_sequences; mb *= 2) {
+      par.micro_batch = mb;
+      Evaluate(p_, par, &eval_);
+      ++result_.configurations_evaluated;
+      if (!eval_.fits) {
+        NoteMiss({par, RejectReason::kMemory, eval_.memory.TotalBytes(), gpu_.memory_bytes, 0, 0});
+        break;  // larger micro-batches need more memory
+      }
+      any_fit = true;
+      Candidate c{par, 0, 0};
+      c.duration = eval_.steps * Step(eval_, par, efficiency_.point).total / job_.goodput;
+      c.gpu_hours = c.duration * n / units::kSecondsPerHour;
+      if (deadline_ && c.duration > options_.deadline_seconds) {
+        NoteMiss({par, RejectReason::kDeadline, 0, 0, c.duration, options_.deadline_seconds});
+        continue;
+      }
+      Keep(c);
+    }
+    return any_fit;
   }
-  std::sort(misses.begin(), misses.end(), [](const Rejection& a, const Rejection& b) {
-    if (a.reason != b.reason) return a.reason < b.reason;
-    if (a.reason == RejectReason::kMemory) return a.needed_bytes < b.needed_bytes;
-    return a.duration_seconds < b.duration_seconds;
-  });
-  result.rejected = std::move(misses);
-  return result;
-}
 
-namespace {
-std::string Layout(const ParallelConfig& p) {
-  return absl::StrFormat("tp=%d pp=%d dp=%d ZeRO-%d recompute=%s micro-batch=%d", p.tp, p.pp,
-                         p.dp, p.zero_stage, RecomputeName(p.recompute), p.micro_batch);
-}
+  SearchResult Finish() {
+    const size_t k = std::min<size_t>(options_.top_k, feasible_.size());
+    if (!bounded_) {
+      std::partial_sort(feasible_.begin(), feasible_.begin() + k, feasible_.end(),
+                        [this](const Candidate& a, const Candidate& b) { return Better(a, b); });
+    }
+    for (size_t i = 0; i < k; ++i) {
+      Evaluate(p_, feasible_[i].par, &eval_);
+      result_.ranked.push_back(Materialize(p_, feasible_[i].par, eval_, efficiency_));
+    }
+    std::sort(misses_.begin(), misses_.end(), [](const Rejection& a, const Rejection& b) {
+      if (a.reason != b.reason) return a.reason < b.reason;
+      if (a.reason == RejectReason::kMemory) return a.needed_bytes < b.needed_bytes;
+      return a.duration_seconds < b.duration_seconds;
+    });
+    result_.rejected = std::move(misses_);
+    return std::move(result_);
+  }
+
+  const Prepared& p_;
+  const TrainingJob& job_;
+  const GpuSpec& gpu_;
+  const Efficiency& efficiency_;
+  const SearchOptions& options_;
+  const bool bounded_, deadline_;
+  std::vector<Candidate> feasible_;  // the best top_k so far, sorted (unsorted when unbounded)
+  std::vector<Rejection> misses_;
+  Eval eval_;
+  SearchResult result_;
+};
+
 }  // namespace
 
-std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
-  const ParallelConfig& p = e.parallel;
-  std::string why = absl::StrFormat("%d x %s, %s: ", p.NumGpus(), gpu.name, Layout(p));
-  if (p.tp > 1) {
-    absl::StrAppend(&why, "tensor parallel ", p.tp, " stays inside a ", gpu.gpus_per_node,
-                    "-GPU node; ");
-  }
-  if (p.pp > 1) {
-    absl::StrAppendFormat(&why, "%d pipeline stages, bubble %.1f%% of compute; ", p.pp,
-                          100.0 * (p.pp - 1) / e.micro_batches_per_step);
-  }
-  if (p.dp > 1) {
-    absl::StrAppend(&why, p.zero_stage == 3 ? "ZeRO-3 shards weights too (1.5x traffic); "
-                                            : "ZeRO-2 shards gradients and optimizer state at no "
-                                              "extra traffic; ");
-  }
-  if (p.recompute != Recompute::kNone) {
-    absl::StrAppend(&why, RecomputeName(p.recompute), " recompute needed to fit; ");
-  }
-  absl::StrAppendFormat(&why, "needs %.1f GB of %.1f GB per GPU; bottleneck %s; MFU %.0f%%",
-                        e.memory_per_gpu.TotalBytes() / units::kGB, e.capacity_bytes / units::kGB,
-                        BottleneckName(e.bottleneck), e.mfu * 100);
-  return why;
-}
-
-std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu) {
-  const int n = r.parallel.NumGpus();
-  if (r.reason == RejectReason::kMemory) {
-    return absl::StrFormat("%d x %s (%s): needs %.1f GB per GPU, %s has %.1f GB", n, gpu.name,
-                           Layout(r.parallel), r.needed_bytes / units::kGB, gpu.name,
-                           r.capacity_bytes / units::kGB);
-  }
-  if (r.reason == RejectReason::kBatch) {
-    return absl::StrFormat(
-        "%d x %s: data parallel %d exceeds the global batch of %.0f sequences; raise "
-        "global_batch_tokens or use fewer GPUs",
-        n, gpu.name, r.parallel.dp, r.global_batch_sequences);
-  }
-  return absl::StrFormat("%d x %s (%s): takes %.1f days, deadline %.1f days", n, gpu.name,
-                         Layout(r.parallel), r.duration_seconds / 86400.0,
-                         r.deadline_seconds / 86400.0);
+absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
+                                               const Efficiency& efficiency, const SearchOptions& options) {
+  absl::StatusOr<Prepared> prepared = Prepare(job, cluster);
+  if (!prepared.ok()) return prepared.status();
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("max_gpus", static_cast<int64_t>(options.max_gpus), 1, 65536));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("min_gpus", static_cast<int64_t>(options.min_gpus), 1, options.max_gpus));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("deadline_seconds", options.deadline_seconds, 0.0, 1e10));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("top_k", static_cast<int64_t>(options.top_k), 1, 1000));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.point", efficiency.point, 0.01, 1.0));
+  return LayoutSearch(*prepared, efficiency, options).Run();
 }
 
 }  // namespace capplan::core

@@ -103,19 +103,14 @@ Rejection Describe(const std::vector<Supply>& supplies, const Miss& m) {
   return r;
 }
 
-}  // namespace
-
-absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q) {
-  CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
-  TrainingPlan plan;
-  plan.supplies = BuildSupplies(catalog, q);
-  TrainingEvaluator eval(catalog, job);
-  std::vector<Candidate> cands;
-  std::vector<Miss> misses;
+// Every supply at every count it offers: feasible candidates, deadline or budget misses,
+// and for each GPU type that fits nowhere, its closest miss.
+void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, TrainingEvaluator& eval,
+             std::vector<Candidate>* cands, std::vector<Miss>* misses, std::vector<Rejection>* rejected) {
   std::map<std::string, const TrainingPick*, std::less<>> gpu_miss;  // GPU type -> its closest miss
   std::set<std::string, std::less<>> gpu_ok;
-  for (size_t si = 0; si < plan.supplies.size(); ++si) {
-    const Supply& s = plan.supplies[si];
+  for (size_t si = 0; si < supplies.size(); ++si) {
+    const Supply& s = supplies[si];
     for (int u : UnitCounts(s)) {
       const TrainingPick& pick = eval.Pick(*s.gpu, u * s.GpusPerUnit());
       if (!pick.ok) {
@@ -129,19 +124,31 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
       const double duration = pick.estimate.duration_seconds;
       const double cost = duration / units::kSecondsPerHour * u * s.UsdPerUnitHour();
       if (q.objective == Objective::kCheapestWithinDeadline && duration > q.deadline_seconds) {
-        misses.push_back({si, u, RejectionReason::kOverDeadline, duration, q.deadline_seconds});
+        misses->push_back({si, u, RejectionReason::kOverDeadline, duration, q.deadline_seconds});
       } else if (q.objective == Objective::kFastestWithinBudget && cost > q.budget_usd) {
-        misses.push_back({si, u, RejectionReason::kOverBudget, cost, q.budget_usd});
+        misses->push_back({si, u, RejectionReason::kOverBudget, cost, q.budget_usd});
       } else {
-        cands.push_back({si, u, &pick, duration, cost});
+        cands->push_back({si, u, &pick, duration, cost});
       }
     }
   }
   for (const auto& [gpu, miss] : gpu_miss) {
     if (gpu_ok.count(gpu) > 0) continue;  // fits at some other count
-    plan.rejected.push_back({absl::StrCat(gpu, " (every offer up to ", q.constraints.max_gpus, " GPUs)"), miss->reason,
-                             miss->code, miss->distance});
+    rejected->push_back({absl::StrCat(gpu, " (every offer up to ", q.constraints.max_gpus, " GPUs)"), miss->reason,
+                         miss->code, miss->distance});
   }
+}
+
+}  // namespace
+
+absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q) {
+  CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
+  TrainingPlan plan;
+  plan.supplies = BuildSupplies(catalog, q);
+  TrainingEvaluator eval(catalog, job);
+  std::vector<Candidate> cands;
+  std::vector<Miss> misses;
+  Collect(plan.supplies, q, eval, &cands, &misses, &plan.rejected);
   // Only the closest misses are formatted, at most half the rejections shown, so that the
   // reasons whole GPU types cannot work still show.
   const size_t keep = std::max<size_t>(static_cast<size_t>(q.max_rejected) / 2, 1);

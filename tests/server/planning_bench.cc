@@ -3,7 +3,13 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 
 #include "server/planning.h"
 #include "server/store/catalog_store.h"
@@ -71,6 +77,74 @@ void BM_Tco(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Tco);
+
+// A catalog of the shipped 60 offers plus `extra` generated ones over the same 8 GPU types
+// in 1-8 GPU shapes (22 shapes), one price per region: what importing public price lists
+// gives. Plan's cost should follow the shapes, not the offers.
+std::shared_ptr<const store::CatalogSnapshot> GrownSnapshot(int extra) {
+  static std::map<int, std::shared_ptr<const store::CatalogSnapshot>> cache;
+  auto it = cache.find(extra);
+  if (it != cache.end()) return it->second;
+  char tmpl[] = "/tmp/capplan-bench-XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  auto store = store::CatalogStore::Open({dir + "/c.db"});
+  const std::pair<const char*, std::vector<int>> gpus[] = {
+      {"A100-SXM4-80GB", {1, 2, 4, 8}}, {"H100-SXM5-80GB", {1, 2, 4, 8}}, {"L4", {1, 2, 4, 8}}, {"A10G", {1, 4, 8}},
+      {"L40S", {1, 4, 8}},             {"H200-SXM-141GB", {8}},          {"A100-SXM4-40GB", {8}}, {"T4", {1, 4}}};
+  std::string csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n";
+  int n = 0;
+  for (int region = 0; n < extra; ++region) {
+    for (const auto& [gpu, counts] : gpus) {
+      for (int c : counts) {
+        if (n++ >= extra) break;
+        absl::StrAppend(&csv, "gen-", gpu, "-x", c, ",", gpu, ",", c, ",", 8 * c, ",", 64 * c, ",",
+                        1.0 * c + 0.001 * region, ",,region-", region, "\n");
+      }
+    }
+  }
+  if (extra > 0) {
+    auto r = (*store)->ImportPricesCsv({"bench", "ImportPricesCsv"}, "gen", csv, {"generated", "2026-01-01", ""},
+                                       1767225600);
+    if (!r.ok() || !r->errors.empty()) std::abort();
+  }
+  auto s = (*store)->Snapshot();
+  std::filesystem::remove_all(dir);
+  return cache[extra] = s;
+}
+
+// Plan over a grown catalog: Arg(0) is the number of offers added to the shipped 60.
+void BM_PlanServingOffers(benchmark::State& state) {
+  v1::PlanRequest r;
+  v1::ServingWorkload* w = r.mutable_serving();
+  w->set_model_name("Llama-2-7B");
+  w->set_prompt_tokens(512);
+  w->set_output_tokens(128);
+  w->set_requests_per_second(35);
+  w->set_tpot_slo_seconds(0.05);
+  r.set_view(state.range(1) == 0 ? v1::VIEW_BASIC : v1::VIEW_FULL);
+  auto snap = GrownSnapshot(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    v1::PlanResponse resp;
+    benchmark::DoNotOptimize(Plan(*snap, r, &resp));
+  }
+  state.counters["offers"] = static_cast<double>(snap->instances.size());
+}
+BENCHMARK(BM_PlanServingOffers)->ArgsProduct({{0, 940, 4940}, {0, 1}})->ArgNames({"extra", "full"});
+
+void BM_PlanTrainingOffers(benchmark::State& state) {
+  v1::PlanRequest r;
+  r.mutable_training()->set_model_name("Llama-2-7B");
+  r.mutable_training()->set_tokens(2e9);
+  r.mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
+  r.set_view(state.range(1) == 0 ? v1::VIEW_BASIC : v1::VIEW_FULL);
+  auto snap = GrownSnapshot(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    v1::PlanResponse resp;
+    benchmark::DoNotOptimize(Plan(*snap, r, &resp));
+  }
+  state.counters["offers"] = static_cast<double>(snap->instances.size());
+}
+BENCHMARK(BM_PlanTrainingOffers)->ArgsProduct({{0, 940, 4940}, {0, 1}})->ArgNames({"extra", "full"});
 
 // Publishing a new snapshot of the whole shipped catalog, as every admin write does.
 void BM_SnapshotReload(benchmark::State& state) {

@@ -1,0 +1,348 @@
+// The catalog store's row writes: each validates its row and hands the SQL to the shared
+// write path (CatalogStore::Write), which audits, commits and publishes.
+#include "server/store/catalog_store.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "server/store/catalog_rows.h"
+#include "server/store/price_csv.h"
+#include "server/store/sqlite_impl.h"
+
+namespace capplan::store {
+
+namespace {
+
+absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string& value,
+                       const std::string& field, const std::string& what) {
+  SQLite::Statement q(db, sql);
+  q.bind(1, value);
+  if (!q.executeStep()) {
+    return absl::NotFoundError(absl::StrCat(field, ": no ", what, " named \"", value, "\" in the catalog"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, const GpuRow& g) {
+  absl::Status valid = ValidateGpuRow(g);
+  if (!valid.ok()) return valid;
+  Key key{"gpu_types", {{"name", g.spec.name}}, 0, ""};
+  key.reload = kGpuTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db,
+                        "INSERT INTO gpu_types (name, vendor, memory_bytes, "
+                        "memory_bandwidth_bytes_per_second, fp32_dense_tflops, tf32_dense_tflops, "
+                        "fp16_dense_tflops, bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, "
+                        "int4_dense_tops, tdp_watts, interconnect_kind, "
+                        "interconnect_bandwidth_bytes_per_second, gpus_per_node, datacenter, "
+                        "form_factor, list_price_usd, source_citation, source_as_of_date, source_note) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                        "ON CONFLICT(name) DO UPDATE SET vendor=excluded.vendor, "
+                        "memory_bytes=excluded.memory_bytes, "
+                        "memory_bandwidth_bytes_per_second=excluded.memory_bandwidth_bytes_per_second, "
+                        "fp32_dense_tflops=excluded.fp32_dense_tflops, tf32_dense_tflops=excluded.tf32_dense_tflops, "
+                        "fp16_dense_tflops=excluded.fp16_dense_tflops, bf16_dense_tflops=excluded.bf16_dense_tflops, "
+                        "fp8_dense_tflops=excluded.fp8_dense_tflops, int8_dense_tops=excluded.int8_dense_tops, "
+                        "int4_dense_tops=excluded.int4_dense_tops, tdp_watts=excluded.tdp_watts, "
+                        "interconnect_kind=excluded.interconnect_kind, "
+                        "interconnect_bandwidth_bytes_per_second=excluded.interconnect_bandwidth_bytes_per_second, "
+                        "gpus_per_node=excluded.gpus_per_node, datacenter=excluded.datacenter, "
+                        "form_factor=excluded.form_factor, list_price_usd=excluded.list_price_usd, "
+                        "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date, "
+                        "source_note=excluded.source_note");
+    int i = 1;
+    q.bind(i++, g.spec.name);
+    q.bind(i++, g.vendor);
+    q.bind(i++, static_cast<int64_t>(std::llround(g.spec.memory_bytes)));
+    q.bind(i++, g.spec.memory_bandwidth_bytes_per_second);
+    for (int p = 0; p < core::kNumPrecisions; ++p) q.bind(i++, g.spec.peak_flops_per_second[p] / 1e12);
+    q.bind(i++, g.spec.tdp_watts);
+    q.bind(i++, InterconnectText(g.spec.interconnect));
+    q.bind(i++, g.spec.interconnect_bandwidth_bytes_per_second);
+    q.bind(i++, g.spec.gpus_per_node);
+    q.bind(i++, g.spec.datacenter ? 1 : 0);
+    q.bind(i++, g.form_factor);
+    q.bind(i++, g.list_price_usd);
+    q.bind(i++, g.source.citation);
+    q.bind(i++, g.source.as_of_date);
+    q.bind(i++, g.source.note);
+    q.exec();
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::DeleteGpu(const WriteContext& ctx, const std::string& name) {
+  Key key{"gpu_types", {{"name", name}}, 0, ""};
+  key.reload = kGpuTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    SQLite::Statement users(db, "SELECT COUNT(*) FROM instance_types WHERE gpu_name = ?");
+    users.bind(1, name);
+    users.executeStep();
+    if (const int n = users.getColumn(0).getInt(); n > 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "name: GPU \"", name, "\" is used by ", n, " instance types; delete those first"));
+    }
+    SQLite::Statement q(db, "DELETE FROM gpu_types WHERE name = ?");
+    q.bind(1, name);
+    if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no GPU named \"", name, "\""));
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, const ModelRow& m) {
+  absl::Status valid = ValidateModelRow(m);
+  if (!valid.ok()) return valid;
+  Key key{"models", {{"name", m.arch.name}}, 0, ""};
+  key.reload = kModelTable | kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db,
+                        "INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, "
+                        "num_kv_heads, ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, "
+                        "num_experts, experts_per_token, max_context_tokens, parameter_count, "
+                        "source_citation, source_as_of_date, source_note) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                        "ON CONFLICT(name) DO UPDATE SET num_layers=excluded.num_layers, "
+                        "hidden_size=excluded.hidden_size, num_attention_heads=excluded.num_attention_heads, "
+                        "num_kv_heads=excluded.num_kv_heads, ffn_hidden_size=excluded.ffn_hidden_size, "
+                        "gated_mlp=excluded.gated_mlp, vocab_size=excluded.vocab_size, "
+                        "tied_embeddings=excluded.tied_embeddings, num_experts=excluded.num_experts, "
+                        "experts_per_token=excluded.experts_per_token, "
+                        "max_context_tokens=excluded.max_context_tokens, "
+                        "parameter_count=excluded.parameter_count, source_citation=excluded.source_citation, "
+                        "source_as_of_date=excluded.source_as_of_date, source_note=excluded.source_note");
+    const core::ModelArchitecture& a = m.arch;
+    int i = 1;
+    q.bind(i++, a.name);
+    q.bind(i++, a.num_layers);
+    q.bind(i++, a.hidden_size);
+    q.bind(i++, a.num_attention_heads);
+    q.bind(i++, a.num_kv_heads);
+    q.bind(i++, a.ffn_hidden_size);
+    q.bind(i++, a.gated_mlp ? 1 : 0);
+    q.bind(i++, a.vocab_size);
+    q.bind(i++, a.tied_embeddings ? 1 : 0);
+    q.bind(i++, a.num_experts);
+    q.bind(i++, a.experts_per_token);
+    q.bind(i++, m.max_context_tokens);
+    q.bind(i++, a.parameter_count);
+    q.bind(i++, m.source.citation);
+    q.bind(i++, m.source.as_of_date);
+    q.bind(i++, m.source.note);
+    q.exec();
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::DeleteModel(const WriteContext& ctx, const std::string& name) {
+  Key key{"models", {{"name", name}}, 0, ""};
+  key.reload = kModelTable | kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db, "DELETE FROM models WHERE name = ?");
+    q.bind(1, name);
+    if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no model named \"", name, "\""));
+    return 0;
+  });
+}
+
+namespace {
+
+void BindInstance(SQLite::Statement& q, const InstanceRow& r) {
+  int i = 1;
+  q.bind(i++, r.provider);
+  q.bind(i++, r.instance_type);
+  q.bind(i++, r.region);
+  q.bind(i++, r.gpu_name);
+  q.bind(i++, r.gpu_count);
+  q.bind(i++, r.vcpus);
+  q.bind(i++, r.memory_bytes);
+  q.bind(i++, r.source.citation);
+  q.bind(i++, r.source.as_of_date);
+}
+
+constexpr char kUpsertInstance[] =
+    "INSERT INTO instance_types (provider, instance_type, region, gpu_name, gpu_count, vcpus, "
+    "memory_bytes, source_citation, source_as_of_date) VALUES (?,?,?,?,?,?,?,?,?) "
+    "ON CONFLICT(provider, instance_type, region) DO UPDATE SET gpu_name=excluded.gpu_name, "
+    "gpu_count=excluded.gpu_count, vcpus=excluded.vcpus, memory_bytes=excluded.memory_bytes, "
+    "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date";
+
+constexpr char kInsertPrice[] =
+    "INSERT INTO prices (provider, instance_type, region, kind, price_usd_per_hour, "
+    "effective_unix_seconds, source_citation, source_as_of_date) VALUES (?,?,?,?,?,?,?,?)";
+
+int64_t InsertPrice(SQLite::Database& db, const PriceRow& p) {
+  SQLite::Statement q(db, kInsertPrice);
+  q.bind(1, p.provider);
+  q.bind(2, p.instance_type);
+  q.bind(3, p.region);
+  q.bind(4, PriceKindName(p.kind));
+  q.bind(5, p.price_usd_per_hour);
+  q.bind(6, p.effective_unix_seconds);
+  q.bind(7, p.source.citation);
+  q.bind(8, p.source.as_of_date);
+  q.exec();
+  return db.getLastInsertRowid();
+}
+
+}  // namespace
+
+absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx, const InstanceRow& r) {
+  absl::Status valid = ValidateInstanceRow(r);
+  if (!valid.ok()) return valid;
+  Key key{"instance_types", {{"provider", r.provider}, {"instance_type", r.instance_type}, {"region", r.region}}, 0, ""};
+  key.reload = kInstanceTable | kPriceTable;
+  key.upserted_instance = &r;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name,
+                                 "instance.gpu_name", "GPU");
+    if (!gpu.ok()) return gpu;
+    SQLite::Statement q(db, kUpsertInstance);
+    BindInstance(q, r);
+    q.exec();
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx, const std::string& provider,
+                                                         const std::string& instance_type,
+                                                         const std::string& region) {
+  Key key{"instance_types", {{"provider", provider}, {"instance_type", instance_type}, {"region", region}}, 0, ""};
+  key.reload = kInstanceTable | kPriceTable;
+  key.erased_instance = OfferKey(provider, instance_type, region);
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db,
+                        "DELETE FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
+    q.bind(1, provider);
+    q.bind(2, instance_type);
+    q.bind(3, region);
+    if (q.exec() == 0) {
+      return absl::NotFoundError(absl::StrCat("instance: no ", provider, " ", instance_type, " in ", region));
+    }
+    return 0;
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, const PriceRow& p) {
+  absl::Status valid = ValidatePriceRow(p);
+  if (!valid.ok()) return valid;
+  Key key{"prices", {}, 0, ""};
+  key.reload = kPriceTable;
+  key.appended_price = &p;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    SQLite::Statement exists(db,
+                             "SELECT 1 FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
+    exists.bind(1, p.provider);
+    exists.bind(2, p.instance_type);
+    exists.bind(3, p.region);
+    if (!exists.executeStep()) {
+      return absl::NotFoundError(absl::StrCat("price: no instance type ", p.provider, " ",
+                                              p.instance_type, " in ", p.region,
+                                              "; add it with UpsertInstanceType first"));
+    }
+    return InsertPrice(db, p);
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& b) {
+  absl::Status valid = ValidateBenchmarkRow(b);
+  if (!valid.ok()) return valid;
+  Key key{"benchmarks", {}, 0, ""};
+  key.reload = kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name,
+                                 "benchmark.gpu_name", "GPU");
+    if (!gpu.ok()) return gpu;
+    absl::Status model = MustExist(db, "SELECT 1 FROM models WHERE name = ?", b.model_name,
+                                   "benchmark.model_name", "model");
+    if (!model.ok()) return model;
+    SQLite::Statement q(db,
+                        "INSERT INTO benchmarks (gpu_name, model_name, workload, precision, "
+                        "training_method, gpu_count, batch_size, sequence_tokens, output_tokens, "
+                        "measured_value, measured_unit, source_citation, source_as_of_date, source_note) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    int i = 1;
+    q.bind(i++, b.gpu_name);
+    q.bind(i++, b.model_name);
+    q.bind(i++, WorkloadText(b.workload));
+    q.bind(i++, core::PrecisionName(b.precision));
+    q.bind(i++, MethodText(b.method));
+    q.bind(i++, b.gpu_count);
+    q.bind(i++, b.batch_size);
+    q.bind(i++, b.sequence_tokens);
+    q.bind(i++, b.output_tokens);
+    q.bind(i++, b.measured_value);
+    q.bind(i++, UnitText(b.unit));
+    q.bind(i++, b.source.citation);
+    q.bind(i++, b.source.as_of_date);
+    q.bind(i++, b.source.note);
+    q.exec();
+    return db.getLastInsertRowid();
+  });
+}
+
+absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ctx, int64_t id) {
+  Key key{"benchmarks", {}, id, ""};
+  key.reload = kBenchmarkTable;
+  return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Statement q(db_->impl().db, "DELETE FROM benchmarks WHERE id = ?");
+    q.bind(1, id);
+    if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("id: no benchmark ", id));
+    return 0;
+  });
+}
+
+absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext& ctx,
+                                                              const std::string& provider,
+                                                              const std::string& csv,
+                                                              const Source& source,
+                                                              int64_t effective_unix_seconds) {
+  absl::StatusOr<PriceCsv> read = ReadPriceCsv(provider, csv, source, *Snapshot());
+  if (!read.ok()) return read.status();
+  CsvImportResult result;
+  result.rows_skipped = read->rows_skipped;
+  result.errors = std::move(read->errors);
+  if (!result.errors.empty()) return result;
+  const std::vector<CsvOffer>& offers = read->offers;
+  Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", offers.size(), "-offers")};
+  key.rows = static_cast<int64_t>(offers.size());
+  key.reload = kInstanceTable | kPriceTable;
+  absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+    SQLite::Database& db = db_->impl().db;
+    SQLite::Statement upsert(db, kUpsertInstance);
+    size_t done = 0;
+    for (const CsvOffer& o : offers) {
+      // A shutdown must not wait for the rest of a large import: give up and roll back.
+      if (++done % 256 == 0 && draining_) {
+        return absl::UnavailableError("server is shutting down; import rolled back, nothing written");
+      }
+      upsert.reset();
+      BindInstance(upsert, o.instance);
+      upsert.exec();
+      PriceRow p{0, provider, o.instance.instance_type, o.instance.region, PriceKind::kOnDemand,
+                 o.on_demand_usd_per_hour, effective_unix_seconds, source};
+      InsertPrice(db, p);
+      if (o.spot_usd_per_hour >= 0) {
+        p.kind = PriceKind::kSpot;
+        p.price_usd_per_hour = o.spot_usd_per_hour;
+        InsertPrice(db, p);
+      }
+    }
+    return 0;
+  });
+  if (!w.ok()) return w.status();
+  result.write = *w;
+  result.rows_imported = static_cast<int>(w->rows_written);
+  return result;
+}
+
+}  // namespace capplan::store
