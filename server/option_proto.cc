@@ -144,9 +144,9 @@ void FillTrainingOption(int64_t catalog_version, const planner::Supply& s, const
 
 void FillServingOption(int64_t catalog_version, const planner::Supply& s, const planner::ServingChoice& c,
                        const core::ServingWorkload& w, v1::PlanOption* o) {
-  const core::ServingEstimate& e = c.fit.estimate;
-  const int gpus = c.fit.units * s.GpusPerUnit();
-  SetSupply(catalog_version, s, c.fit.units, c.efficiency.bandwidth, o);
+  const core::ServingEstimate& e = c.estimate;
+  const int gpus = c.units * s.GpusPerUnit();
+  SetSupply(catalog_version, s, c.units, c.efficiency.bandwidth, o);
   o->mutable_provenance()->set_efficiency_source(
       absl::StrCat(c.efficiency.bandwidth.source, " | ", c.efficiency.compute.source));
   o->mutable_parallelism()->set_tensor_parallel(e.tp);

@@ -194,14 +194,13 @@ absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalo
       continue;
     }
     ServingChoice& c = row.serving.emplace();
-    c.fit.ok = true;
-    c.fit.estimate = *e;
-    c.fit.estimate.replicas = gpus / e->tp;  // what this target can run
-    c.fit.units = row.units;
+    c.estimate = *e;
+    c.estimate.replicas = gpus / e->tp;  // what this target can run
+    c.units = row.units;
     c.efficiency = eval.EfficiencyFor(*row.supply.gpu);
     c.usd_per_hour = row.units * row.supply.UsdPerUnitHour();
     // With no offered load, the target is priced at what it can carry.
-    const double capacity = e->requests_per_second_per_replica * static_cast<double>(c.fit.estimate.replicas);
+    const double capacity = e->requests_per_second_per_replica * static_cast<double>(c.estimate.replicas);
     c.offered_requests_per_second = w.requests_per_second > 0 ? w.requests_per_second : capacity;
     row.speed = capacity;
     row.cost = c.usd_per_hour;

@@ -64,14 +64,14 @@ ServingFit ServingEvaluator::Fit(const Supply& s, int max_units) {
       continue;
     }
     const double cost = static_cast<double>(units) * s.UsdPerUnitHour();
-    if (!best.ok || cost < best_cost || (cost == best_cost && e.tpot_seconds < best.estimate.tpot_seconds)) {
-      best.ok = true;
-      best.estimate = e;
+    if (best.estimate == nullptr || cost < best_cost ||
+        (cost == best_cost && e.tpot_seconds < best.estimate->tpot_seconds)) {
+      best.estimate = &e;
       best.units = static_cast<int>(units);
       best_cost = cost;
     }
   }
-  if (best.ok) return best;
+  if (best.estimate != nullptr) return best;
   if (too_big != nullptr) {
     best.reason = absl::StrFormat("needs %d replicas of %d GPUs (%d GPUs), more than the %d allowed",
                                   too_big->replicas, too_big_tp, too_big->replicas * too_big_tp,
@@ -90,9 +90,11 @@ ServingFit ServingEvaluator::Fit(const Supply& s, int max_units) {
 
 namespace {
 
+// Compact: thousands of offers each make one.
 struct Candidate {
   size_t supply;
-  ServingFit fit;
+  int units;
+  const ServingEstimate* estimate;
   double usd_per_hour;
 };
 
@@ -110,20 +112,21 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
   plan.supplies = BuildSupplies(catalog, q);
   ServingEvaluator eval(catalog, w);
   std::vector<Candidate> cands;
-  std::map<std::string, ServingFit, std::less<>> gpu_miss;
-  std::set<std::string, std::less<>> gpu_ok;
+  std::map<const GpuRow*, ServingFit> gpu_miss;  // by GPU type, its closest miss
+  std::set<const GpuRow*> gpu_ok;
   std::vector<Rejection> over_budget;
   for (size_t si = 0; si < plan.supplies.size(); ++si) {
     const Supply& s = plan.supplies[si];
     ServingFit fit = eval.Fit(s, s.units_max);
-    if (!fit.ok) {
-      auto [it, inserted] = gpu_miss.try_emplace(s.gpu->spec.name, fit);
+    if (fit.estimate == nullptr) {
+      if (gpu_ok.count(s.gpu) > 0) continue;
+      auto [it, inserted] = gpu_miss.try_emplace(s.gpu, fit);
       if (!inserted && std::make_pair(fit.code, fit.distance) < std::make_pair(it->second.code, it->second.distance)) {
         it->second = std::move(fit);
       }
       continue;
     }
-    gpu_ok.insert(s.gpu->spec.name);
+    gpu_ok.insert(s.gpu);
     const double usd_per_hour = fit.units * s.UsdPerUnitHour();
     const double usd_per_month = usd_per_hour * units::kHoursPerMonth;
     if (q.objective == Objective::kFastestWithinBudget && usd_per_month > q.budget_usd) {
@@ -134,28 +137,29 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
       }
       continue;
     }
-    cands.push_back({si, std::move(fit), usd_per_hour});
+    cands.push_back({si, fit.units, fit.estimate, usd_per_hour});
   }
   for (const auto& [gpu, miss] : gpu_miss) {
-    if (gpu_ok.count(gpu) == 0) plan.rejected.push_back({gpu, miss.reason, miss.code, miss.distance});
+    if (gpu_ok.count(gpu) == 0) plan.rejected.push_back({gpu->spec.name, miss.reason, miss.code, miss.distance});
   }
   for (Rejection& r : over_budget) plan.rejected.push_back(std::move(r));
   if (cands.empty()) return NothingFits(plan.rejected);
 
   const bool by_latency = q.objective == Objective::kFastest || q.objective == Objective::kFastestWithinBudget;
   auto better = [by_latency](const Candidate& a, const Candidate& b) {
-    const double ta = a.fit.estimate.tpot_seconds, tb = b.fit.estimate.tpot_seconds;
+    const double ta = a.estimate->tpot_seconds, tb = b.estimate->tpot_seconds;
     if (by_latency && ta != tb) return ta < tb;
     if (a.usd_per_hour != b.usd_per_hour) return a.usd_per_hour < b.usd_per_hour;
     return ta < tb;
   };
   Ranker<Candidate, decltype(better)> ranker(&cands, better, q.top_k, q.max_rejected);
   ranker.Walk(
-      [&](const Candidate& c) { return SameOfferKey(plan.supplies[c.supply], c.fit.units); },
+      [&](const Candidate& c) { return SameOfferKey(plan.supplies[c.supply], c.units); },
       [&](const Candidate& c) {
         ServingChoice& o = plan.options.emplace_back();
         o.supply = c.supply;
-        o.fit = c.fit;
+        o.estimate = *c.estimate;
+        o.units = c.units;
         o.efficiency = eval.EfficiencyFor(*plan.supplies[c.supply].gpu);
         o.usd_per_hour = c.usd_per_hour;
         o.offered_requests_per_second = w.requests_per_second;
@@ -166,11 +170,11 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
       },
       [&](const Candidate& c, size_t rank) {
         const Candidate& best = ranker.Best();
-        plan.rejected.push_back({plan.supplies[c.supply].Label(c.fit.units),
+        plan.rejected.push_back({plan.supplies[c.supply].Label(c.units),
                                  absl::StrCat("ranked #", rank, ": $", Fixed(c.usd_per_hour, 2), "/h, TPOT ",
-                                              Fixed(c.fit.estimate.tpot_seconds, 4), " s (best: $",
+                                              Fixed(c.estimate->tpot_seconds, 4), " s (best: $",
                                               Fixed(best.usd_per_hour, 2), "/h, TPOT ",
-                                              Fixed(best.fit.estimate.tpot_seconds, 4), " s)"),
+                                              Fixed(best.estimate->tpot_seconds, 4), " s)"),
                                  RejectionReason::kRankedLower, static_cast<double>(rank)});
       },
       [](const Candidate& c) { return c.supply; });

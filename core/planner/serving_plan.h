@@ -18,9 +18,8 @@ namespace capplan::core::planner {
 
 // How one supply carries the load, or why it cannot.
 struct ServingFit {
-  bool ok = false;
-  ServingEstimate estimate;
-  int units = 0;  // instances or pool GPUs used
+  const ServingEstimate* estimate = nullptr;  // into the evaluator's options; null: no fit
+  int units = 0;                              // instances or pool GPUs used
   std::string reason;
   RejectionReason code = RejectionReason::kInvalid;
   double distance = 1;
@@ -46,7 +45,8 @@ class ServingEvaluator {
 
 struct ServingChoice {
   size_t supply = 0;  // into ServingPlan::supplies
-  ServingFit fit;
+  ServingEstimate estimate;
+  int units = 0;  // instances or pool GPUs used
   ServingEfficiency efficiency;
   double usd_per_hour = 0;
   double offered_requests_per_second = 0;  // the load the option is priced at

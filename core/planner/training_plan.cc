@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -105,37 +106,53 @@ Rejection Describe(const std::vector<Supply>& supplies, const Miss& m) {
 
 // Every supply at every count it offers: feasible candidates, deadline or budget misses,
 // and for each GPU type that fits nowhere, its closest miss.
+// The picks of one supply shape (GPU type, GPUs per unit, units available): the same for
+// every offer of that shape, so computed once and then only priced per offer.
+using ShapeKey = std::tuple<const GpuRow*, int, int, bool>;
+using ShapePicks = std::vector<std::pair<int, const TrainingPick*>>;  // (units, pick)
+
+const ShapePicks& PicksFor(const Supply& s, TrainingEvaluator& eval, std::map<ShapeKey, ShapePicks>* shapes) {
+  auto [it, inserted] = shapes->try_emplace(ShapeKey{s.gpu, s.GpusPerUnit(), s.units_max, s.pool != nullptr});
+  if (inserted) {
+    for (int u : UnitCounts(s)) it->second.emplace_back(u, &eval.Pick(*s.gpu, u * s.GpusPerUnit()));
+  }
+  return it->second;
+}
+
+// Every supply at every count it offers: feasible candidates, deadline or budget misses,
+// and for each GPU type that fits nowhere, its closest miss.
 void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, TrainingEvaluator& eval,
              std::vector<Candidate>* cands, std::vector<Miss>* misses, std::vector<Rejection>* rejected) {
-  std::map<std::string, const TrainingPick*, std::less<>> gpu_miss;  // GPU type -> its closest miss
-  std::set<std::string, std::less<>> gpu_ok;
+  std::map<const GpuRow*, const TrainingPick*> gpu_miss;  // GPU type -> its closest miss
+  std::set<const GpuRow*> gpu_ok;
+  std::map<ShapeKey, ShapePicks> shapes;
   for (size_t si = 0; si < supplies.size(); ++si) {
     const Supply& s = supplies[si];
-    for (int u : UnitCounts(s)) {
-      const TrainingPick& pick = eval.Pick(*s.gpu, u * s.GpusPerUnit());
-      if (!pick.ok) {
-        const TrainingPick*& miss = gpu_miss[s.gpu->spec.name];
-        if (miss == nullptr || std::make_pair(pick.code, pick.distance) < std::make_pair(miss->code, miss->distance)) {
-          miss = &pick;
+    const double usd_per_unit_hour = s.UsdPerUnitHour();
+    for (const auto& [u, pick] : PicksFor(s, eval, &shapes)) {
+      if (!pick->ok) {
+        const TrainingPick*& miss = gpu_miss[s.gpu];
+        if (miss == nullptr || std::make_pair(pick->code, pick->distance) < std::make_pair(miss->code, miss->distance)) {
+          miss = pick;
         }
         continue;
       }
-      gpu_ok.insert(s.gpu->spec.name);
-      const double duration = pick.estimate.duration_seconds;
-      const double cost = duration / units::kSecondsPerHour * u * s.UsdPerUnitHour();
+      gpu_ok.insert(s.gpu);
+      const double duration = pick->estimate.duration_seconds;
+      const double cost = duration / units::kSecondsPerHour * u * usd_per_unit_hour;
       if (q.objective == Objective::kCheapestWithinDeadline && duration > q.deadline_seconds) {
         misses->push_back({si, u, RejectionReason::kOverDeadline, duration, q.deadline_seconds});
       } else if (q.objective == Objective::kFastestWithinBudget && cost > q.budget_usd) {
         misses->push_back({si, u, RejectionReason::kOverBudget, cost, q.budget_usd});
       } else {
-        cands->push_back({si, u, &pick, duration, cost});
+        cands->push_back({si, u, pick, duration, cost});
       }
     }
   }
   for (const auto& [gpu, miss] : gpu_miss) {
     if (gpu_ok.count(gpu) > 0) continue;  // fits at some other count
-    rejected->push_back({absl::StrCat(gpu, " (every offer up to ", q.constraints.max_gpus, " GPUs)"), miss->reason,
-                         miss->code, miss->distance});
+    rejected->push_back({absl::StrCat(gpu->spec.name, " (every offer up to ", q.constraints.max_gpus, " GPUs)"),
+                         miss->reason, miss->code, miss->distance});
   }
 }
 

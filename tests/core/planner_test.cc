@@ -179,8 +179,8 @@ TEST(PlannerTest, ServingPacksReplicasIntoInstances) {
   const ServingChoice& best = p->options.front();
   const Supply& s = p->supplies[best.supply];
   // Every replica fits in the GPUs bought, and the price is per instance.
-  EXPECT_LE(best.fit.estimate.replicas * best.fit.estimate.tp, int64_t{best.fit.units} * s.GpusPerUnit());
-  EXPECT_DOUBLE_EQ(best.usd_per_hour, best.fit.units * s.UsdPerUnitHour());
+  EXPECT_LE(best.estimate.replicas * best.estimate.tp, int64_t{best.units} * s.GpusPerUnit());
+  EXPECT_DOUBLE_EQ(best.usd_per_hour, best.units * s.UsdPerUnitHour());
   EXPECT_DOUBLE_EQ(best.offered_requests_per_second, 35);
 }
 
