@@ -27,19 +27,23 @@ grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* ctx, const absl::Sta
 // reason instead. (With the request limits the largest answer measured is ~0.2 MB.)
 constexpr size_t kMaxAnswerBytes = 4u << 20;
 
-// The path every estimating RPC takes: the request's generic limits, the handler, then a
-// last check that the answer holds no NaN or infinity and fits a client.
-template <typename Req, typename Resp, typename Fn>
-grpc::ServerUnaryReactor* Estimate(grpc::CallbackServerContext* ctx, const Req& req, Resp* resp,
-                                   Fn&& fn) {
-  absl::Status s = CheckRequest(req);
-  if (s.ok()) s = fn();
-  if (s.ok()) s = CheckResponseFinite(*resp);
-  if (s.ok() && resp->ByteSizeLong() > kMaxAnswerBytes) {
-    s = absl::ResourceExhaustedError(absl::StrCat("the answer would be ", resp->ByteSizeLong(),
-                                                  " bytes, over the ", kMaxAnswerBytes,
+// An answer must hold no NaN or infinity and fit a client.
+absl::Status CheckAnswer(const google::protobuf::Message& resp) {
+  absl::Status s = CheckResponseFinite(resp);
+  if (s.ok() && resp.ByteSizeLong() > kMaxAnswerBytes) {
+    s = absl::ResourceExhaustedError(absl::StrCat("the answer would be ", resp.ByteSizeLong(), " bytes, over the ",
+                                                  kMaxAnswerBytes,
                                                   "-byte limit; ask for fewer options (top_k) or targets"));
   }
+  return s;
+}
+
+// The path every estimating RPC takes: the request's generic limits, then the handler,
+// which checks its answer with CheckAnswer (a remembered answer was checked when stored).
+template <typename Req, typename Resp, typename Fn>
+grpc::ServerUnaryReactor* Estimate(grpc::CallbackServerContext* ctx, const Req& req, Resp* resp, Fn&& fn) {
+  absl::Status s = CheckRequest(req);
+  if (s.ok()) s = fn();
   if (!s.ok()) resp->Clear();
   return Done(ctx, s);
 }
@@ -54,7 +58,8 @@ absl::Status Remembered(AnswerMemo& memo, const store::CatalogSnapshot& snap, co
   const std::string key = AnswerMemo::Key(snap.catalog_version, req);
   if (memo.Find(key, resp)) return absl::OkStatus();
   absl::Status s = compute();
-  if (s.ok() && CheckResponseFinite(*resp).ok()) memo.Insert(key, *resp);
+  if (s.ok()) s = CheckAnswer(*resp);
+  if (s.ok()) memo.Insert(key, *resp);
   return s;
 }
 
@@ -83,7 +88,10 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContex
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::Tco(grpc::CallbackServerContext* ctx,
                                                   const v1::TcoRequest* req, v1::TcoResponse* resp) {
-  return Estimate(ctx, *req, resp, [&] { return server::Tco(*store_->Snapshot(), *req, resp); });
+  return Estimate(ctx, *req, resp, [&] {
+    absl::Status s = server::Tco(*store_->Snapshot(), *req, resp);
+    return s.ok() ? CheckAnswer(*resp) : s;
+  });
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
