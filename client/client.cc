@@ -160,7 +160,7 @@ absl::StatusOr<capplan::v1::GetCatalogVersionResponse> Client::GetCatalogVersion
     capplan::v1::Response response;                                                    \
     absl::Status s = ReadCall(                                                         \
         [this](grpc::ClientContext* c, const auto& r, auto* out) {                     \
-          return Stub->Name(c, r, out);                                                \
+          return (Stub)->Name(c, r, out);                                                \
         },                                                                             \
         req, &response);                                                               \
     if (!s.ok()) return s;                                                             \

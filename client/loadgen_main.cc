@@ -63,11 +63,11 @@ constexpr const char* kHeavyGpus[] = {"T4", "V100-SXM2-32GB", "A10G", "L4", "L40
 // One asynchronous unary call per invocation: `method(ctx, req, resp, on_done)` on a stub.
 template <typename Req, typename Resp, typename Method>
 Caller Unary(std::shared_ptr<Req> req, Method method, const std::string& token = "") {
-  return [req, method, token](std::function<void(bool)> done) {
+  return [req, method, token](const std::function<void(bool)>& done) {
     auto ctx = std::make_shared<grpc::ClientContext>();
     if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
     auto resp = std::make_shared<Resp>();
-    method(ctx.get(), req.get(), resp.get(), [ctx, req, resp, done](grpc::Status s) { done(s.ok()); });
+    method(ctx.get(), req.get(), resp.get(), [ctx, req, resp, done](const grpc::Status& s) { done(s.ok()); });
   };
 }
 
@@ -125,7 +125,7 @@ Caller SeedPlanCaller(v1::PlannerService::Stub* planner, bool serving) {
   auto req = SeedPlan(serving);
   auto counter = std::make_shared<std::atomic<int64_t>>(0);
   const bool distinct = absl::GetFlag(FLAGS_distinct);
-  return [planner, req, distinct, counter](std::function<void(bool)> done) {
+  return [planner, req, distinct, counter](const std::function<void(bool)>& done) {
     auto ctx = std::make_shared<grpc::ClientContext>();
     auto resp = std::make_shared<v1::PlanResponse>();
     std::shared_ptr<v1::PlanRequest> call = req;
@@ -138,7 +138,7 @@ Caller SeedPlanCaller(v1::PlannerService::Stub* planner, bool serving) {
         call->mutable_training()->set_tokens(2e9 + step);
       }
     }
-    planner->async()->Plan(ctx.get(), call.get(), resp.get(), [ctx, call, resp, done](grpc::Status s) { done(s.ok()); });
+    planner->async()->Plan(ctx.get(), call.get(), resp.get(), [ctx, call, resp, done](const grpc::Status& s) { done(s.ok()); });
   };
 }
 

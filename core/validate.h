@@ -35,7 +35,7 @@ inline absl::Status CheckRange(absl::string_view field, int64_t value, int64_t l
 // (Abseil 20220623 has no ABSL_RETURN_IF_ERROR.)
 #define CAPPLAN_RETURN_IF_ERROR(expr)            \
   do {                                           \
-    const absl::Status capplan_status_ = (expr); \
+    absl::Status capplan_status_ = (expr);       \
     if (!capplan_status_.ok()) return capplan_status_; \
   } while (0)
 

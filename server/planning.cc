@@ -3,6 +3,7 @@
 #include "server/planning.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -63,7 +64,8 @@ double ServingCapacity(const core::CatalogView& catalog, const core::ServingWork
   for (const core::ServingOption& o :
        core::SearchServing(w, gpu.spec, core::ServingEfficiencyFor(w, gpu.spec, catalog.ServingBenchmarks()))) {
     if (!o.estimate.ok() || o.tp > count) continue;
-    best = std::max(best, o.estimate->requests_per_second_per_replica * (count / o.tp) * w.target_utilization);
+    const double replicas = std::floor(static_cast<double>(count) / o.tp);  // whole replicas only
+    best = std::max(best, o.estimate->requests_per_second_per_replica * replicas * w.target_utilization);
   }
   return best;
 }

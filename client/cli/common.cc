@@ -240,7 +240,7 @@ void IsoTimeFlag(FlagSet* flags, const std::string& name,
                  const std::string& help,
                  std::function<void(int64_t)> set_unix_seconds) {
   flags->Custom(name, "DATE[THH:MM:SSZ]", help, "now",
-                [set_unix_seconds](const std::string& v) {
+                [set_unix_seconds = std::move(set_unix_seconds)](const std::string& v) {
                   absl::StatusOr<int64_t> t = ParseIsoTime(v);
                   if (!t.ok()) return t.status();
                   set_unix_seconds(*t);
@@ -261,7 +261,7 @@ void ViewFlag(FlagSet* flags, std::function<void(v1::View)> set) {
   flags->Custom(
       "view", "basic|full",
       "basic: options only; full: also formulas and candidates not chosen",
-      "full", [set](const std::string& v) {
+      "full", [set = std::move(set)](const std::string& v) {
         absl::StatusOr<v1::View> view = ParseView(v);
         if (!view.ok()) return view.status();
         set(*view);
@@ -274,7 +274,7 @@ void IntField(FlagSet* flags, const std::string& name, const std::string& help,
               const std::string& default_text, int64_t min, int64_t max,
               std::function<void(int64_t)> set) {
   flags->Custom(
-      name, "N", help, default_text, [min, max, set](const std::string& v) {
+      name, "N", help, default_text, [min, max, set = std::move(set)](const std::string& v) {
         int64_t n = 0;
         if (!absl::SimpleAtoi(v, &n) || n < min || n > max) {
           return absl::InvalidArgumentError(
@@ -292,7 +292,7 @@ void NumberField(FlagSet* flags, const std::string& name,
                  bool low_inclusive, double high,
                  std::function<void(double)> set) {
   flags->Custom(name, value_name, help, default_text,
-                [low, low_inclusive, high, set](const std::string& v) {
+                [low, low_inclusive, high, set = std::move(set)](const std::string& v) {
                   double d = 0;
                   const bool ok = absl::SimpleAtod(v, &d) &&
                                   (low_inclusive ? d >= low : d > low) &&

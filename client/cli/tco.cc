@@ -35,7 +35,7 @@ using FleetSetter =
     std::function<absl::Status(const std::string&, v1::TcoFleet*)>;
 
 FleetSetter Number(std::function<void(v1::TcoFleet*, double)> set) {
-  return [set](const std::string& v, v1::TcoFleet* f) {
+  return [set = std::move(set)](const std::string& v, v1::TcoFleet* f) {
     double d = 0;
     if (!absl::SimpleAtod(v, &d) || !(d >= 0) || d > 1e15) {
       return absl::InvalidArgumentError("want a number >= 0");
@@ -46,7 +46,7 @@ FleetSetter Number(std::function<void(v1::TcoFleet*, double)> set) {
 }
 
 FleetSetter Whole(std::function<void(v1::TcoFleet*, int32_t)> set) {
-  return [set](const std::string& v, v1::TcoFleet* f) {
+  return [set = std::move(set)](const std::string& v, v1::TcoFleet* f) {
     int64_t n = 0;
     if (!absl::SimpleAtoi(v, &n) || n < 0 ||
         n > std::numeric_limits<int32_t>::max()) {
@@ -58,7 +58,7 @@ FleetSetter Whole(std::function<void(v1::TcoFleet*, int32_t)> set) {
 }
 
 FleetSetter Text(std::function<void(v1::TcoFleet*, const std::string&)> set) {
-  return [set](const std::string& v, v1::TcoFleet* f) {
+  return [set = std::move(set)](const std::string& v, v1::TcoFleet* f) {
     set(f, v);
     return absl::OkStatus();
   };

@@ -35,7 +35,7 @@ absl::Status CheckIsoDate(const std::string& field, absl::string_view value) {
     }
     return v;
   };
-  const absl::Status bad = core::FieldError(
+  absl::Status bad = core::FieldError(
       field, absl::StrCat("must be a date YYYY-MM-DD between 1990-01-01 and 2100-12-31, got \"",
                           value.substr(0, 32), "\""));
   if (value.size() != 10 || value[4] != '-' || value[7] != '-') return bad;
