@@ -12,7 +12,7 @@ LISTEN ?= 127.0.0.1:50051
 METRICS ?= 127.0.0.1:9464
 DB ?= var/capplan.db
 
-.PHONY: all deps configure build run test test-release test-sanitize configure-sanitize \
+.PHONY: all deps configure build lint run test test-release test-sanitize configure-sanitize \
 	build-sanitize fuzz bench clean
 
 all: build
@@ -62,6 +62,10 @@ test-sanitize: build-sanitize
 # corpus earlier runs grew in $(SANITIZE_DIR)/tests/fuzz/corpus/.
 fuzz: build-sanitize
 	$(SANITIZER_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) cmake --build $(SANITIZE_DIR) --target fuzz
+
+# clang-format and clang-tidy over the tree (CI runs this after make test).
+lint: build
+	JOBS=$(JOBS) bash scripts/lint.sh $(BUILD_DIR)
 
 bench: build
 	$(BUILD_DIR)/tests/core/capplan_core_bench

@@ -32,8 +32,7 @@ absl::StatusOr<std::string> AdminTokenFromEnvironment() {
   if (path == nullptr || *path == '\0') return std::string();
   std::ifstream in(path);
   if (!in) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("CAPPLAN_ADMIN_TOKEN_FILE ", path, ": cannot read"));
+    return absl::FailedPreconditionError(absl::StrCat("CAPPLAN_ADMIN_TOKEN_FILE ", path, ": cannot read"));
   }
   std::string line;
   while (std::getline(in, line)) {
@@ -42,8 +41,7 @@ absl::StatusOr<std::string> AdminTokenFromEnvironment() {
     std::vector<absl::string_view> parts = absl::StrSplit(l, ' ', absl::SkipEmpty());
     return std::string(parts.front());
   }
-  return absl::FailedPreconditionError(
-      absl::StrCat("CAPPLAN_ADMIN_TOKEN_FILE ", path, ": no token in file"));
+  return absl::FailedPreconditionError(absl::StrCat("CAPPLAN_ADMIN_TOKEN_FILE ", path, ": no token in file"));
 }
 
 namespace {
@@ -63,8 +61,10 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
   if (!options_.tls_ca_file.empty()) {
     grpc::SslCredentialsOptions ssl;
     absl::StatusOr<std::string> ca = ReadFile(options_.tls_ca_file, "tls_ca_file");
-    if (ca.ok()) ssl.pem_root_certs = *ca;
-    else setup_ = ca.status();
+    if (ca.ok())
+      ssl.pem_root_certs = *ca;
+    else
+      setup_ = ca.status();
     if (!options_.tls_cert_file.empty()) {
       absl::StatusOr<std::string> cert = ReadFile(options_.tls_cert_file, "tls_cert_file");
       absl::StatusOr<std::string> key = ReadFile(options_.tls_key_file, "tls_key_file");
@@ -134,11 +134,9 @@ absl::StatusOr<std::string> Client::Health(const std::string& service) {
   grpc::health::v1::HealthCheckRequest request;
   request.set_service(service);
   grpc::health::v1::HealthCheckResponse response;
-  absl::Status s = ReadCall(
-      [this](grpc::ClientContext* c, const auto& req, auto* resp) {
-        return health_->Check(c, req, resp);
-      },
-      request, &response);
+  absl::Status s =
+      ReadCall([this](grpc::ClientContext* c, const auto& req, auto* resp) { return health_->Check(c, req, resp); },
+               request, &response);
   if (!s.ok()) return s;
   return grpc::health::v1::HealthCheckResponse::ServingStatus_Name(response.status());
 }
@@ -146,56 +144,47 @@ absl::StatusOr<std::string> Client::Health(const std::string& service) {
 absl::StatusOr<capplan::v1::GetCatalogVersionResponse> Client::GetCatalogVersion() {
   capplan::v1::GetCatalogVersionResponse response;
   absl::Status s = ReadCall(
-      [this](grpc::ClientContext* c, const auto& req, auto* resp) {
-        return planner_->GetCatalogVersion(c, req, resp);
-      },
+      [this](grpc::ClientContext* c, const auto& req, auto* resp) { return planner_->GetCatalogVersion(c, req, resp); },
       capplan::v1::GetCatalogVersionRequest(), &response);
   if (!s.ok()) return s;
   return response;
 }
 
 // One typed wrapper per RPC: reads retry UNAVAILABLE; writes carry the token and a request id.
-#define CAPPLAN_READ_RPC(Name, Stub, Request, Response)                                \
-  absl::StatusOr<capplan::v1::Response> Client::Name(const capplan::v1::Request& req) { \
-    capplan::v1::Response response;                                                    \
-    absl::Status s = ReadCall(                                                         \
-        [this](grpc::ClientContext* c, const auto& r, auto* out) {                     \
-          return (Stub)->Name(c, r, out);                                                \
-        },                                                                             \
-        req, &response);                                                               \
-    if (!s.ok()) return s;                                                             \
-    return response;                                                                   \
+#define CAPPLAN_READ_RPC(Name, Stub, Request, Response)                                                                \
+  absl::StatusOr<capplan::v1::Response> Client::Name(const capplan::v1::Request& req) {                                \
+    capplan::v1::Response response;                                                                                    \
+    absl::Status s = ReadCall(                                                                                         \
+        [this](grpc::ClientContext* c, const auto& r, auto* out) { return (Stub)->Name(c, r, out); }, req, &response); \
+    if (!s.ok()) return s;                                                                                             \
+    return response;                                                                                                   \
   }
-#define CAPPLAN_WRITE_RPC(Name, Request, Response)                                     \
-  absl::StatusOr<capplan::v1::Response> Client::Name(const capplan::v1::Request& req) { \
-    capplan::v1::Response response;                                                    \
-    absl::Status s = WriteCall(                                                        \
-        [this](grpc::ClientContext* c, const auto& r, auto* out) {                     \
-          return admin_->Name(c, r, out);                                              \
-        },                                                                             \
-        req, &response);                                                               \
-    if (!s.ok()) return s;                                                             \
-    return response;                                                                   \
+#define CAPPLAN_WRITE_RPC(Name, Request, Response)                                                                     \
+  absl::StatusOr<capplan::v1::Response> Client::Name(const capplan::v1::Request& req) {                                \
+    capplan::v1::Response response;                                                                                    \
+    absl::Status s = WriteCall(                                                                                        \
+        [this](grpc::ClientContext* c, const auto& r, auto* out) { return admin_->Name(c, r, out); }, req, &response); \
+    if (!s.ok()) return s;                                                                                             \
+    return response;                                                                                                   \
   }
 
 absl::StatusOr<capplan::v1::ListGpusResponse> Client::ListGpus() {
   capplan::v1::ListGpusResponse response;
-  absl::Status s = ReadCall(
-      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListGpus(c, r, out); },
-      capplan::v1::ListGpusRequest(), &response);
+  absl::Status s =
+      ReadCall([this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListGpus(c, r, out); },
+               capplan::v1::ListGpusRequest(), &response);
   if (!s.ok()) return s;
   return response;
 }
 
 absl::StatusOr<capplan::v1::ListModelsResponse> Client::ListModels() {
   capplan::v1::ListModelsResponse response;
-  absl::Status s = ReadCall(
-      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListModels(c, r, out); },
-      capplan::v1::ListModelsRequest(), &response);
+  absl::Status s =
+      ReadCall([this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListModels(c, r, out); },
+               capplan::v1::ListModelsRequest(), &response);
   if (!s.ok()) return s;
   return response;
 }
-
 
 namespace {
 
@@ -222,15 +211,14 @@ auto FollowPages(Request request, Fetch fetch, Append append) -> decltype(fetch(
 absl::StatusOr<capplan::v1::ListInstancesResponse> Client::ListInstancesPage(
     const capplan::v1::ListInstancesRequest& req) {
   capplan::v1::ListInstancesResponse response;
-  absl::Status s = ReadCall(
-      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListInstances(c, r, out); },
-      req, &response);
+  absl::Status s =
+      ReadCall([this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListInstances(c, r, out); },
+               req, &response);
   if (!s.ok()) return s;
   return response;
 }
 
-absl::StatusOr<capplan::v1::ListInstancesResponse> Client::ListInstances(
-    const capplan::v1::ListInstancesRequest& req) {
+absl::StatusOr<capplan::v1::ListInstancesResponse> Client::ListInstances(const capplan::v1::ListInstancesRequest& req) {
   return FollowPages(
       req, [this](const capplan::v1::ListInstancesRequest& r) { return ListInstancesPage(r); },
       [](capplan::v1::ListInstancesResponse& all, const capplan::v1::ListInstancesResponse& page) {
@@ -243,8 +231,8 @@ absl::StatusOr<capplan::v1::ListPriceHistoryResponse> Client::ListPriceHistoryPa
     const capplan::v1::ListPriceHistoryRequest& req) {
   capplan::v1::ListPriceHistoryResponse response;
   absl::Status s = ReadCall(
-      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListPriceHistory(c, r, out); },
-      req, &response);
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListPriceHistory(c, r, out); }, req,
+      &response);
   if (!s.ok()) return s;
   return response;
 }

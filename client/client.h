@@ -18,7 +18,7 @@ struct ClientOptions {
   std::chrono::milliseconds timeout{5000};
   int max_read_attempts = 4;  // reads, and writes (which carry a request id)
   std::chrono::milliseconds initial_backoff{50};
-  std::string admin_token;    // sent as "authorization: Bearer <token>" on admin calls
+  std::string admin_token;  // sent as "authorization: Bearer <token>" on admin calls
   // TLS: the CA that signed the server's certificate (PEM file); empty: plaintext. For mTLS
   // also this client's certificate and key.
   std::string tls_ca_file;
@@ -42,16 +42,14 @@ class Client {
   absl::StatusOr<capplan::v1::ListGpusResponse> ListGpus();
   absl::StatusOr<capplan::v1::ListModelsResponse> ListModels();
   // Every page, merged (catalog_version from the last page). The *Page calls fetch one.
-  absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstances(
-      const capplan::v1::ListInstancesRequest& request);
+  absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstances(const capplan::v1::ListInstancesRequest& request);
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstancesPage(
       const capplan::v1::ListInstancesRequest& request);
   absl::StatusOr<capplan::v1::ListPriceHistoryResponse> ListPriceHistory(
       const capplan::v1::ListPriceHistoryRequest& request);
   absl::StatusOr<capplan::v1::ListPriceHistoryResponse> ListPriceHistoryPage(
       const capplan::v1::ListPriceHistoryRequest& request);
-  absl::StatusOr<capplan::v1::ListBenchmarksResponse> ListBenchmarks(
-      const capplan::v1::ListBenchmarksRequest& request);
+  absl::StatusOr<capplan::v1::ListBenchmarksResponse> ListBenchmarks(const capplan::v1::ListBenchmarksRequest& request);
   absl::StatusOr<capplan::v1::PlanResponse> Plan(const capplan::v1::PlanRequest& request);
   absl::StatusOr<capplan::v1::CompareResponse> Compare(const capplan::v1::CompareRequest& request);
   absl::StatusOr<capplan::v1::TcoResponse> Tco(const capplan::v1::TcoRequest& request);
@@ -60,13 +58,10 @@ class Client {
   // retrying UNAVAILABLE (up to max_read_attempts) never applies a write twice.
   absl::StatusOr<capplan::v1::WriteResponse> SetPrice(const capplan::v1::SetPriceRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertGpu(const capplan::v1::UpsertGpuRequest& request);
-  absl::StatusOr<capplan::v1::WriteResponse> UpsertInstanceType(
-      const capplan::v1::UpsertInstanceTypeRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> UpsertInstanceType(const capplan::v1::UpsertInstanceTypeRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertModel(const capplan::v1::UpsertModelRequest& request);
-  absl::StatusOr<capplan::v1::WriteResponse> RecordBenchmark(
-      const capplan::v1::RecordBenchmarkRequest& request);
-  absl::StatusOr<capplan::v1::WriteResponse> DeleteBenchmark(
-      const capplan::v1::DeleteBenchmarkRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> RecordBenchmark(const capplan::v1::RecordBenchmarkRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> DeleteBenchmark(const capplan::v1::DeleteBenchmarkRequest& request);
   absl::StatusOr<capplan::v1::ImportPricesCsvResponse> ImportPricesCsv(
       const capplan::v1::ImportPricesCsvRequest& request);
 

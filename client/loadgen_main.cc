@@ -55,9 +55,21 @@ namespace {
 using Caller = std::function<void(std::function<void(bool)>)>;
 
 // GPU types of the shipped catalog, for the heavy requests.
-constexpr const char* kHeavyGpus[] = {"T4", "V100-SXM2-32GB", "A10G", "L4", "L40S", "RTX-3090", "RTX-4090",
-                                      "RTX-A6000", "RTX-6000-Ada", "A100-SXM4-40GB", "A100-SXM4-80GB",
-                                      "A100-PCIe-80GB", "H100-PCIe-80GB", "H100-SXM5-80GB", "H200-SXM-141GB",
+constexpr const char* kHeavyGpus[] = {"T4",
+                                      "V100-SXM2-32GB",
+                                      "A10G",
+                                      "L4",
+                                      "L40S",
+                                      "RTX-3090",
+                                      "RTX-4090",
+                                      "RTX-A6000",
+                                      "RTX-6000-Ada",
+                                      "A100-SXM4-40GB",
+                                      "A100-SXM4-80GB",
+                                      "A100-PCIe-80GB",
+                                      "H100-PCIe-80GB",
+                                      "H100-SXM5-80GB",
+                                      "H200-SXM-141GB",
                                       "MI300X"};
 
 // One asynchronous unary call per invocation: `method(ctx, req, resp, on_done)` on a stub.
@@ -138,7 +150,8 @@ Caller SeedPlanCaller(v1::PlannerService::Stub* planner, bool serving) {
         call->mutable_training()->set_tokens(2e9 + step);
       }
     }
-    planner->async()->Plan(ctx.get(), call.get(), resp.get(), [ctx, call, resp, done](const grpc::Status& s) { done(s.ok()); });
+    planner->async()->Plan(ctx.get(), call.get(), resp.get(),
+                           [ctx, call, resp, done](const grpc::Status& s) { done(s.ok()); });
   };
 }
 
@@ -202,9 +215,8 @@ std::shared_ptr<v1::TcoRequest> TcoRequest() {
   return req;
 }
 
-Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
-                  grpc::health::v1::Health::Stub* health, v1::AdminService::Stub* admin,
-                  const std::string& token) {
+Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner, grpc::health::v1::Health::Stub* health,
+                  v1::AdminService::Stub* admin, const std::string& token) {
   auto plan = [planner](auto... a) { planner->async()->Plan(a...); };
   auto compare = [planner](auto... a) { planner->async()->Compare(a...); };
   if (rpc == "set_price") {
@@ -217,7 +229,8 @@ Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner,
   }
   if (rpc == "health") {
     return Unary<grpc::health::v1::HealthCheckRequest, grpc::health::v1::HealthCheckResponse>(
-        std::make_shared<grpc::health::v1::HealthCheckRequest>(), [health](auto... a) { health->async()->Check(a...); });
+        std::make_shared<grpc::health::v1::HealthCheckRequest>(),
+        [health](auto... a) { health->async()->Check(a...); });
   }
   if (rpc == "plan_serving" || rpc == "plan_training") return SeedPlanCaller(planner, rpc == "plan_serving");
   if (rpc == "plan_heavy") return Unary<v1::PlanRequest, v1::PlanResponse>(HeavyPlan(), plan);

@@ -4,10 +4,14 @@ namespace capplan::core {
 
 const char* PriceKindName(PriceKind k) {
   switch (k) {
-    case PriceKind::kOnDemand: return "on_demand";
-    case PriceKind::kSpot: return "spot";
-    case PriceKind::kReserved1y: return "reserved_1y";
-    case PriceKind::kReserved3y: return "reserved_3y";
+    case PriceKind::kOnDemand:
+      return "on_demand";
+    case PriceKind::kSpot:
+      return "spot";
+    case PriceKind::kReserved1y:
+      return "reserved_1y";
+    case PriceKind::kReserved3y:
+      return "reserved_3y";
   }
   return "on_demand";
 }

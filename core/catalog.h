@@ -88,8 +88,7 @@ class CatalogView {
   virtual const GpuRow* FindGpu(absl::string_view name) const = 0;
   virtual const ModelRow* FindModel(absl::string_view name) const = 0;
   // The price of `kind` in force at `as_of_unix_seconds` (0 or less: now); null when none.
-  virtual const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind,
-                                  int64_t as_of_unix_seconds) const = 0;
+  virtual const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind, int64_t as_of_unix_seconds) const = 0;
   virtual const std::vector<TrainingBenchmark>& TrainingBenchmarks() const = 0;
   virtual const std::vector<ServingBenchmark>& ServingBenchmarks() const = 0;
 };

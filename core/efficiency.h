@@ -14,8 +14,8 @@ struct Efficiency {
   double point = 0;
   double low = 0;
   double high = 0;
-  std::string source;          // human-readable: citation or "calibrated on benchmark #id"
-  int64_t benchmark_id = 0;    // 0 for a default
+  std::string source;        // human-readable: citation or "calibrated on benchmark #id"
+  int64_t benchmark_id = 0;  // 0 for a default
 };
 
 // A measured figure from the catalog, with the model it was measured on already resolved.

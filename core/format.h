@@ -12,8 +12,7 @@ namespace capplan::core {
 // `value` with `digits` decimals (0-9), e.g. Fixed(3.14159, 2) == "3.14". Rounds half away
 // from zero; falls back to snprintf outside +/-1e15.
 inline std::string Fixed(double value, int digits) {
-  static constexpr int64_t kPow10[] = {1,      10,      100,      1000,      10000,
-                                       100000, 1000000, 10000000, 100000000, 1000000000};
+  static constexpr int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
   if (digits < 0) digits = 0;
   if (!std::isfinite(value) || std::fabs(value) >= 1e15 || digits > 9) {
     char buf[64];

@@ -24,9 +24,7 @@ struct GpuSpec {
   int gpus_per_node = 1;
   bool datacenter = true;
 
-  double PeakFlops(Precision p) const {
-    return peak_flops_per_second[static_cast<int>(p)];
-  }
+  double PeakFlops(Precision p) const { return peak_flops_per_second[static_cast<int>(p)]; }
 };
 
 // Checks the figures an estimator divides by or compares against.

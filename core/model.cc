@@ -23,31 +23,25 @@ absl::Status ValidateModel(const ModelArchitecture& m) {
   }
   CAPPLAN_RETURN_IF_ERROR(CheckRange("num_layers", m.num_layers, 1, kMaxLayers));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("hidden_size", m.hidden_size, 1, kMaxHidden));
-  CAPPLAN_RETURN_IF_ERROR(
-      CheckRange("num_attention_heads", m.num_attention_heads, 1, kMaxHeads));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("num_attention_heads", m.num_attention_heads, 1, kMaxHeads));
   if (m.hidden_size % m.num_attention_heads != 0) {
     return FieldError("num_attention_heads",
-                      absl::StrCat("must divide hidden_size ", m.hidden_size, ", got ",
-                                   m.num_attention_heads));
+                      absl::StrCat("must divide hidden_size ", m.hidden_size, ", got ", m.num_attention_heads));
   }
-  CAPPLAN_RETURN_IF_ERROR(
-      CheckRange("num_kv_heads", m.num_kv_heads, 0, m.num_attention_heads));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("num_kv_heads", m.num_kv_heads, 0, m.num_attention_heads));
   if (m.num_kv_heads > 0 && m.num_attention_heads % m.num_kv_heads != 0) {
-    return FieldError("num_kv_heads",
-                      absl::StrCat("must divide num_attention_heads ",
-                                   m.num_attention_heads, ", got ", m.num_kv_heads));
+    return FieldError("num_kv_heads", absl::StrCat("must divide num_attention_heads ", m.num_attention_heads, ", got ",
+                                                   m.num_kv_heads));
   }
   CAPPLAN_RETURN_IF_ERROR(CheckRange("ffn_hidden_size", m.ffn_hidden_size, 1, 16 * kMaxHidden));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("vocab_size", m.vocab_size, 1, kMaxVocab));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("num_experts", m.num_experts, 0, kMaxExperts));
   if (m.IsMoe()) {
-    CAPPLAN_RETURN_IF_ERROR(
-        CheckRange("experts_per_token", m.experts_per_token, 1, m.num_experts));
+    CAPPLAN_RETURN_IF_ERROR(CheckRange("experts_per_token", m.experts_per_token, 1, m.num_experts));
   } else if (m.experts_per_token != 0) {
     // A dense model routes nothing; a value here means the caller described another model.
-    return FieldError("experts_per_token",
-                      absl::StrCat("must be 0 for a dense model (num_experts ", m.num_experts,
-                                   "), got ", m.experts_per_token));
+    return FieldError("experts_per_token", absl::StrCat("must be 0 for a dense model (num_experts ", m.num_experts,
+                                                        "), got ", m.experts_per_token));
   }
   return absl::OkStatus();
 }

@@ -27,16 +27,14 @@ struct ModelArchitecture {
 
   bool HasArchitecture() const { return num_layers > 0; }
   bool IsMoe() const { return num_experts > 1; }
-  int64_t KvHeads() const {
-    return num_kv_heads > 0 ? num_kv_heads : num_attention_heads;
-  }
+  int64_t KvHeads() const { return num_kv_heads > 0 ? num_kv_heads : num_attention_heads; }
   int64_t HeadDim() const { return hidden_size / num_attention_heads; }
 };
 
 struct ParameterCounts {
-  double total = 0;          // all parameters held in memory
-  double active = 0;         // parameters touched per token (MoE: top-k experts)
-  double embedding = 0;      // input embedding plus untied output projection
+  double total = 0;      // all parameters held in memory
+  double active = 0;     // parameters touched per token (MoE: top-k experts)
+  double embedding = 0;  // input embedding plus untied output projection
   double per_layer_total = 0;
   double expert_per_layer = 0;  // one expert's FFN parameters (MoE)
 };

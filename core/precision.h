@@ -29,13 +29,10 @@ constexpr double BytesPerElement(Precision p) {
 
 // const char* rather than std::string_view: Abseil 20220623 does not take std::string_view.
 constexpr const char* PrecisionName(Precision p) {
-  constexpr std::array<const char*, kNumPrecisions> kNames = {
-      "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
+  constexpr std::array<const char*, kNumPrecisions> kNames = {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
   return kNames[static_cast<int>(p)];
 }
 
-constexpr bool IsValidPrecision(int value) {
-  return value >= 0 && value < kNumPrecisions;
-}
+constexpr bool IsValidPrecision(int value) { return value >= 0 && value < kNumPrecisions; }
 
 }  // namespace capplan::core

@@ -44,8 +44,7 @@ double ComputePeak(const GpuSpec& gpu, Precision weights) {
   switch (weights) {
     case Precision::kFp32:
     case Precision::kTf32:
-      return gpu.PeakFlops(Precision::kTf32) > 0 ? gpu.PeakFlops(Precision::kTf32)
-                                                 : gpu.PeakFlops(Precision::kFp32);
+      return gpu.PeakFlops(Precision::kTf32) > 0 ? gpu.PeakFlops(Precision::kTf32) : gpu.PeakFlops(Precision::kFp32);
     case Precision::kBf16:
       return gpu.PeakFlops(Precision::kBf16) > 0 ? gpu.PeakFlops(Precision::kBf16) : fp16;
     case Precision::kFp8:
@@ -56,8 +55,7 @@ double ComputePeak(const GpuSpec& gpu, Precision weights) {
 }
 
 double Latency(const GpuSpec& gpu) {
-  return gpu.interconnect == Interconnect::kPcie ? kAllReduceLatencyPcieSeconds
-                                                 : kAllReduceLatencyNvlinkSeconds;
+  return gpu.interconnect == Interconnect::kPcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
 }
 
 // Two all-reduces per layer of `tokens` x hidden activations in 16-bit (Megatron layout;
@@ -65,8 +63,7 @@ double Latency(const GpuSpec& gpu) {
 double TpCommSeconds(const Shape& s, const GpuSpec& gpu, int tp, double tokens) {
   if (tp <= 1) return 0;
   const double msg = tokens * static_cast<double>(s.arch.hidden_size) * 2.0;
-  const double one = Latency(gpu) + 2.0 * (tp - 1) / tp * msg /
-                                        gpu.interconnect_bandwidth_bytes_per_second;
+  const double one = Latency(gpu) + 2.0 * (tp - 1) / tp * msg / gpu.interconnect_bandwidth_bytes_per_second;
   return 2.0 * static_cast<double>(s.arch.num_layers) * one;
 }
 
@@ -76,22 +73,19 @@ ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& 
   // Embedding and output projection stay 16-bit under 8- and 4-bit weight quantisation.
   const double embed_bpp = std::max(std::min(bpp, 4.0), 2.0);
   m.weights_bytes = ((s.counts.total - s.counts.embedding) * bpp + s.counts.embedding * embed_bpp) / tp;
-  const double kv_heads_per_gpu =
-      std::ceil(static_cast<double>(s.arch.KvHeads()) / static_cast<double>(tp));
+  const double kv_heads_per_gpu = std::ceil(static_cast<double>(s.arch.KvHeads()) / static_cast<double>(tp));
   m.kv_bytes_per_token = 2.0 * static_cast<double>(s.arch.num_layers) * kv_heads_per_gpu *
                          static_cast<double>(s.arch.HeadDim()) * BytesPerElement(w.kv_precision);
-  m.kv_bytes_per_sequence =
-      m.kv_bytes_per_token * static_cast<double>(w.prompt_tokens + w.output_tokens);
+  m.kv_bytes_per_sequence = m.kv_bytes_per_token * static_cast<double>(w.prompt_tokens + w.output_tokens);
   m.capacity_bytes = gpu.memory_bytes;
   m.overhead_bytes = gpu.memory_bytes * (1.0 - kUsableMemoryFraction);
   const double free = gpu.memory_bytes * kUsableMemoryFraction - m.weights_bytes;
-  m.max_concurrent_sequences =
-      free > 0 ? static_cast<int64_t>(std::floor(free / m.kv_bytes_per_sequence)) : 0;
+  m.max_concurrent_sequences = free > 0 ? static_cast<int64_t>(std::floor(free / m.kv_bytes_per_sequence)) : 0;
   return m;
 }
 
-DecodeStep Decode(const ServingWorkload& w, const Shape& s, const ServingMemory& mem,
-                  const GpuSpec& gpu, int tp, int64_t batch, double context, Effs e) {
+DecodeStep Decode(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu, int tp,
+                  int64_t batch, double context, Effs e) {
   const double b = static_cast<double>(batch);
   double weights_read = mem.weights_bytes;
   if (s.arch.IsMoe()) {
@@ -99,8 +93,7 @@ DecodeStep Decode(const ServingWorkload& w, const Shape& s, const ServingMemory&
     // E experts touched by b tokens choosing k each is 1 - (1 - k/E)^b.
     const double E = static_cast<double>(s.arch.num_experts);
     const double k = static_cast<double>(s.arch.experts_per_token);
-    const double expert_bytes = s.counts.expert_per_layer * E *
-                                static_cast<double>(s.arch.num_layers) *
+    const double expert_bytes = s.counts.expert_per_layer * E * static_cast<double>(s.arch.num_layers) *
                                 WeightBytesPerParameter(w.weight_precision) / tp;
     const double touched = 1.0 - std::pow(1.0 - k / E, b);
     weights_read = mem.weights_bytes - expert_bytes * (1.0 - touched);
@@ -109,13 +102,12 @@ DecodeStep Decode(const ServingWorkload& w, const Shape& s, const ServingMemory&
   const double bytes = weights_read + b * context * mem.kv_bytes_per_token;
   d.memory_seconds = bytes / (gpu.memory_bandwidth_bytes_per_second * e.bandwidth);
   // 2·N_active per token, plus 4·L·context·h for scores and values (kipply 2022).
-  const double flops = b * (2.0 * s.counts.active + 4.0 * static_cast<double>(s.arch.num_layers) *
-                                                       context * s.arch.hidden_size) / tp;
+  const double flops =
+      b * (2.0 * s.counts.active + 4.0 * static_cast<double>(s.arch.num_layers) * context * s.arch.hidden_size) / tp;
   d.compute_seconds = flops / (ComputePeak(gpu, w.weight_precision) * e.compute);
   d.comm_seconds = TpCommSeconds(s, gpu, tp, b);
   d.seconds = std::max(d.memory_seconds, d.compute_seconds) + d.comm_seconds;
-  d.bound = d.memory_seconds >= d.compute_seconds ? Bottleneck::kMemoryBandwidth
-                                                  : Bottleneck::kCompute;
+  d.bound = d.memory_seconds >= d.compute_seconds ? Bottleneck::kMemoryBandwidth : Bottleneck::kCompute;
   if (d.comm_seconds > std::max(d.memory_seconds, d.compute_seconds)) {
     d.bound = Bottleneck::kInterconnect;
   }
@@ -127,13 +119,12 @@ struct Prefill {
   double batched_seconds;  // its share when prefills are batched (compute-bound)
 };
 
-Prefill PrefillOf(const ServingWorkload& w, const Shape& s, const ServingMemory& mem,
-                  const GpuSpec& gpu, int tp, Effs e) {
+Prefill PrefillOf(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu, int tp,
+                  Effs e) {
   const double P = static_cast<double>(w.prompt_tokens);
   // 2·N·P for the weights, 2·L·h·P² for causal attention scores and values.
-  const double flops = (2.0 * s.counts.active * P +
-                        2.0 * static_cast<double>(s.arch.num_layers) * s.arch.hidden_size * P * P) /
-                       tp;
+  const double flops =
+      (2.0 * s.counts.active * P + 2.0 * static_cast<double>(s.arch.num_layers) * s.arch.hidden_size * P * P) / tp;
   const double compute = flops / (ComputePeak(gpu, w.weight_precision) * e.compute);
   const double comm = TpCommSeconds(s, gpu, tp, P);
   const double weights = mem.weights_bytes / (gpu.memory_bandwidth_bytes_per_second * e.bandwidth);
@@ -145,8 +136,8 @@ struct AtBatch {
   double ttft, tpot, e2e, rps;
 };
 
-AtBatch Evaluate(const ServingWorkload& w, const Shape& s, const ServingMemory& mem,
-                 const GpuSpec& gpu, int tp, int64_t batch, Effs e) {
+AtBatch Evaluate(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu, int tp,
+                 int64_t batch, Effs e) {
   const double O = static_cast<double>(w.output_tokens);
   const double context = static_cast<double>(w.prompt_tokens) + O / 2.0;
   AtBatch a;
@@ -173,15 +164,14 @@ absl::Status Prechecks(const ServingWorkload& w, const GpuSpec& gpu, int tp) {
   CAPPLAN_RETURN_IF_ERROR(ValidateGpu(gpu));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("tp", static_cast<int64_t>(tp), 1, 64));
   if (tp > gpu.gpus_per_node) {
-    return FieldError("tp", absl::StrCat("tensor parallelism must stay inside a node of ",
-                                         gpu.gpus_per_node, " GPUs, got ", tp));
+    return FieldError(
+        "tp", absl::StrCat("tensor parallelism must stay inside a node of ", gpu.gpus_per_node, " GPUs, got ", tp));
   }
   return absl::OkStatus();
 }
 
-ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const ServingMemory& mem,
-                            const GpuSpec& gpu, int tp, int64_t batch,
-                            const ServingEfficiency& eff) {
+ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu,
+                            int tp, int64_t batch, const ServingEfficiency& eff) {
   const AtBatch a = Evaluate(w, s, mem, gpu, tp, batch, {eff.bandwidth.point, eff.compute.point});
   const AtBatch fast = Evaluate(w, s, mem, gpu, tp, batch, {eff.bandwidth.high, eff.compute.high});
   const AtBatch slow = Evaluate(w, s, mem, gpu, tp, batch, {eff.bandwidth.low, eff.compute.low});
@@ -208,20 +198,18 @@ ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const Serv
   return out;
 }
 
-absl::Status DoesNotFit(const ServingWorkload& w, const ServingMemory& mem, const GpuSpec& gpu,
-                        int tp) {
+absl::Status DoesNotFit(const ServingWorkload& w, const ServingMemory& mem, const GpuSpec& gpu, int tp) {
   const double usable = gpu.memory_bytes * kUsableMemoryFraction;
   if (mem.weights_bytes >= usable) {
     return absl::FailedPreconditionError(absl::StrFormat(
-        "weights need %.1f GB per GPU at tp=%d; %s has %.1f GB usable of %.1f GB",
-        mem.weights_bytes / units::kGB, tp, gpu.name, usable / units::kGB,
-        gpu.memory_bytes / units::kGB));
+        "weights need %.1f GB per GPU at tp=%d; %s has %.1f GB usable of %.1f GB", mem.weights_bytes / units::kGB, tp,
+        gpu.name, usable / units::kGB, gpu.memory_bytes / units::kGB));
   }
-  return absl::FailedPreconditionError(absl::StrFormat(
-      "one sequence of %d tokens needs %.2f GB of KV cache per GPU at tp=%d; %s has %.2f GB "
-      "left after %.1f GB of weights",
-      w.prompt_tokens + w.output_tokens, mem.kv_bytes_per_sequence / units::kGB, tp, gpu.name,
-      (usable - mem.weights_bytes) / units::kGB, mem.weights_bytes / units::kGB));
+  return absl::FailedPreconditionError(
+      absl::StrFormat("one sequence of %d tokens needs %.2f GB of KV cache per GPU at tp=%d; %s has %.2f GB "
+                      "left after %.1f GB of weights",
+                      w.prompt_tokens + w.output_tokens, mem.kv_bytes_per_sequence / units::kGB, tp, gpu.name,
+                      (usable - mem.weights_bytes) / units::kGB, mem.weights_bytes / units::kGB));
 }
 
 }  // namespace
@@ -243,8 +231,7 @@ absl::Status ValidateServingWorkload(const ServingWorkload& w) {
     return FieldError("weight_precision", "must be fp32, fp16, bf16, fp8, int8 or int4");
   }
   const int kp = static_cast<int>(w.kv_precision);
-  if (!IsValidPrecision(kp) || w.kv_precision == Precision::kTf32 ||
-      w.kv_precision == Precision::kInt4) {
+  if (!IsValidPrecision(kp) || w.kv_precision == Precision::kTf32 || w.kv_precision == Precision::kInt4) {
     return FieldError("kv_cache_precision", "must be fp32, fp16, bf16, fp8 or int8");
   }
   CAPPLAN_RETURN_IF_ERROR(CheckRange("prompt_tokens", w.prompt_tokens, int64_t{1}, int64_t{10000000}));
@@ -254,8 +241,7 @@ absl::Status ValidateServingWorkload(const ServingWorkload& w) {
   // million seconds (~12 days) keeps every figure finite.
   if (w.requests_per_second > 0 && w.requests_per_second < kMinRequestsPerSecond) {
     return FieldError("requests_per_second",
-                      absl::StrCat("must be 0 or in [", kMinRequestsPerSecond, ", 1e7], got ",
-                                   w.requests_per_second));
+                      absl::StrCat("must be 0 or in [", kMinRequestsPerSecond, ", 1e7], got ", w.requests_per_second));
   }
   CAPPLAN_RETURN_IF_ERROR(CheckRange("ttft_slo_seconds", w.ttft_slo_seconds, 0.0, 1e5));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("tpot_slo_seconds", w.tpot_slo_seconds, 0.0, 1e5));
@@ -286,30 +272,26 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu) {
   return e;
 }
 
-absl::StatusOr<ServingMemory> ServingMemoryPerGpu(const ServingWorkload& w, const GpuSpec& gpu,
-                                                  int tp) {
+absl::StatusOr<ServingMemory> ServingMemoryPerGpu(const ServingWorkload& w, const GpuSpec& gpu, int tp) {
   CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
   absl::StatusOr<Shape> s = ShapeOf(w.model);
   if (!s.ok()) return s.status();
   return MemoryOf(w, *s, gpu, tp);
 }
 
-absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu,
-                                              int tp, int64_t batch, double context_tokens,
-                                              const ServingEfficiency& eff) {
+absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,
+                                              double context_tokens, const ServingEfficiency& eff) {
   CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("batch", batch, int64_t{1}, int64_t{1} << 20));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("context_tokens", context_tokens, 0.0, 1e7));
   absl::StatusOr<Shape> s = ShapeOf(w.model);
   if (!s.ok()) return s.status();
   const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
-  return Decode(w, *s, mem, gpu, tp, batch, context_tokens,
-                {eff.bandwidth.point, eff.compute.point});
+  return Decode(w, *s, mem, gpu, tp, batch, context_tokens, {eff.bandwidth.point, eff.compute.point});
 }
 
-absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w,
-                                                       const GpuSpec& gpu, int tp, int64_t batch,
-                                                       const ServingEfficiency& eff) {
+absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                                       int64_t batch, const ServingEfficiency& eff) {
   CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("batch", batch, int64_t{1}, kMaxBatch));
   absl::StatusOr<Shape> s = ShapeOf(w.model);
@@ -317,10 +299,10 @@ absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w,
   const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
   if (mem.max_concurrent_sequences < 1) return DoesNotFit(w, mem, gpu, tp);
   if (batch > mem.max_concurrent_sequences) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "batch %d needs %.1f GB of KV cache per GPU; %s fits %d sequences of %d tokens at tp=%d",
-        batch, batch * mem.kv_bytes_per_sequence / units::kGB, gpu.name,
-        mem.max_concurrent_sequences, w.prompt_tokens + w.output_tokens, tp));
+    return absl::FailedPreconditionError(
+        absl::StrFormat("batch %d needs %.1f GB of KV cache per GPU; %s fits %d sequences of %d tokens at tp=%d", batch,
+                        batch * mem.kv_bytes_per_sequence / units::kGB, gpu.name, mem.max_concurrent_sequences,
+                        w.prompt_tokens + w.output_tokens, tp));
   }
   return Materialize(w, *s, mem, gpu, tp, batch, eff);
 }
@@ -328,9 +310,8 @@ absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w,
 namespace {
 
 // EstimateServing after its input checks; SearchServing validates once for all layouts.
-absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w, const Shape& shape,
-                                                       const GpuSpec& gpu, int tp,
-                                                       const ServingEfficiency& eff) {
+absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w, const Shape& shape, const GpuSpec& gpu,
+                                                       int tp, const ServingEfficiency& eff) {
   const Shape* s = &shape;
   const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
   if (mem.max_concurrent_sequences < 1) return DoesNotFit(w, mem, gpu, tp);
@@ -341,7 +322,8 @@ absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w,
     if (w.ttft_slo_seconds > 0 && one.ttft > w.ttft_slo_seconds) {
       what = absl::StrCat("time to first token ", Fixed(one.ttft, 3), " s > SLO ", Fixed(w.ttft_slo_seconds, 3), " s");
     } else if (w.tpot_slo_seconds > 0 && one.tpot > w.tpot_slo_seconds) {
-      what = absl::StrCat("time per output token ", Fixed(one.tpot, 4), " s > SLO ", Fixed(w.tpot_slo_seconds, 4), " s");
+      what =
+          absl::StrCat("time per output token ", Fixed(one.tpot, 4), " s > SLO ", Fixed(w.tpot_slo_seconds, 4), " s");
     } else {
       what = absl::StrCat("end-to-end ", Fixed(one.e2e, 2), " s > SLO ", Fixed(w.e2e_slo_seconds, 2), " s");
     }
@@ -365,16 +347,15 @@ absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w,
 
 }  // namespace
 
-absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const GpuSpec& gpu,
-                                                int tp, const ServingEfficiency& eff) {
+absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                                const ServingEfficiency& eff) {
   CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
   absl::StatusOr<Shape> s = ShapeOf(w.model);
   if (!s.ok()) return s.status();
   return EstimateServingChecked(w, *s, gpu, tp, eff);
 }
 
-std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu,
-                                         const ServingEfficiency& eff) {
+std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff) {
   std::vector<ServingOption> out;
   absl::Status valid = Prechecks(w, gpu, 1);
   absl::StatusOr<Shape> shape = valid.ok() ? ShapeOf(w.model) : absl::StatusOr<Shape>(valid);
@@ -433,8 +414,7 @@ ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& 
     bw.ttft_slo_seconds = bw.tpot_slo_seconds = bw.e2e_slo_seconds = 0;
     const int tp = std::max(1, b.gpu_count);
     absl::StatusOr<ServingEstimate> predicted =
-        b.batch > 0 ? EstimateServingAtBatch(bw, gpu, tp, b.batch, defaults)
-                    : EstimateServing(bw, gpu, tp, defaults);
+        b.batch > 0 ? EstimateServingAtBatch(bw, gpu, tp, b.batch, defaults) : EstimateServing(bw, gpu, tp, defaults);
     if (!predicted.ok()) {
       absl::StrAppend(&ignored, "; benchmark #", b.id, " ignored: ", predicted.status().message());
       continue;
@@ -450,8 +430,8 @@ ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& 
                             "; benchmark #%d (%s, %.4g %s) ignored: it implies %.0f%% of peak "
                             "memory bandwidth for %d+%d-token requests",
                             b.id, b.citation, b.value,
-                            b.unit == MeasuredUnit::kRequestsPerSecond ? "req/s" : "tokens/s",
-                            bw_eff * 100, bw.prompt_tokens, bw.output_tokens);
+                            b.unit == MeasuredUnit::kRequestsPerSecond ? "req/s" : "tokens/s", bw_eff * 100,
+                            bw.prompt_tokens, bw.output_tokens);
       continue;
     }
     absl::StatusOr<ParameterCounts> bc = CountParameters(b.model);
@@ -459,9 +439,8 @@ ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& 
                          (b.precision != w.weight_precision ? 0.10 : 0.0);
     ServingEfficiency out;
     const std::string src = absl::StrFormat(
-        "calibrated on benchmark #%d (%s: %s on %d x %s, %.4g %s): %.2fx the default",
-        b.id, b.citation, b.model.name, tp, b.gpu_name, b.value,
-        b.unit == MeasuredUnit::kRequestsPerSecond ? "req/s" : "tokens/s", f);
+        "calibrated on benchmark #%d (%s: %s on %d x %s, %.4g %s): %.2fx the default", b.id, b.citation, b.model.name,
+        tp, b.gpu_name, b.value, b.unit == MeasuredUnit::kRequestsPerSecond ? "req/s" : "tokens/s", f);
     out.bandwidth = {bw_eff, bw_eff * (1 - width), std::min(1.0, bw_eff * (1 + width)), src + ignored, b.id};
     out.compute = {c_eff, c_eff * (1 - width), std::min(1.0, c_eff * (1 + width)), src + ignored, b.id};
     return out;

@@ -52,19 +52,18 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu);
 double WeightBytesPerParameter(Precision p);
 
 struct ServingMemory {
-  double weights_bytes = 0;             // per GPU
-  double kv_bytes_per_token = 0;        // per GPU
-  double kv_bytes_per_sequence = 0;     // per GPU, prompt + output tokens
-  double overhead_bytes = 0;            // per GPU, reserved (1 - kUsableMemoryFraction)
+  double weights_bytes = 0;          // per GPU
+  double kv_bytes_per_token = 0;     // per GPU
+  double kv_bytes_per_sequence = 0;  // per GPU, prompt + output tokens
+  double overhead_bytes = 0;         // per GPU, reserved (1 - kUsableMemoryFraction)
   double capacity_bytes = 0;
-  int64_t max_concurrent_sequences = 0; // 0: the weights alone do not fit
+  int64_t max_concurrent_sequences = 0;  // 0: the weights alone do not fit
 };
 
 // KV cache per token for the whole model: 2 (K and V) x layers x KV heads x head dim x bytes.
 double KvBytesPerToken(const ModelArchitecture& shape, Precision kv_precision);
 
-absl::StatusOr<ServingMemory> ServingMemoryPerGpu(const ServingWorkload& w, const GpuSpec& gpu,
-                                                  int tp);
+absl::StatusOr<ServingMemory> ServingMemoryPerGpu(const ServingWorkload& w, const GpuSpec& gpu, int tp);
 
 struct DecodeStep {
   double seconds = 0;
@@ -75,13 +74,12 @@ struct DecodeStep {
 };
 
 // One decode iteration for `batch` sequences whose mean context is `context_tokens`.
-absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu,
-                                              int tp, int64_t batch, double context_tokens,
-                                              const ServingEfficiency& eff);
+absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,
+                                              double context_tokens, const ServingEfficiency& eff);
 
 struct ServingEstimate {
   int tp = 1;
-  int64_t batch = 0;                   // concurrent sequences per replica
+  int64_t batch = 0;  // concurrent sequences per replica
   ServingMemory memory;
   double ttft_seconds = 0, ttft_seconds_low = 0, ttft_seconds_high = 0;
   double tpot_seconds = 0, tpot_seconds_low = 0, tpot_seconds_high = 0;
@@ -97,15 +95,14 @@ struct ServingEstimate {
 
 // The estimate at a fixed batch (no SLO search). Fails with FailedPrecondition when the
 // weights or the batch's KV cache do not fit.
-absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w,
-                                                       const GpuSpec& gpu, int tp, int64_t batch,
-                                                       const ServingEfficiency& eff);
+absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                                       int64_t batch, const ServingEfficiency& eff);
 
 // The largest batch within memory and the SLOs (throughput rises and latency grows with
 // batch, so that is the best one). FailedPrecondition naming the binding limit when even a
 // batch of one misses.
-absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const GpuSpec& gpu,
-                                                int tp, const ServingEfficiency& eff);
+absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                                const ServingEfficiency& eff);
 
 struct ServingOption {
   absl::StatusOr<ServingEstimate> estimate;
@@ -114,8 +111,7 @@ struct ServingOption {
 
 // Tries every tensor-parallel degree inside a node that divides the heads; the feasible
 // ones ranked by total GPUs, then TPOT.
-std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu,
-                                         const ServingEfficiency& eff);
+std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff);
 
 // A measured serving benchmark, model resolved.
 struct ServingBenchmark {
@@ -123,8 +119,8 @@ struct ServingBenchmark {
   std::string gpu_name;
   ModelArchitecture model;
   Precision precision = Precision::kFp16;
-  int gpu_count = 1;            // tensor-parallel degree
-  int64_t batch = 0;            // concurrency; 0 when not reported
+  int gpu_count = 1;  // tensor-parallel degree
+  int64_t batch = 0;  // concurrency; 0 when not reported
   int64_t prompt_tokens = 0;
   int64_t output_tokens = 0;
   double value = 0;

@@ -17,8 +17,7 @@ absl::Status ValidateTcoFleet(const TcoFleet& f) {
   CAPPLAN_RETURN_IF_ERROR(CheckRange("own.pue", f.pue, 1, 3));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("own.electricity_usd_per_kwh", f.electricity_usd_per_kwh, 0, 10));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("own.ops_usd_per_month", f.ops_usd_per_month, 0, 1e10));
-  CAPPLAN_RETURN_IF_ERROR(
-      CheckRange("own.maintenance_fraction_per_year", f.maintenance_fraction_per_year, 0, 1));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("own.maintenance_fraction_per_year", f.maintenance_fraction_per_year, 0, 1));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("rent.price_usd_per_month", f.rent_flat_usd_per_month, 0, 1e11));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("rent.usd_per_gpu_hour", f.rent_usd_per_gpu_hour, 0, 1e5));
   if (!(f.discount_fraction >= 0 && f.discount_fraction < 1)) {
@@ -33,8 +32,8 @@ TcoFleetResult OneFleet(const TcoFleet& f) {
   TcoFleetResult r;
   const double full_hours = f.gpu_count * units::kHoursPerMonth;
   // Power is drawn in proportion to use (idle draw not modelled).
-  const double power_full_month = f.power_watts * units::kHoursPerMonth * f.pue * f.electricity_usd_per_kwh /
-                                  units::kWattHoursPerKilowattHour;
+  const double power_full_month =
+      f.power_watts * units::kHoursPerMonth * f.pue * f.electricity_usd_per_kwh / units::kWattHoursPerKilowattHour;
   r.own_power_usd_per_month = power_full_month * f.usage_gpu_hours_per_month / full_hours;
   const double fixed_running = f.ops_usd_per_month + f.capex_usd * f.maintenance_fraction_per_year / 12;
   r.own_capex_usd = f.capex_usd;

@@ -45,7 +45,7 @@ struct TcoFleetResult {
   double own_power_usd_per_month = 0;
   double own_running_usd_per_month = 0;  // all but depreciation
   double rent_usd_per_month = 0;
-  double rent_usd_per_gpu_hour = 0;  // after discount
+  double rent_usd_per_gpu_hour = 0;           // after discount
   double break_even_gpu_hours_per_month = 0;  // above this use owning is cheaper; 0: never
 };
 
@@ -75,8 +75,8 @@ struct ServingCostPerUnit {
   double own_usd_per_million_requests = 0, rent_usd_per_million_requests = 0;
   double own_usd_per_million_output_tokens = 0, rent_usd_per_million_output_tokens = 0;
 };
-ServingCostPerUnit ServingCosts(double own_usd_per_month, double rent_usd_per_month,
-                                double requests_per_second, double output_tokens);
+ServingCostPerUnit ServingCosts(double own_usd_per_month, double rent_usd_per_month, double requests_per_second,
+                                double output_tokens);
 
 // The formulas behind ComputeTco, for provenance.
 const std::vector<std::string>& TcoFormulas();

@@ -1,12 +1,12 @@
 // Training/fine-tuning estimator. See training.h for the papers each formula comes from.
 #include "core/training.h"
-#include "core/training_internal.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/training_internal.h"
 #include "core/units.h"
 #include "core/validate.h"
 
@@ -57,10 +57,8 @@ double OptimizerBytes(Optimizer o, Precision p) {
 }
 
 double LinkLatency(const GpuSpec& gpu) {
-  return gpu.interconnect == Interconnect::kPcie ? kAllReduceLatencyPcieSeconds
-                                                 : kAllReduceLatencyNvlinkSeconds;
+  return gpu.interconnect == Interconnect::kPcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
 }
-
 
 absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
   double peak = 0;
@@ -68,8 +66,7 @@ absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
     case Precision::kFp32:
       // FP32 training runs its matmuls on TF32 tensor cores where the part has them
       // (Megatron-LM and most trainers enable TF32); else the plain FP32 rate.
-      peak = gpu.PeakFlops(Precision::kTf32) > 0 ? gpu.PeakFlops(Precision::kTf32)
-                                                 : gpu.PeakFlops(Precision::kFp32);
+      peak = gpu.PeakFlops(Precision::kTf32) > 0 ? gpu.PeakFlops(Precision::kTf32) : gpu.PeakFlops(Precision::kFp32);
       break;
     case Precision::kFp8:
       peak = gpu.PeakFlops(Precision::kFp8) * kFp8PeakUtilisation;
@@ -78,8 +75,8 @@ absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
       peak = gpu.PeakFlops(p);
   }
   if (peak <= 0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        gpu.name, " has no ", PrecisionName(p), " math; choose another precision"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(gpu.name, " has no ", PrecisionName(p), " math; choose another precision"));
   }
   return peak;
 }
@@ -87,8 +84,8 @@ absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
 absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& cluster) {
   CAPPLAN_RETURN_IF_ERROR(ValidateTrainingJob(job));
   CAPPLAN_RETURN_IF_ERROR(ValidateGpu(cluster.gpu));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("network_bytes_per_second_per_gpu",
-                                     cluster.network_bytes_per_second_per_gpu, 1e8, 1e13));
+  CAPPLAN_RETURN_IF_ERROR(
+      CheckRange("network_bytes_per_second_per_gpu", cluster.network_bytes_per_second_per_gpu, 1e8, 1e13));
   Prepared p;
   p.job = &job;
   p.cluster = &cluster;
@@ -110,10 +107,9 @@ absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& clus
     p.trainable = n_total;
   } else {
     p.trainable = LoraParameters(p.shape, job.lora_rank);
-    p.frozen_base_bytes =
-        job.method == TrainingMethod::kQlora
-            ? (n_total - p.counts.embedding) * kQloraBytesPerParameter + p.counts.embedding * 2.0
-            : n_total * p.weight_bytes;
+    p.frozen_base_bytes = job.method == TrainingMethod::kQlora
+                              ? (n_total - p.counts.embedding) * kQloraBytesPerParameter + p.counts.embedding * 2.0
+                              : n_total * p.weight_bytes;
   }
   // Attention score and value FLOPs per token, forward: 4·L·h·s (PaLM, Chowdhery et al.
   // 2022, App. B: 6N + 12·L·h·s per token for forward plus backward).
@@ -132,16 +128,13 @@ absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& clus
   return p;
 }
 
-
-
 StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
   StepParts s;
   s.compute = e.compute1 / efficiency;
   // Narayanan et al. 2021, Sec. 2.2.1: bubble fraction (p-1)/m of the ideal time.
   s.bubble = s.compute * (par.pp - 1) / e.micro_batches;
   const double backward = s.compute * 2.0 / 3.0;
-  s.dp_exposed = std::max(e.dp_raw - backward, 0.0) +
-                 kUnoverlappedDpFraction * std::min(e.dp_raw, backward);
+  s.dp_exposed = std::max(e.dp_raw - backward, 0.0) + kUnoverlappedDpFraction * std::min(e.dp_raw, backward);
   s.total = s.compute + s.bubble + e.tp_comm + e.pp_comm + s.dp_exposed;
   return s;
 }
@@ -153,27 +146,22 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   MemoryBreakdown& m = e->memory;
   // ZeRO (Rajbhandari et al. 2020, Sec. 5): stage 1 shards optimizer state over data
   // parallel ranks, stage 2 also gradients, stage 3 also parameters.
-  m.weights_bytes = (p.frozen_base_bytes + p.trainable * p.weight_bytes) / model_shards /
-                    (par.zero_stage >= 3 ? dp : 1.0);
-  m.gradients_bytes =
-      p.trainable * p.grad_bytes / model_shards / (par.zero_stage >= 2 ? dp : 1.0);
-  m.optimizer_bytes =
-      p.trainable * p.optimizer_bytes / model_shards / (par.zero_stage >= 1 ? dp : 1.0);
+  m.weights_bytes =
+      (p.frozen_base_bytes + p.trainable * p.weight_bytes) / model_shards / (par.zero_stage >= 3 ? dp : 1.0);
+  m.gradients_bytes = p.trainable * p.grad_bytes / model_shards / (par.zero_stage >= 2 ? dp : 1.0);
+  m.optimizer_bytes = p.trainable * p.optimizer_bytes / model_shards / (par.zero_stage >= 1 ? dp : 1.0);
 
   e->micro_batches = std::max(1.0, std::floor(p.global_sequences / (dp * par.micro_batch)));
-  const double layers_per_stage =
-      std::ceil(static_cast<double>(p.shape.num_layers) / static_cast<double>(par.pp));
+  const double layers_per_stage = std::ceil(static_cast<double>(p.shape.num_layers) / static_cast<double>(par.pp));
   // 1F1B schedule: the first stage holds activations of min(p, m) micro-batches
   // (Korthikanti et al. 2022, Sec. 4.2.3).
   const double in_flight = std::min(static_cast<double>(par.pp), e->micro_batches);
-  const double per_layer =
-      ActivationBytesPerLayer(p.shape, job.sequence_length, par.micro_batch, par.tp,
-                              par.sequence_parallel, par.recompute, job.flash_attention) *
-      p.activation_scale;
+  const double per_layer = ActivationBytesPerLayer(p.shape, job.sequence_length, par.micro_batch, par.tp,
+                                                   par.sequence_parallel, par.recompute, job.flash_attention) *
+                           p.activation_scale;
   // Output logits in fp32 for the cross-entropy: 4·s·b·V/t (Korthikanti et al. 2022,
   // Sec. 4.3), held by the last stage.
-  const double logits = 4.0 * job.sequence_length * par.micro_batch *
-                        static_cast<double>(p.shape.vocab_size) / par.tp;
+  const double logits = 4.0 * job.sequence_length * par.micro_batch * static_cast<double>(p.shape.vocab_size) / par.tp;
   m.activations_bytes = per_layer * layers_per_stage * in_flight + logits;
   const double states = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
   m.overhead_bytes = kContextBytes + kFragmentationFraction * states;
@@ -199,11 +187,9 @@ void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   e->hw_flops_per_token = hw;
   e->compute1 = hw * tokens_per_step / (n * p.peak_flops);
 
-  const double layers_per_stage =
-      std::ceil(static_cast<double>(p.shape.num_layers) / static_cast<double>(par.pp));
+  const double layers_per_stage = std::ceil(static_cast<double>(p.shape.num_layers) / static_cast<double>(par.pp));
   const double activation_msg =
-      static_cast<double>(par.micro_batch) * job.sequence_length * p.shape.hidden_size *
-      p.act_elem_bytes;
+      static_cast<double>(par.micro_batch) * job.sequence_length * p.shape.hidden_size * p.act_elem_bytes;
   const double intra = gpu.interconnect_bandwidth_bytes_per_second;
   const double network = std::min(p.cluster->network_bytes_per_second_per_gpu, intra);
   e->tp_comm = 0;
@@ -248,8 +234,7 @@ Bottleneck BottleneckOf(const Eval& e, const ParallelConfig& par, const StepPart
   return b;
 }
 
-TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const Eval& e,
-                             const Efficiency& eff) {
+TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const Eval& e, const Efficiency& eff) {
   const TrainingJob& job = *p.job;
   const GpuSpec& gpu = p.cluster->gpu;
   TrainingEstimate out;
@@ -277,8 +262,8 @@ TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const
   out.model_tflops_per_gpu = out.model_flops / (n * out.duration_seconds) / units::kTera;
   const double dense_peak = p.peak_flops / (job.precision == Precision::kFp8 ? kFp8PeakUtilisation : 1.0);
   out.mfu = out.model_tflops_per_gpu * units::kTera / dense_peak;
-  out.energy_kwh = gpu.tdp_watts * n * (out.duration_seconds / units::kSecondsPerHour) * job.pue /
-                   units::kWattHoursPerKilowattHour;
+  out.energy_kwh =
+      gpu.tdp_watts * n * (out.duration_seconds / units::kSecondsPerHour) * job.pue / units::kWattHoursPerKilowattHour;
   out.bottleneck = e.fits ? BottleneckOf(e, par, s) : Bottleneck::kMemoryCapacity;
   out.shape_inferred = p.shape_inferred;
   return out;
@@ -302,11 +287,11 @@ absl::Status ValidateTrainingJob(const TrainingJob& job) {
   CAPPLAN_RETURN_IF_ERROR(ValidateModel(job.model));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("tokens", job.tokens, 1e3, 1e15));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("sequence_length", job.sequence_length, int64_t{16}, int64_t{1} << 20));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("global_batch_tokens", job.global_batch_tokens,
-                                     static_cast<double>(job.sequence_length), 1e9));
+  CAPPLAN_RETURN_IF_ERROR(
+      CheckRange("global_batch_tokens", job.global_batch_tokens, static_cast<double>(job.sequence_length), 1e9));
   const int prec = static_cast<int>(job.precision);
-  if (!IsValidPrecision(prec) || job.precision == Precision::kTf32 ||
-      job.precision == Precision::kInt8 || job.precision == Precision::kInt4) {
+  if (!IsValidPrecision(prec) || job.precision == Precision::kTf32 || job.precision == Precision::kInt8 ||
+      job.precision == Precision::kInt4) {
     return FieldError("precision", "training supports fp32, bf16, fp16 or fp8 (mixed precision)");
   }
   CAPPLAN_RETURN_IF_ERROR(CheckRange("method", static_cast<int64_t>(job.method), 0, 2));
@@ -327,12 +312,11 @@ absl::Status ValidateParallelConfig(const ParallelConfig& p, const ModelArchitec
   CAPPLAN_RETURN_IF_ERROR(CheckRange("recompute", static_cast<int64_t>(p.recompute), 0, 2));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("micro_batch", p.micro_batch, int64_t{1}, int64_t{4096}));
   if (shape.num_attention_heads % p.tp != 0) {
-    return FieldError("tp", absl::StrCat("must divide num_attention_heads ",
-                                         shape.num_attention_heads, ", got ", p.tp));
+    return FieldError("tp",
+                      absl::StrCat("must divide num_attention_heads ", shape.num_attention_heads, ", got ", p.tp));
   }
   if (p.pp > shape.num_layers) {
-    return FieldError("pp", absl::StrCat("must be at most num_layers ", shape.num_layers,
-                                         ", got ", p.pp));
+    return FieldError("pp", absl::StrCat("must be at most num_layers ", shape.num_layers, ", got ", p.pp));
   }
   return absl::OkStatus();
 }
@@ -365,9 +349,8 @@ double LoraParameters(const ModelArchitecture& m, int rank) {
   return static_cast<double>(m.num_layers) * (attention + experts * mlp);
 }
 
-double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int64_t micro_batch,
-                               int tp, bool sequence_parallel, Recompute recompute,
-                               bool flash_attention) {
+double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int64_t micro_batch, int tp,
+                               bool sequence_parallel, Recompute recompute, bool flash_attention) {
   const double s = static_cast<double>(seq);
   const double sbh = s * static_cast<double>(micro_batch) * static_cast<double>(shape.hidden_size);
   const double t = tp;
@@ -380,16 +363,14 @@ double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int6
   // the 5·a·s/h term goes.
   const bool keep_scores = recompute == Recompute::kNone && !flash_attention;
   const double scores =
-      keep_scores ? 5.0 * static_cast<double>(shape.num_attention_heads) * s /
-                        static_cast<double>(shape.hidden_size)
+      keep_scores ? 5.0 * static_cast<double>(shape.num_attention_heads) * s / static_cast<double>(shape.hidden_size)
                   : 0.0;
   if (tp == 1) return sbh * (34.0 + scores);
   if (sp) return sbh * (34.0 + scores) / t;
   return sbh * (10.0 + 24.0 / t + scores / t);
 }
 
-absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job,
-                                                     const ParallelConfig& parallel) {
+absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job, const ParallelConfig& parallel) {
   ClusterSpec cluster;
   // Memory does not depend on the GPU; a placeholder part satisfies validation.
   cluster.gpu.name = "memory-only";
@@ -407,10 +388,8 @@ absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job,
   return e.memory;
 }
 
-absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job,
-                                                  const ClusterSpec& cluster,
-                                                  const ParallelConfig& parallel,
-                                                  const Efficiency& efficiency) {
+absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job, const ClusterSpec& cluster,
+                                                  const ParallelConfig& parallel, const Efficiency& efficiency) {
   absl::StatusOr<Prepared> p = Prepare(job, cluster);
   if (!p.ok()) return p.status();
   CAPPLAN_RETURN_IF_ERROR(ValidateParallelConfig(parallel, p->shape));
@@ -418,8 +397,8 @@ absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job,
   CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.low", efficiency.low, 0.01, efficiency.point));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.high", efficiency.high, efficiency.point, 1.0));
   if (parallel.tp > cluster.gpu.gpus_per_node) {
-    return FieldError("tp", absl::StrCat("tensor parallelism must stay inside a node of ",
-                                         cluster.gpu.gpus_per_node, " GPUs, got ", parallel.tp));
+    return FieldError("tp", absl::StrCat("tensor parallelism must stay inside a node of ", cluster.gpu.gpus_per_node,
+                                         " GPUs, got ", parallel.tp));
   }
   Eval e;
   Evaluate(*p, parallel, &e);
@@ -433,8 +412,13 @@ namespace {
 class LayoutSearch {
  public:
   LayoutSearch(const Prepared& p, const Efficiency& efficiency, const SearchOptions& options)
-      : p_(p), job_(*p.job), gpu_(p.cluster->gpu), efficiency_(efficiency), options_(options),
-        bounded_(options.top_k <= 16), deadline_(options.deadline_seconds > 0) {
+      : p_(p),
+        job_(*p.job),
+        gpu_(p.cluster->gpu),
+        efficiency_(efficiency),
+        options_(options),
+        bounded_(options.top_k <= 16),
+        deadline_(options.deadline_seconds > 0) {
     if (bounded_) feasible_.reserve(static_cast<size_t>(options.top_k) + 1);
   }
 
@@ -492,9 +476,12 @@ class LayoutSearch {
   // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
   static double Badness(const Rejection& x) {
     switch (x.reason) {
-      case RejectReason::kMemory: return 1.0 + x.needed_bytes / x.capacity_bytes;
-      case RejectReason::kDeadline: return x.duration_seconds / x.deadline_seconds;
-      case RejectReason::kBatch: break;
+      case RejectReason::kMemory:
+        return 1.0 + x.needed_bytes / x.capacity_bytes;
+      case RejectReason::kDeadline:
+        return x.duration_seconds / x.deadline_seconds;
+      case RejectReason::kBatch:
+        break;
     }
     return 1e9;  // any memory or deadline miss is closer
   }
@@ -543,7 +530,8 @@ class LayoutSearch {
       for (Recompute rc : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
         // With FlashAttention, selective recompute saves nothing more than none.
         if (rc == Recompute::kSelective && job_.flash_attention) continue;
-        if (MicroBatches(n, ParallelConfig{tp, pp, dp, zero_options[zi], rc, tp > 1, 1})) break;  // more recompute only adds time
+        if (MicroBatches(n, ParallelConfig{tp, pp, dp, zero_options[zi], rc, tp > 1, 1}))
+          break;  // more recompute only adds time
       }
     }
   }

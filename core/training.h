@@ -19,14 +19,7 @@ namespace capplan::core {
 enum class TrainingMethod { kFull = 0, kLora, kQlora };
 enum class Optimizer { kAdamW = 0, kAdamW8bit, kSgdMomentum };
 enum class Recompute { kNone = 0, kSelective, kFull };
-enum class Bottleneck {
-  kCompute = 0,
-  kMemoryBandwidth,
-  kInterconnect,
-  kNetwork,
-  kPipelineBubble,
-  kMemoryCapacity
-};
+enum class Bottleneck { kCompute = 0, kMemoryBandwidth, kInterconnect, kNetwork, kPipelineBubble, kMemoryCapacity };
 const char* BottleneckName(Bottleneck b);
 const char* RecomputeName(Recompute r);
 
@@ -46,13 +39,13 @@ inline constexpr double kDefaultPue = 1.2;
 
 struct TrainingJob {
   ModelArchitecture model;
-  double tokens = 0;                       // D
+  double tokens = 0;  // D
   int64_t sequence_length = 4096;
   double global_batch_tokens = kDefaultGlobalBatchTokens;
   Precision precision = Precision::kBf16;  // kFp32, or kBf16/kFp16/kFp8 mixed precision
   TrainingMethod method = TrainingMethod::kFull;
   Optimizer optimizer = Optimizer::kAdamW;
-  int lora_rank = 16;                      // LoRA/QLoRA adapters on every linear layer
+  int lora_rank = 16;  // LoRA/QLoRA adapters on every linear layer
   bool flash_attention = true;
   double goodput = kDefaultGoodput;
   double pue = kDefaultPue;
@@ -82,8 +75,7 @@ struct MemoryBreakdown {
   double kv_cache_bytes = 0;  // serving only
   double overhead_bytes = 0;
   double TotalBytes() const {
-    return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes +
-           kv_cache_bytes + overhead_bytes;
+    return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes + kv_cache_bytes + overhead_bytes;
   }
 };
 
@@ -93,9 +85,9 @@ struct TrainingEstimate {
   double capacity_bytes = 0;
   bool fits = false;
 
-  double dense_flops = 0;      // 6·N·D (4·N·D for adapters), N active parameters
-  double model_flops = 0;      // dense_flops + attention 12·L·h·s·D; the MFU numerator
-  double hardware_flops = 0;   // what the GPUs execute, recompute included
+  double dense_flops = 0;     // 6·N·D (4·N·D for adapters), N active parameters
+  double model_flops = 0;     // dense_flops + attention 12·L·h·s·D; the MFU numerator
+  double hardware_flops = 0;  // what the GPUs execute, recompute included
   double steps = 0;
   double micro_batches_per_step = 0;
   // Per step, at the point efficiency.
@@ -110,11 +102,11 @@ struct TrainingEstimate {
   double duration_seconds_low = 0;   // at the efficiency range's high end
   double duration_seconds_high = 0;  // at its low end
   double gpu_hours = 0;
-  double model_tflops_per_gpu = 0;   // achieved model FLOP/s per GPU / 1e12
-  double mfu = 0;                    // model_tflops_per_gpu over the dense peak
-  double energy_kwh = 0;             // TDP x GPUs x duration x PUE
+  double model_tflops_per_gpu = 0;  // achieved model FLOP/s per GPU / 1e12
+  double mfu = 0;                   // model_tflops_per_gpu over the dense peak
+  double energy_kwh = 0;            // TDP x GPUs x duration x PUE
   Bottleneck bottleneck = Bottleneck::kCompute;
-  bool shape_inferred = false;       // model given as a bare count: shape from aspect ratio
+  bool shape_inferred = false;  // model given as a bare count: shape from aspect ratio
 };
 
 absl::Status ValidateTrainingJob(const TrainingJob& job);
@@ -131,23 +123,19 @@ double LoraParameters(const ModelArchitecture& shape, int rank);
 
 // Korthikanti et al. 2022, Table 2: activation bytes of one transformer layer for one
 // micro-batch, 16-bit activations.
-double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int64_t micro_batch,
-                               int tp, bool sequence_parallel, Recompute recompute,
-                               bool flash_attention);
+double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int64_t micro_batch, int tp,
+                               bool sequence_parallel, Recompute recompute, bool flash_attention);
 
 // Memory per GPU for a configuration (no fit decision).
-absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job,
-                                                     const ParallelConfig& parallel);
+absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job, const ParallelConfig& parallel);
 
 // Default compute efficiency for a GPU class, with its sources.
 Efficiency DefaultTrainingEfficiency(const GpuSpec& gpu, Precision precision);
 
 // Full estimate of one configuration. Returns an estimate with fits=false when memory does
 // not fit; InvalidArgument on bad input; FailedPrecondition when the GPU lacks the precision.
-absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job,
-                                                  const ClusterSpec& cluster,
-                                                  const ParallelConfig& parallel,
-                                                  const Efficiency& efficiency);
+absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job, const ClusterSpec& cluster,
+                                                  const ParallelConfig& parallel, const Efficiency& efficiency);
 
 // A measured training or fine-tuning benchmark, its model resolved.
 struct TrainingBenchmark {
@@ -157,7 +145,7 @@ struct TrainingBenchmark {
   Precision precision = Precision::kBf16;
   TrainingMethod method = TrainingMethod::kFull;
   int gpu_count = 1;
-  int64_t batch_sequences = 0;   // global batch, for seconds_per_step
+  int64_t batch_sequences = 0;  // global batch, for seconds_per_step
   int64_t sequence_length = 0;
   double value = 0;
   MeasuredUnit unit = MeasuredUnit::kTokensPerSecond;  // cluster-wide tokens/s, or s/step
@@ -176,7 +164,7 @@ struct SearchOptions {
   int min_gpus = 1;
   double deadline_seconds = 0;  // > 0: cheapest (fewest GPU-hours) meeting it; else fastest
   int top_k = 5;
-  int max_rejections = 5;       // the closest misses kept
+  int max_rejections = 5;  // the closest misses kept
 };
 
 enum class RejectReason { kMemory, kDeadline, kBatch };
@@ -192,8 +180,8 @@ struct Rejection {
 };
 
 struct SearchResult {
-  std::vector<TrainingEstimate> ranked;   // best first
-  std::vector<Rejection> rejected;        // closest misses first
+  std::vector<TrainingEstimate> ranked;  // best first
+  std::vector<Rejection> rejected;       // closest misses first
   int64_t configurations_evaluated = 0;
 };
 
@@ -201,8 +189,7 @@ struct SearchResult {
 // tensor parallel inside a node dividing the heads, pipeline stages dividing the layers,
 // ZeRO stages, recompute and micro-batch sizes; ranks the feasible ones.
 absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
-                                               const Efficiency& efficiency,
-                                               const SearchOptions& options);
+                                               const Efficiency& efficiency, const SearchOptions& options);
 
 // Why this configuration: the choices and what they buy, for people reading a plan.
 std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu);

@@ -78,8 +78,7 @@ constexpr double kLowestEfficiency = 0.01;
 // The compute efficiency that reproduces the benchmark's measured step on its own setup
 // (pure data parallel, ZeRO-1, no recompute); an error when it implies one outside
 // [0.01, 1] or cannot be set up.
-absl::StatusOr<double> SolveEfficiency(const TrainingJob& job, const ClusterSpec& cluster,
-                                       const TrainingBenchmark& b) {
+absl::StatusOr<double> SolveEfficiency(const TrainingJob& job, const ClusterSpec& cluster, const TrainingBenchmark& b) {
   TrainingJob bench = job;
   bench.model = b.model;
   bench.precision = b.precision;
@@ -129,8 +128,8 @@ Efficiency TrainingEfficiency(const TrainingJob& job, const ClusterSpec& cluster
       }
       continue;
     }
-    const double width = 0.10 + 0.10 * std::fabs(std::log10(cand.params / target->total)) +
-                         (b.precision != job.precision ? 0.10 : 0.0);
+    const double width =
+        0.10 + 0.10 * std::fabs(std::log10(cand.params / target->total)) + (b.precision != job.precision ? 0.10 : 0.0);
     Efficiency out;
     out.point = *point;
     out.low = std::max(kLowestEfficiency, *point * (1.0 - width));

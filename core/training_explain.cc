@@ -8,29 +8,38 @@ namespace capplan::core {
 
 const char* BottleneckName(Bottleneck b) {
   switch (b) {
-    case Bottleneck::kCompute: return "compute";
-    case Bottleneck::kMemoryBandwidth: return "memory bandwidth";
-    case Bottleneck::kInterconnect: return "interconnect";
-    case Bottleneck::kNetwork: return "network";
-    case Bottleneck::kPipelineBubble: return "pipeline bubble";
-    case Bottleneck::kMemoryCapacity: return "memory capacity";
+    case Bottleneck::kCompute:
+      return "compute";
+    case Bottleneck::kMemoryBandwidth:
+      return "memory bandwidth";
+    case Bottleneck::kInterconnect:
+      return "interconnect";
+    case Bottleneck::kNetwork:
+      return "network";
+    case Bottleneck::kPipelineBubble:
+      return "pipeline bubble";
+    case Bottleneck::kMemoryCapacity:
+      return "memory capacity";
   }
   return "unknown";
 }
 
 const char* RecomputeName(Recompute r) {
   switch (r) {
-    case Recompute::kNone: return "none";
-    case Recompute::kSelective: return "selective";
-    case Recompute::kFull: return "full";
+    case Recompute::kNone:
+      return "none";
+    case Recompute::kSelective:
+      return "selective";
+    case Recompute::kFull:
+      return "full";
   }
   return "unknown";
 }
 
 namespace {
 std::string Layout(const ParallelConfig& p) {
-  return absl::StrFormat("tp=%d pp=%d dp=%d ZeRO-%d recompute=%s micro-batch=%d", p.tp, p.pp,
-                         p.dp, p.zero_stage, RecomputeName(p.recompute), p.micro_batch);
+  return absl::StrFormat("tp=%d pp=%d dp=%d ZeRO-%d recompute=%s micro-batch=%d", p.tp, p.pp, p.dp, p.zero_stage,
+                         RecomputeName(p.recompute), p.micro_batch);
 }
 }  // namespace
 
@@ -38,8 +47,7 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
   const ParallelConfig& p = e.parallel;
   std::string why = absl::StrFormat("%d x %s, %s: ", p.NumGpus(), gpu.name, Layout(p));
   if (p.tp > 1) {
-    absl::StrAppend(&why, "tensor parallel ", p.tp, " stays inside a ", gpu.gpus_per_node,
-                    "-GPU node; ");
+    absl::StrAppend(&why, "tensor parallel ", p.tp, " stays inside a ", gpu.gpus_per_node, "-GPU node; ");
   }
   if (p.pp > 1) {
     absl::StrAppendFormat(&why, "%d pipeline stages, bubble %.1f%% of compute; ", p.pp,
@@ -62,9 +70,8 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
 std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu) {
   const int n = r.parallel.NumGpus();
   if (r.reason == RejectReason::kMemory) {
-    return absl::StrFormat("%d x %s (%s): needs %.1f GB per GPU, %s has %.1f GB", n, gpu.name,
-                           Layout(r.parallel), r.needed_bytes / units::kGB, gpu.name,
-                           r.capacity_bytes / units::kGB);
+    return absl::StrFormat("%d x %s (%s): needs %.1f GB per GPU, %s has %.1f GB", n, gpu.name, Layout(r.parallel),
+                           r.needed_bytes / units::kGB, gpu.name, r.capacity_bytes / units::kGB);
   }
   if (r.reason == RejectReason::kBatch) {
     return absl::StrFormat(
@@ -72,9 +79,8 @@ std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu) {
         "global_batch_tokens or use fewer GPUs",
         n, gpu.name, r.parallel.dp, r.global_batch_sequences);
   }
-  return absl::StrFormat("%d x %s (%s): takes %.1f days, deadline %.1f days", n, gpu.name,
-                         Layout(r.parallel), r.duration_seconds / 86400.0,
-                         r.deadline_seconds / 86400.0);
+  return absl::StrFormat("%d x %s (%s): takes %.1f days, deadline %.1f days", n, gpu.name, Layout(r.parallel),
+                         r.duration_seconds / 86400.0, r.deadline_seconds / 86400.0);
 }
 
 }  // namespace capplan::core

@@ -12,10 +12,10 @@ struct Prepared {
   ParameterCounts counts;
   ModelArchitecture shape;
   bool shape_inferred = false;
-  double trainable = 0;           // parameters with gradients and optimizer state
-  double frozen_base_bytes = 0;   // LoRA/QLoRA base weights
+  double trainable = 0;                                          // parameters with gradients and optimizer state
+  double frozen_base_bytes = 0;                                  // LoRA/QLoRA base weights
   double weight_bytes = 0, grad_bytes = 0, optimizer_bytes = 0;  // per trainable parameter
-  double hw_flops_per_token_base = 0;   // before recompute
+  double hw_flops_per_token_base = 0;                            // before recompute
   double model_flops_per_token = 0;
   double dense_flops_per_token = 0;
   double attention_fwd_flops_per_token = 0;
@@ -49,7 +49,6 @@ void Evaluate(const Prepared& p, const ParallelConfig& par, Eval* e);
 // One step's parts at `efficiency`.
 StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency);
 // The estimate a caller sees, at `efficiency`.
-TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const Eval& e,
-                             const Efficiency& efficiency);
+TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const Eval& e, const Efficiency& efficiency);
 
 }  // namespace capplan::core::training_internal

@@ -33,9 +33,9 @@ inline absl::Status CheckRange(absl::string_view field, int64_t value, int64_t l
 
 // Evaluates a Status expression and returns it from the enclosing function if not OK.
 // (Abseil 20220623 has no ABSL_RETURN_IF_ERROR.)
-#define CAPPLAN_RETURN_IF_ERROR(expr)            \
-  do {                                           \
-    absl::Status capplan_status_ = (expr);       \
+#define CAPPLAN_RETURN_IF_ERROR(expr)                  \
+  do {                                                 \
+    absl::Status capplan_status_ = (expr);             \
     if (!capplan_status_.ok()) return capplan_status_; \
   } while (0)
 

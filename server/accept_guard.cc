@@ -51,8 +51,7 @@ absl::Status InstallAcceptGuard(const AcceptGuardOptions& options) {
   if (g_reserve.load() < 0) {
     const int reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (reserve < 0) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("cannot open a reserve descriptor (limit ", lim.rlim_cur, ")"));
+      return absl::ResourceExhaustedError(absl::StrCat("cannot open a reserve descriptor (limit ", lim.rlim_cur, ")"));
     }
     g_reserve.store(reserve);
   }

@@ -15,15 +15,13 @@ namespace capplan::server {
 
 namespace v1 = capplan::v1;
 
-absl::StatusOr<Caller> Authorize(const TokenTable& tokens, const grpc::CallbackServerContext& ctx,
-                                 Role needed) {
+absl::StatusOr<Caller> Authorize(const TokenTable& tokens, const grpc::CallbackServerContext& ctx, Role needed) {
   const auto& md = ctx.client_metadata();
   auto it = md.find("authorization");
   if (it == md.end()) {
     return absl::UnauthenticatedError("authorization: admin calls need \"Bearer <token>\" metadata");
   }
-  absl::StatusOr<Caller> caller =
-      tokens.Authenticate(absl::string_view(it->second.data(), it->second.size()));
+  absl::StatusOr<Caller> caller = tokens.Authenticate(absl::string_view(it->second.data(), it->second.size()));
   if (!caller.ok()) return caller.status();
   if (needed == Role::kAdmin && caller->role != Role::kAdmin) {
     return absl::PermissionDeniedError(
@@ -55,8 +53,8 @@ std::string Fingerprint(const Request& req) {
 }  // namespace
 
 template <typename Request>
-absl::StatusOr<store::WriteContext> AdminServiceImpl::Context(grpc::CallbackServerContext* ctx,
-                                                              const char* method, const Request& req) {
+absl::StatusOr<store::WriteContext> AdminServiceImpl::Context(grpc::CallbackServerContext* ctx, const char* method,
+                                                              const Request& req) {
   absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kAdmin);
   if (!caller.ok()) return caller.status();
   // After authentication, so that a caller without a token learns nothing about the API.
@@ -85,8 +83,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::Write(grpc::CallbackServerContext* c
   return reactor;
 }
 
-grpc::ServerUnaryReactor* AdminServiceImpl::UpsertGpu(grpc::CallbackServerContext* ctx,
-                                                      const v1::UpsertGpuRequest* req,
+grpc::ServerUnaryReactor* AdminServiceImpl::UpsertGpu(grpc::CallbackServerContext* ctx, const v1::UpsertGpuRequest* req,
                                                       v1::WriteResponse* resp) {
   return Write(ctx, "UpsertGpu", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
     absl::StatusOr<store::GpuRow> row = GpuFromProto(req->gpu());
@@ -95,22 +92,21 @@ grpc::ServerUnaryReactor* AdminServiceImpl::UpsertGpu(grpc::CallbackServerContex
   });
 }
 
-grpc::ServerUnaryReactor* AdminServiceImpl::DeleteGpu(grpc::CallbackServerContext* ctx,
-                                                      const v1::DeleteGpuRequest* req,
+grpc::ServerUnaryReactor* AdminServiceImpl::DeleteGpu(grpc::CallbackServerContext* ctx, const v1::DeleteGpuRequest* req,
                                                       v1::WriteResponse* resp) {
-  return Write(ctx, "DeleteGpu", *req, resp, [&](const store::WriteContext& wc) {
-    return store_->DeleteGpu(wc, req->name());
-  });
+  return Write(ctx, "DeleteGpu", *req, resp,
+               [&](const store::WriteContext& wc) { return store_->DeleteGpu(wc, req->name()); });
 }
 
 grpc::ServerUnaryReactor* AdminServiceImpl::UpsertInstanceType(grpc::CallbackServerContext* ctx,
                                                                const v1::UpsertInstanceTypeRequest* req,
                                                                v1::WriteResponse* resp) {
-  return Write(ctx, "UpsertInstanceType", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
-    absl::StatusOr<store::InstanceRow> row = InstanceFromProto(req->instance(), req->source());
-    if (!row.ok()) return row.status();
-    return store_->UpsertInstance(wc, *row);
-  });
+  return Write(ctx, "UpsertInstanceType", *req, resp,
+               [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+                 absl::StatusOr<store::InstanceRow> row = InstanceFromProto(req->instance(), req->source());
+                 if (!row.ok()) return row.status();
+                 return store_->UpsertInstance(wc, *row);
+               });
 }
 
 grpc::ServerUnaryReactor* AdminServiceImpl::DeleteInstanceType(grpc::CallbackServerContext* ctx,
@@ -122,25 +118,22 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteInstanceType(grpc::CallbackSer
 }
 
 grpc::ServerUnaryReactor* AdminServiceImpl::UpsertModel(grpc::CallbackServerContext* ctx,
-                                                        const v1::UpsertModelRequest* req,
-                                                        v1::WriteResponse* resp) {
-  return Write(ctx, "UpsertModel", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
-    absl::StatusOr<store::ModelRow> row = ModelFromProto(req->model());
-    if (!row.ok()) return row.status();
-    return store_->UpsertModel(wc, *row);
-  });
+                                                        const v1::UpsertModelRequest* req, v1::WriteResponse* resp) {
+  return Write(ctx, "UpsertModel", *req, resp,
+               [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+                 absl::StatusOr<store::ModelRow> row = ModelFromProto(req->model());
+                 if (!row.ok()) return row.status();
+                 return store_->UpsertModel(wc, *row);
+               });
 }
 
 grpc::ServerUnaryReactor* AdminServiceImpl::DeleteModel(grpc::CallbackServerContext* ctx,
-                                                        const v1::DeleteModelRequest* req,
-                                                        v1::WriteResponse* resp) {
-  return Write(ctx, "DeleteModel", *req, resp, [&](const store::WriteContext& wc) {
-    return store_->DeleteModel(wc, req->name());
-  });
+                                                        const v1::DeleteModelRequest* req, v1::WriteResponse* resp) {
+  return Write(ctx, "DeleteModel", *req, resp,
+               [&](const store::WriteContext& wc) { return store_->DeleteModel(wc, req->name()); });
 }
 
-grpc::ServerUnaryReactor* AdminServiceImpl::SetPrice(grpc::CallbackServerContext* ctx,
-                                                     const v1::SetPriceRequest* req,
+grpc::ServerUnaryReactor* AdminServiceImpl::SetPrice(grpc::CallbackServerContext* ctx, const v1::SetPriceRequest* req,
                                                      v1::WriteResponse* resp) {
   return Write(ctx, "SetPrice", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
     v1::Price price = req->price();
@@ -155,19 +148,19 @@ grpc::ServerUnaryReactor* AdminServiceImpl::SetPrice(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* AdminServiceImpl::RecordBenchmark(grpc::CallbackServerContext* ctx,
                                                             const v1::RecordBenchmarkRequest* req,
                                                             v1::WriteResponse* resp) {
-  return Write(ctx, "RecordBenchmark", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
-    absl::StatusOr<store::BenchmarkRow> row = BenchmarkFromProto(req->benchmark());
-    if (!row.ok()) return row.status();
-    return store_->RecordBenchmark(wc, *row);
-  });
+  return Write(ctx, "RecordBenchmark", *req, resp,
+               [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+                 absl::StatusOr<store::BenchmarkRow> row = BenchmarkFromProto(req->benchmark());
+                 if (!row.ok()) return row.status();
+                 return store_->RecordBenchmark(wc, *row);
+               });
 }
 
 grpc::ServerUnaryReactor* AdminServiceImpl::DeleteBenchmark(grpc::CallbackServerContext* ctx,
                                                             const v1::DeleteBenchmarkRequest* req,
                                                             v1::WriteResponse* resp) {
-  return Write(ctx, "DeleteBenchmark", *req, resp, [&](const store::WriteContext& wc) {
-    return store_->DeleteBenchmark(wc, req->id());
-  });
+  return Write(ctx, "DeleteBenchmark", *req, resp,
+               [&](const store::WriteContext& wc) { return store_->DeleteBenchmark(wc, req->id()); });
 }
 
 grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServerContext* ctx,
@@ -177,10 +170,9 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
   absl::Status status = [&]() -> absl::Status {
     absl::StatusOr<store::WriteContext> wc = Context(ctx, "ImportPricesCsv", *req);
     if (!wc.ok()) return wc.status();
-    const int64_t effective =
-        req->effective_unix_seconds() > 0 ? req->effective_unix_seconds() : std::time(nullptr);
-    absl::StatusOr<store::CsvImportResult> r = store_->ImportPricesCsv(
-        *wc, req->provider(), req->csv(), SourceFromProto(req->source()), effective);
+    const int64_t effective = req->effective_unix_seconds() > 0 ? req->effective_unix_seconds() : std::time(nullptr);
+    absl::StatusOr<store::CsvImportResult> r =
+        store_->ImportPricesCsv(*wc, req->provider(), req->csv(), SourceFromProto(req->source()), effective);
     if (!r.ok()) return r.status();
     if (!r->errors.empty()) {
       // gRPC drops the response body on an error status, so the row list travels in the

@@ -12,19 +12,16 @@ namespace capplan::server {
 
 // Reads "authorization: Bearer <token>" metadata. Unauthenticated without a known token,
 // PermissionDenied for a token whose role is below `needed`.
-absl::StatusOr<Caller> Authorize(const TokenTable& tokens, const grpc::CallbackServerContext& ctx,
-                                 Role needed);
+absl::StatusOr<Caller> Authorize(const TokenTable& tokens, const grpc::CallbackServerContext& ctx, Role needed);
 
 class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService {
  public:
   AdminServiceImpl(store::CatalogStore* store, const TokenTable* tokens, ServerMetrics* metrics)
       : store_(store), tokens_(tokens), metrics_(metrics) {}
 
-  grpc::ServerUnaryReactor* UpsertGpu(grpc::CallbackServerContext* ctx,
-                                      const capplan::v1::UpsertGpuRequest* req,
+  grpc::ServerUnaryReactor* UpsertGpu(grpc::CallbackServerContext* ctx, const capplan::v1::UpsertGpuRequest* req,
                                       capplan::v1::WriteResponse* resp) override;
-  grpc::ServerUnaryReactor* DeleteGpu(grpc::CallbackServerContext* ctx,
-                                      const capplan::v1::DeleteGpuRequest* req,
+  grpc::ServerUnaryReactor* DeleteGpu(grpc::CallbackServerContext* ctx, const capplan::v1::DeleteGpuRequest* req,
                                       capplan::v1::WriteResponse* resp) override;
   grpc::ServerUnaryReactor* UpsertInstanceType(grpc::CallbackServerContext* ctx,
                                                const capplan::v1::UpsertInstanceTypeRequest* req,
@@ -32,14 +29,11 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
   grpc::ServerUnaryReactor* DeleteInstanceType(grpc::CallbackServerContext* ctx,
                                                const capplan::v1::DeleteInstanceTypeRequest* req,
                                                capplan::v1::WriteResponse* resp) override;
-  grpc::ServerUnaryReactor* UpsertModel(grpc::CallbackServerContext* ctx,
-                                        const capplan::v1::UpsertModelRequest* req,
+  grpc::ServerUnaryReactor* UpsertModel(grpc::CallbackServerContext* ctx, const capplan::v1::UpsertModelRequest* req,
                                         capplan::v1::WriteResponse* resp) override;
-  grpc::ServerUnaryReactor* DeleteModel(grpc::CallbackServerContext* ctx,
-                                        const capplan::v1::DeleteModelRequest* req,
+  grpc::ServerUnaryReactor* DeleteModel(grpc::CallbackServerContext* ctx, const capplan::v1::DeleteModelRequest* req,
                                         capplan::v1::WriteResponse* resp) override;
-  grpc::ServerUnaryReactor* SetPrice(grpc::CallbackServerContext* ctx,
-                                     const capplan::v1::SetPriceRequest* req,
+  grpc::ServerUnaryReactor* SetPrice(grpc::CallbackServerContext* ctx, const capplan::v1::SetPriceRequest* req,
                                      capplan::v1::WriteResponse* resp) override;
   grpc::ServerUnaryReactor* RecordBenchmark(grpc::CallbackServerContext* ctx,
                                             const capplan::v1::RecordBenchmarkRequest* req,
@@ -54,11 +48,10 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
  private:
   // Authorizes the caller and carries the request's idempotency key and fingerprint.
   template <typename Request>
-  absl::StatusOr<store::WriteContext> Context(grpc::CallbackServerContext* ctx, const char* method,
-                                              const Request& req);
+  absl::StatusOr<store::WriteContext> Context(grpc::CallbackServerContext* ctx, const char* method, const Request& req);
   template <typename Request, typename Fn>
-  grpc::ServerUnaryReactor* Write(grpc::CallbackServerContext* ctx, const char* method,
-                                  const Request& req, capplan::v1::WriteResponse* resp, Fn&& fn);
+  grpc::ServerUnaryReactor* Write(grpc::CallbackServerContext* ctx, const char* method, const Request& req,
+                                  capplan::v1::WriteResponse* resp, Fn&& fn);
 
   store::CatalogStore* store_;
   const TokenTable* tokens_;

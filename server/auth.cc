@@ -36,22 +36,19 @@ bool ConstantTimeEquals(absl::string_view stored, absl::string_view presented) {
 bool IsTokenChar(char c) { return c > ' ' && c <= '~'; }  // visible ASCII
 
 bool IsCallerChar(char c) {
-  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
-         c == '@' || c == '-';
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '@' || c == '-';
 }
 
 // "admin token file line 3, field 2 (caller): <what>". Never the field's content.
-absl::Status LineError(int line_no, int field, absl::string_view field_name,
-                       absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("admin token file line ", line_no, ", field ",
-                                                 field, " (", field_name, "): ", what));
+absl::Status LineError(int line_no, int field, absl::string_view field_name, absl::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("admin token file line ", line_no, ", field ", field, " (", field_name, "): ", what));
 }
 
 absl::Status CheckToken(int line_no, absl::string_view token) {
   if (token.size() < kMinTokenLength || token.size() > kMaxTokenLength) {
     return LineError(line_no, 1, "token",
-                     absl::StrCat("want ", kMinTokenLength, "-", kMaxTokenLength,
-                                  " characters, got ", token.size()));
+                     absl::StrCat("want ", kMinTokenLength, "-", kMaxTokenLength, " characters, got ", token.size()));
   }
   if (!std::all_of(token.begin(), token.end(), IsTokenChar)) {
     return LineError(line_no, 1, "token", "want visible ASCII characters only");
@@ -60,10 +57,8 @@ absl::Status CheckToken(int line_no, absl::string_view token) {
 }
 
 absl::Status CheckCaller(int line_no, absl::string_view name) {
-  if (name.size() > kMaxCallerNameLength ||
-      !std::all_of(name.begin(), name.end(), IsCallerChar)) {
-    return LineError(line_no, 2, "caller",
-                     absl::StrCat("want 1-", kMaxCallerNameLength, " of [A-Za-z0-9._@-]"));
+  if (name.size() > kMaxCallerNameLength || !std::all_of(name.begin(), name.end(), IsCallerChar)) {
+    return LineError(line_no, 2, "caller", absl::StrCat("want 1-", kMaxCallerNameLength, " of [A-Za-z0-9._@-]"));
   }
   return absl::OkStatus();
 }
@@ -72,12 +67,10 @@ absl::Status CheckCaller(int line_no, absl::string_view name) {
 
 absl::StatusOr<TokenTable> TokenTable::Parse(absl::string_view content) {
   if (content.size() > kMaxTokenFileBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("admin token file: larger than ", kMaxTokenFileBytes, " bytes"));
+    return absl::InvalidArgumentError(absl::StrCat("admin token file: larger than ", kMaxTokenFileBytes, " bytes"));
   }
   if (std::count(content.begin(), content.end(), '\n') > kMaxTokenFileLines) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("admin token file: more than ", kMaxTokenFileLines, " lines"));
+    return absl::InvalidArgumentError(absl::StrCat("admin token file: more than ", kMaxTokenFileLines, " lines"));
   }
   TokenTable table;
   absl::flat_hash_map<absl::string_view, int> line_of_token;
@@ -86,12 +79,10 @@ absl::StatusOr<TokenTable> TokenTable::Parse(absl::string_view content) {
     ++line_no;
     line = absl::StripAsciiWhitespace(line);
     if (line.empty() || line[0] == '#') continue;
-    std::vector<absl::string_view> parts =
-        absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    std::vector<absl::string_view> parts = absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
     if (parts.size() != 3) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "admin token file line ", line_no, ": want \"<token> <caller> <role>\", got ",
-          parts.size(), " fields"));
+          "admin token file line ", line_no, ": want \"<token> <caller> <role>\", got ", parts.size(), " fields"));
     }
     if (absl::Status s = CheckToken(line_no, parts[0]); !s.ok()) return s;
     if (absl::Status s = CheckCaller(line_no, parts[1]); !s.ok()) return s;
@@ -121,8 +112,7 @@ absl::StatusOr<TokenTable> TokenTable::LoadFile(const std::string& path) {
   return LoadFile(path, options);
 }
 
-absl::StatusOr<TokenTable> TokenTable::LoadFile(const std::string& path,
-                                                const TokenFileOptions& options) {
+absl::StatusOr<TokenTable> TokenTable::LoadFile(const std::string& path, const TokenFileOptions& options) {
   // Mode and size come from the opened descriptor, so they describe the bytes read.
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -133,22 +123,18 @@ absl::StatusOr<TokenTable> TokenTable::LoadFile(const std::string& path,
   std::string content;
   absl::Status status;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    status = absl::FailedPreconditionError(
-        absl::StrCat("admin token file ", path, ": not a regular file"));
-  } else if (const mode_t shared = st.st_mode & (options.allow_group_read ? 0026 : 0066);
-             shared != 0) {
+    status = absl::FailedPreconditionError(absl::StrCat("admin token file ", path, ": not a regular file"));
+  } else if (const mode_t shared = st.st_mode & (options.allow_group_read ? 0026 : 0066); shared != 0) {
     status = absl::FailedPreconditionError(absl::StrFormat(
         "admin token file %s: mode %04o lets %s; run chmod 600 %s%s", path, st.st_mode & 07777,
-        options.allow_group_read ? "others read it or group/others write it"
-                                 : "group or others read or write it",
-        path,
+        options.allow_group_read ? "others read it or group/others write it" : "group or others read or write it", path,
         options.allow_group_read ? ""
                                  : " (or, where the platform sets group read, e.g. a "
                                    "Kubernetes secret with fsGroup, set "
                                    "CAPPLAN_ADMIN_TOKEN_FILE_ALLOW_GROUP_READ=1)"));
   } else if (static_cast<uint64_t>(st.st_size) > kMaxTokenFileBytes) {
-    status = absl::FailedPreconditionError(absl::StrCat(
-        "admin token file ", path, ": ", st.st_size, " bytes, more than ", kMaxTokenFileBytes));
+    status = absl::FailedPreconditionError(
+        absl::StrCat("admin token file ", path, ": ", st.st_size, " bytes, more than ", kMaxTokenFileBytes));
   } else {
     // Read at most one byte past the limit, in case the file grew since fstat.
     content.resize(kMaxTokenFileBytes + 1);

@@ -43,8 +43,7 @@ class TokenTable {
 
   // Refuses a file that is not a regular file, larger than kMaxTokenFileBytes, or whose mode
   // lets others than its owner read or write it (see TokenFileOptions).
-  static absl::StatusOr<TokenTable> LoadFile(const std::string& path,
-                                             const TokenFileOptions& options);
+  static absl::StatusOr<TokenTable> LoadFile(const std::string& path, const TokenFileOptions& options);
   // As above, with allow_group_read taken from CAPPLAN_ADMIN_TOKEN_FILE_ALLOW_GROUP_READ=1:
   // the server's start-up (server.cc) calls this form.
   static absl::StatusOr<TokenTable> LoadFile(const std::string& path);

@@ -11,26 +11,29 @@ namespace v1 = capplan::v1;
 
 absl::StatusOr<core::Precision> PrecisionFromProto(v1::Precision p, const std::string& field) {
   switch (p) {
-    case v1::PRECISION_FP32: return core::Precision::kFp32;
-    case v1::PRECISION_TF32: return core::Precision::kTf32;
-    case v1::PRECISION_FP16: return core::Precision::kFp16;
-    case v1::PRECISION_BF16: return core::Precision::kBf16;
-    case v1::PRECISION_FP8: return core::Precision::kFp8;
-    case v1::PRECISION_INT8: return core::Precision::kInt8;
-    case v1::PRECISION_INT4: return core::Precision::kInt4;
+    case v1::PRECISION_FP32:
+      return core::Precision::kFp32;
+    case v1::PRECISION_TF32:
+      return core::Precision::kTf32;
+    case v1::PRECISION_FP16:
+      return core::Precision::kFp16;
+    case v1::PRECISION_BF16:
+      return core::Precision::kBf16;
+    case v1::PRECISION_FP8:
+      return core::Precision::kFp8;
+    case v1::PRECISION_INT8:
+      return core::Precision::kInt8;
+    case v1::PRECISION_INT4:
+      return core::Precision::kInt4;
     default:
-      return core::FieldError(field, absl::StrCat("must be one of PRECISION_FP32..PRECISION_INT4, got ",
-                                                  static_cast<int>(p)));
+      return core::FieldError(field,
+                              absl::StrCat("must be one of PRECISION_FP32..PRECISION_INT4, got ", static_cast<int>(p)));
   }
 }
 
-v1::Precision PrecisionToProto(core::Precision p) {
-  return static_cast<v1::Precision>(static_cast<int>(p) + 1);
-}
+v1::Precision PrecisionToProto(core::Precision p) { return static_cast<v1::Precision>(static_cast<int>(p) + 1); }
 
-store::Source SourceFromProto(const v1::Source& s) {
-  return {s.citation(), s.as_of_date(), s.note()};
-}
+store::Source SourceFromProto(const v1::Source& s) { return {s.citation(), s.as_of_date(), s.note()}; }
 
 void SourceToProto(const store::Source& s, v1::Source* out) {
   out->set_citation(s.citation);
@@ -56,10 +59,18 @@ absl::StatusOr<store::GpuRow> GpuFromProto(const v1::Gpu& g) {
   }
   row.spec.tdp_watts = g.tdp_watts();
   switch (g.interconnect_kind()) {
-    case v1::INTERCONNECT_KIND_PCIE: row.spec.interconnect = core::Interconnect::kPcie; break;
-    case v1::INTERCONNECT_KIND_NVLINK: row.spec.interconnect = core::Interconnect::kNvlink; break;
-    case v1::INTERCONNECT_KIND_INFINITY_FABRIC: row.spec.interconnect = core::Interconnect::kInfinityFabric; break;
-    case v1::INTERCONNECT_KIND_XE_LINK: row.spec.interconnect = core::Interconnect::kXeLink; break;
+    case v1::INTERCONNECT_KIND_PCIE:
+      row.spec.interconnect = core::Interconnect::kPcie;
+      break;
+    case v1::INTERCONNECT_KIND_NVLINK:
+      row.spec.interconnect = core::Interconnect::kNvlink;
+      break;
+    case v1::INTERCONNECT_KIND_INFINITY_FABRIC:
+      row.spec.interconnect = core::Interconnect::kInfinityFabric;
+      break;
+    case v1::INTERCONNECT_KIND_XE_LINK:
+      row.spec.interconnect = core::Interconnect::kXeLink;
+      break;
     default:
       return core::FieldError("gpu.interconnect_kind", "must be PCIE, NVLINK, INFINITY_FABRIC or XE_LINK");
   }
@@ -161,18 +172,20 @@ void InstanceToProto(const store::InstanceRow& row, v1::InstanceType* out) {
 
 absl::StatusOr<store::PriceKind> PriceKindFromProto(v1::PriceKind k, const std::string& field) {
   switch (k) {
-    case v1::PRICE_KIND_ON_DEMAND: return store::PriceKind::kOnDemand;
-    case v1::PRICE_KIND_SPOT: return store::PriceKind::kSpot;
-    case v1::PRICE_KIND_RESERVED_1Y: return store::PriceKind::kReserved1y;
-    case v1::PRICE_KIND_RESERVED_3Y: return store::PriceKind::kReserved3y;
+    case v1::PRICE_KIND_ON_DEMAND:
+      return store::PriceKind::kOnDemand;
+    case v1::PRICE_KIND_SPOT:
+      return store::PriceKind::kSpot;
+    case v1::PRICE_KIND_RESERVED_1Y:
+      return store::PriceKind::kReserved1y;
+    case v1::PRICE_KIND_RESERVED_3Y:
+      return store::PriceKind::kReserved3y;
     default:
       return core::FieldError(field, "must be ON_DEMAND, SPOT, RESERVED_1Y or RESERVED_3Y");
   }
 }
 
-v1::PriceKind PriceKindToProto(store::PriceKind k) {
-  return static_cast<v1::PriceKind>(static_cast<int>(k) + 1);
-}
+v1::PriceKind PriceKindToProto(store::PriceKind k) { return static_cast<v1::PriceKind>(static_cast<int>(k) + 1); }
 
 absl::StatusOr<store::PriceRow> PriceFromProto(const v1::Price& p) {
   store::PriceRow row;
@@ -204,10 +217,17 @@ absl::StatusOr<store::BenchmarkRow> BenchmarkFromProto(const v1::Benchmark& b) {
   row.gpu_name = b.gpu_name();
   row.model_name = b.model_name();
   switch (b.workload()) {
-    case v1::WORKLOAD_KIND_TRAINING: row.workload = core::WorkloadKind::kTraining; break;
-    case v1::WORKLOAD_KIND_FINE_TUNING: row.workload = core::WorkloadKind::kFineTuning; break;
-    case v1::WORKLOAD_KIND_SERVING: row.workload = core::WorkloadKind::kServing; break;
-    default: return core::FieldError("benchmark.workload", "must be TRAINING, FINE_TUNING or SERVING");
+    case v1::WORKLOAD_KIND_TRAINING:
+      row.workload = core::WorkloadKind::kTraining;
+      break;
+    case v1::WORKLOAD_KIND_FINE_TUNING:
+      row.workload = core::WorkloadKind::kFineTuning;
+      break;
+    case v1::WORKLOAD_KIND_SERVING:
+      row.workload = core::WorkloadKind::kServing;
+      break;
+    default:
+      return core::FieldError("benchmark.workload", "must be TRAINING, FINE_TUNING or SERVING");
   }
   absl::StatusOr<core::Precision> p = PrecisionFromProto(b.precision(), "benchmark.precision");
   if (!p.ok()) return p.status();
@@ -246,9 +266,15 @@ void BenchmarkToProto(const store::BenchmarkRow& row, v1::Benchmark* out) {
   out->set_output_tokens(row.output_tokens);
   out->set_measured_value(row.measured_value);
   switch (row.unit) {
-    case core::MeasuredUnit::kRequestsPerSecond: out->set_measured_unit("requests_per_second"); break;
-    case core::MeasuredUnit::kTokensPerSecond: out->set_measured_unit("tokens_per_second"); break;
-    case core::MeasuredUnit::kSecondsPerStep: out->set_measured_unit("seconds_per_step"); break;
+    case core::MeasuredUnit::kRequestsPerSecond:
+      out->set_measured_unit("requests_per_second");
+      break;
+    case core::MeasuredUnit::kTokensPerSecond:
+      out->set_measured_unit("tokens_per_second");
+      break;
+    case core::MeasuredUnit::kSecondsPerStep:
+      out->set_measured_unit("seconds_per_step");
+      break;
   }
   SourceToProto(row.source, out->mutable_source());
 }

@@ -84,12 +84,10 @@ int main(int argc, char** argv) {
   options.listen_address = FlagOrEnv(FLAGS_listen, "listen", "CAPPLAN_LISTEN");
   options.metrics_address = FlagOrEnv(FLAGS_metrics_listen, "metrics_listen", "CAPPLAN_METRICS_LISTEN");
   options.db_path = FlagOrEnv(FLAGS_db, "db", "CAPPLAN_DB");
-  options.admin_token_file =
-      FlagOrEnv(FLAGS_admin_token_file, "admin_token_file", "CAPPLAN_ADMIN_TOKEN_FILE");
+  options.admin_token_file = FlagOrEnv(FLAGS_admin_token_file, "admin_token_file", "CAPPLAN_ADMIN_TOKEN_FILE");
   options.tls_cert_file = FlagOrEnv(FLAGS_tls_cert_file, "tls_cert_file", "CAPPLAN_TLS_CERT_FILE");
   options.tls_key_file = FlagOrEnv(FLAGS_tls_key_file, "tls_key_file", "CAPPLAN_TLS_KEY_FILE");
-  options.tls_client_ca_file =
-      FlagOrEnv(FLAGS_tls_client_ca_file, "tls_client_ca_file", "CAPPLAN_TLS_CLIENT_CA_FILE");
+  options.tls_client_ca_file = FlagOrEnv(FLAGS_tls_client_ca_file, "tls_client_ca_file", "CAPPLAN_TLS_CLIENT_CA_FILE");
   options.version = CAPPLAN_VERSION;
   options.max_connections = absl::GetFlag(FLAGS_max_connections);
   if (const char* env = std::getenv("CAPPLAN_MAX_CONNECTIONS");
@@ -100,21 +98,18 @@ int main(int argc, char** argv) {
     }
   }
   if (options.max_connections < 0 || options.max_connections > 1000000) {
-    std::cerr << "capplan-server: --max_connections: must be in [0, 1000000], got "
-              << options.max_connections << "\n";
+    std::cerr << "capplan-server: --max_connections: must be in [0, 1000000], got " << options.max_connections << "\n";
     return 1;
   }
   absl::Duration grace = absl::GetFlag(FLAGS_shutdown_grace);
-  if (const char* env = std::getenv("CAPPLAN_SHUTDOWN_GRACE");
-      env != nullptr && !OnCommandLine("shutdown_grace")) {
+  if (const char* env = std::getenv("CAPPLAN_SHUTDOWN_GRACE"); env != nullptr && !OnCommandLine("shutdown_grace")) {
     if (!absl::ParseDuration(env, &grace)) {
       std::cerr << "capplan-server: CAPPLAN_SHUTDOWN_GRACE: not a duration: " << env << "\n";
       return 1;
     }
   }
 
-  absl::StatusOr<std::unique_ptr<capplan::server::Server>> server =
-      capplan::server::Server::Start(options);
+  absl::StatusOr<std::unique_ptr<capplan::server::Server>> server = capplan::server::Server::Start(options);
   if (!server.ok()) {
     std::cerr << "capplan-server: " << server.status().message() << "\n";
     return 1;
@@ -122,16 +117,14 @@ int main(int argc, char** argv) {
   const size_t colon = options.listen_address.rfind(':');
   const std::string host = options.listen_address.substr(0, colon);
   const size_t mcolon = options.metrics_address.rfind(':');
-  std::cout << "capplan-server " << CAPPLAN_VERSION << ": serving grpc on " << host << ":"
-            << (*server)->grpc_port() << ", metrics on http://"
-            << options.metrics_address.substr(0, mcolon) << ":" << (*server)->metrics_port()
-            << "/metrics, catalog version " << (*server)->catalog_version() << " from "
-            << options.db_path << std::endl;
+  std::cout << "capplan-server " << CAPPLAN_VERSION << ": serving grpc on " << host << ":" << (*server)->grpc_port()
+            << ", metrics on http://" << options.metrics_address.substr(0, mcolon) << ":" << (*server)->metrics_port()
+            << "/metrics, catalog version " << (*server)->catalog_version() << " from " << options.db_path << std::endl;
 
   int sig = 0;
   sigwait(&signals, &sig);
-  std::cout << "capplan-server: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
-            << ", draining for up to " << absl::FormatDuration(grace) << std::endl;
+  std::cout << "capplan-server: " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << ", draining for up to "
+            << absl::FormatDuration(grace) << std::endl;
   (*server)->Shutdown(absl::ToChronoMilliseconds(grace));
   std::cout << "capplan-server: stopped" << std::endl;
   return 0;

@@ -1,5 +1,6 @@
 #include "server/metrics.h"
 
+#include <google/protobuf/descriptor.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -9,11 +10,9 @@
 #include <fstream>
 #include <sstream>
 
-#include <google/protobuf/descriptor.h>
-
 #include "capplan/v1/admin.grpc.pb.h"
-#include "server/accept_guard.h"
 #include "capplan/v1/planner.grpc.pb.h"
+#include "server/accept_guard.h"
 #include "server/status.h"
 
 namespace capplan::server {
@@ -31,21 +30,18 @@ std::string TypeOf(const google::protobuf::MethodDescriptor* m) {
 // go-grpc-prometheus defaults (from 5 ms) would put every call in the first bucket.
 const prometheus::Histogram::BucketBoundaries& Buckets() {
   static const prometheus::Histogram::BucketBoundaries kBuckets = {
-      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
-      0.025,   0.05,   0.1,     0.25,   0.5,   1.0,    2.5,   5.0, 10.0};
+      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0};
   return kBuckets;
 }
 
 class MetricsInterceptor final : public grpc::experimental::Interceptor {
  public:
-  explicit MetricsInterceptor(const ServerMetrics::PerMethod* m)
-      : m_(m), start_(std::chrono::steady_clock::now()) {
+  explicit MetricsInterceptor(const ServerMetrics::PerMethod* m) : m_(m), start_(std::chrono::steady_clock::now()) {
     m_->started->Increment();
   }
 
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
-    if (methods->QueryInterceptionHookPoint(
-            grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
+    if (methods->QueryInterceptionHookPoint(grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
       const int code = static_cast<int>(methods->GetSendStatus().error_code());
       if (code >= 0 && code < 17) m_->handled[code]->Increment();
       const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
@@ -59,12 +55,10 @@ class MetricsInterceptor final : public grpc::experimental::Interceptor {
   std::chrono::steady_clock::time_point start_;
 };
 
-class MetricsInterceptorFactory final
-    : public grpc::experimental::ServerInterceptorFactoryInterface {
+class MetricsInterceptorFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
  public:
   explicit MetricsInterceptorFactory(const ServerMetrics* metrics) : metrics_(metrics) {}
-  grpc::experimental::Interceptor* CreateServerInterceptor(
-      grpc::experimental::ServerRpcInfo* info) override {
+  grpc::experimental::Interceptor* CreateServerInterceptor(grpc::experimental::ServerRpcInfo* info) override {
     const ServerMetrics::PerMethod* m = metrics_->Find(info->method());
     return m == nullptr ? nullptr : new MetricsInterceptor(m);
   }
@@ -80,8 +74,7 @@ std::vector<MethodDescription> ServedMethods() {
   // Reach the services through a message of each file: that links the generated code and
   // registers its descriptors, which a bare pool lookup by name does not guarantee.
   for (const google::protobuf::FileDescriptor* file :
-       {capplan::v1::PlanRequest::descriptor()->file(),
-        capplan::v1::WriteResponse::descriptor()->file()}) {
+       {capplan::v1::PlanRequest::descriptor()->file(), capplan::v1::WriteResponse::descriptor()->file()}) {
     for (int si = 0; si < file->service_count(); ++si) {
       const google::protobuf::ServiceDescriptor* s = file->service(si);
       for (int i = 0; i < s->method_count(); ++i) {
@@ -96,8 +89,7 @@ std::vector<MethodDescription> ServedMethods() {
 }
 
 ServerMetrics::ServerMetrics(std::shared_ptr<prometheus::Registry> registry,
-                             const std::vector<MethodDescription>& methods,
-                             const std::string& version)
+                             const std::vector<MethodDescription>& methods, const std::string& version)
     : registry_(std::move(registry)) {
   auto& started = prometheus::BuildCounter()
                       .Name("grpc_server_started_total")
@@ -107,16 +99,17 @@ ServerMetrics::ServerMetrics(std::shared_ptr<prometheus::Registry> registry,
                       .Name("grpc_server_handled_total")
                       .Help("Total number of RPCs completed on the server, regardless of success or failure.")
                       .Register(*registry_);
-  auto& seconds = prometheus::BuildHistogram()
-                      .Name("grpc_server_handling_seconds")
-                      .Help("Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.")
-                      .Register(*registry_);
+  auto& seconds =
+      prometheus::BuildHistogram()
+          .Name("grpc_server_handling_seconds")
+          .Help(
+              "Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.")
+          .Register(*registry_);
   for (const MethodDescription& d : methods) {
     const size_t slash = d.full_name.rfind('/');
     const std::string service = d.full_name.substr(1, slash - 1);
     const std::string method = d.full_name.substr(slash + 1);
-    const prometheus::Labels labels = {
-        {"grpc_type", d.type}, {"grpc_service", service}, {"grpc_method", method}};
+    const prometheus::Labels labels = {{"grpc_type", d.type}, {"grpc_service", service}, {"grpc_method", method}};
     PerMethod pm;
     pm.started = &started.Add(labels);
     for (int code = 0; code < 17; ++code) {
@@ -151,8 +144,7 @@ const ServerMetrics::PerMethod* ServerMetrics::Find(const char* full_name) const
   return it == methods_.end() ? nullptr : &it->second;
 }
 
-std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
-ServerMetrics::InterceptorFactory() {
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> ServerMetrics::InterceptorFactory() {
   return std::make_unique<MetricsInterceptorFactory>(this);
 }
 
@@ -213,19 +205,19 @@ std::vector<prometheus::MetricFamily> ProcessCollector::Collect() const {
                          prometheus::MetricType::Gauge, start_time_seconds_));
   double fds = 0;
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     ++fds;
   }
   out.push_back(OneValue("process_open_fds", "Number of open file descriptors.", prometheus::MetricType::Gauge, fds));
   rlimit lim{};
   if (getrlimit(RLIMIT_NOFILE, &lim) == 0) {
-    out.push_back(OneValue("process_max_fds", "Maximum number of open file descriptors.",
-                           prometheus::MetricType::Gauge, static_cast<double>(lim.rlim_cur)));
+    out.push_back(OneValue("process_max_fds", "Maximum number of open file descriptors.", prometheus::MetricType::Gauge,
+                           static_cast<double>(lim.rlim_cur)));
   }
   out.push_back(OneValue("capplan_connections_shed_total",
                          "Connections closed on accept: over --max_connections or while descriptors ran out.",
-                         prometheus::MetricType::Counter,
-                         static_cast<double>(AcceptGuardShedConnections())));
+                         prometheus::MetricType::Counter, static_cast<double>(AcceptGuardShedConnections())));
   return out;
 }
 

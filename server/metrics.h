@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "prometheus/collectable.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
-#include "absl/container/flat_hash_map.h"
-#include "absl/strings/string_view.h"
-#include "prometheus/collectable.h"
 #include "prometheus/registry.h"
 
 namespace capplan::server {
@@ -31,8 +31,8 @@ std::vector<MethodDescription> ServedMethods();
 
 class ServerMetrics {
  public:
-  ServerMetrics(std::shared_ptr<prometheus::Registry> registry,
-                const std::vector<MethodDescription>& methods, const std::string& version);
+  ServerMetrics(std::shared_ptr<prometheus::Registry> registry, const std::vector<MethodDescription>& methods,
+                const std::string& version);
 
   struct PerMethod {
     prometheus::Counter* started = nullptr;

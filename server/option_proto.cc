@@ -12,35 +12,52 @@ namespace planner = core::planner;
 
 v1::Bottleneck BottleneckToProto(core::Bottleneck b) {
   switch (b) {
-    case core::Bottleneck::kCompute: return v1::BOTTLENECK_COMPUTE;
-    case core::Bottleneck::kMemoryBandwidth: return v1::BOTTLENECK_MEMORY_BANDWIDTH;
-    case core::Bottleneck::kInterconnect: return v1::BOTTLENECK_INTERCONNECT;
-    case core::Bottleneck::kNetwork: return v1::BOTTLENECK_NETWORK;
-    case core::Bottleneck::kPipelineBubble: return v1::BOTTLENECK_PIPELINE_BUBBLE;
-    case core::Bottleneck::kMemoryCapacity: return v1::BOTTLENECK_MEMORY_CAPACITY;
+    case core::Bottleneck::kCompute:
+      return v1::BOTTLENECK_COMPUTE;
+    case core::Bottleneck::kMemoryBandwidth:
+      return v1::BOTTLENECK_MEMORY_BANDWIDTH;
+    case core::Bottleneck::kInterconnect:
+      return v1::BOTTLENECK_INTERCONNECT;
+    case core::Bottleneck::kNetwork:
+      return v1::BOTTLENECK_NETWORK;
+    case core::Bottleneck::kPipelineBubble:
+      return v1::BOTTLENECK_PIPELINE_BUBBLE;
+    case core::Bottleneck::kMemoryCapacity:
+      return v1::BOTTLENECK_MEMORY_CAPACITY;
   }
   return v1::BOTTLENECK_UNSPECIFIED;
 }
 
 v1::Recompute RecomputeToProto(core::Recompute r) {
   switch (r) {
-    case core::Recompute::kNone: return v1::RECOMPUTE_NONE;
-    case core::Recompute::kSelective: return v1::RECOMPUTE_SELECTIVE;
-    case core::Recompute::kFull: return v1::RECOMPUTE_FULL;
+    case core::Recompute::kNone:
+      return v1::RECOMPUTE_NONE;
+    case core::Recompute::kSelective:
+      return v1::RECOMPUTE_SELECTIVE;
+    case core::Recompute::kFull:
+      return v1::RECOMPUTE_FULL;
   }
   return v1::RECOMPUTE_UNSPECIFIED;
 }
 
 v1::RejectionReason RejectionReasonToProto(planner::RejectionReason r) {
   switch (r) {
-    case planner::RejectionReason::kRankedLower: return v1::REJECTION_REASON_RANKED_LOWER;
-    case planner::RejectionReason::kOverDeadline: return v1::REJECTION_REASON_OVER_DEADLINE;
-    case planner::RejectionReason::kOverBudget: return v1::REJECTION_REASON_OVER_BUDGET;
-    case planner::RejectionReason::kTooManyGpus: return v1::REJECTION_REASON_TOO_MANY_GPUS;
-    case planner::RejectionReason::kMemory: return v1::REJECTION_REASON_MEMORY;
-    case planner::RejectionReason::kSlo: return v1::REJECTION_REASON_SLO;
-    case planner::RejectionReason::kNoLayout: return v1::REJECTION_REASON_NO_LAYOUT;
-    case planner::RejectionReason::kInvalid: return v1::REJECTION_REASON_INVALID;
+    case planner::RejectionReason::kRankedLower:
+      return v1::REJECTION_REASON_RANKED_LOWER;
+    case planner::RejectionReason::kOverDeadline:
+      return v1::REJECTION_REASON_OVER_DEADLINE;
+    case planner::RejectionReason::kOverBudget:
+      return v1::REJECTION_REASON_OVER_BUDGET;
+    case planner::RejectionReason::kTooManyGpus:
+      return v1::REJECTION_REASON_TOO_MANY_GPUS;
+    case planner::RejectionReason::kMemory:
+      return v1::REJECTION_REASON_MEMORY;
+    case planner::RejectionReason::kSlo:
+      return v1::REJECTION_REASON_SLO;
+    case planner::RejectionReason::kNoLayout:
+      return v1::REJECTION_REASON_NO_LAYOUT;
+    case planner::RejectionReason::kInvalid:
+      return v1::REJECTION_REASON_INVALID;
   }
   return v1::REJECTION_REASON_UNSPECIFIED;
 }
@@ -178,8 +195,8 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
   absl::StrAppend(x, e.replicas, " replicas x tp=", e.tp, " at batch ", e.batch, " carry ", core::Fixed(rps, 1),
                   " req/s (", core::Fixed(e.requests_per_second_per_replica, 1), " each at ",
                   core::Fixed(w.target_utilization * 100, 0), "% planned use); TTFT ", core::Fixed(e.ttft_seconds, 3),
-                  " s, TPOT ", core::Fixed(e.tpot_seconds, 4), " s; ", core::BottleneckName(e.bottleneck),
-                  "-bound; $", core::Fixed(c.usd_per_hour, 2), "/h, $", core::Fixed(o->usd_per_million_requests(), 2),
+                  " s, TPOT ", core::Fixed(e.tpot_seconds, 4), " s; ", core::BottleneckName(e.bottleneck), "-bound; $",
+                  core::Fixed(c.usd_per_hour, 2), "/h, $", core::Fixed(o->usd_per_million_requests(), 2),
                   " per 1M requests", e.shape_inferred ? "; model shape inferred from its parameter count" : "");
   AppendRegions(c.same_offer_regions, x);
 }

@@ -21,11 +21,10 @@ capplan::v1::RejectionReason RejectionReasonToProto(core::planner::RejectionReas
 const std::vector<std::string>& TrainingFormulas();
 const std::vector<std::string>& ServingFormulas();
 
-void FillTrainingOption(int64_t catalog_version, const core::planner::Supply& s,
-                        const core::planner::TrainingChoice& c, capplan::v1::PlanOption* o);
-void FillServingOption(int64_t catalog_version, const core::planner::Supply& s,
-                       const core::planner::ServingChoice& c, const core::ServingWorkload& w,
-                       capplan::v1::PlanOption* o);
+void FillTrainingOption(int64_t catalog_version, const core::planner::Supply& s, const core::planner::TrainingChoice& c,
+                        capplan::v1::PlanOption* o);
+void FillServingOption(int64_t catalog_version, const core::planner::Supply& s, const core::planner::ServingChoice& c,
+                       const core::ServingWorkload& w, capplan::v1::PlanOption* o);
 void RejectionsToProto(const std::vector<core::planner::Rejection>& rejected, capplan::v1::PlanResponse* resp);
 
 }  // namespace capplan::server

@@ -15,8 +15,8 @@ constexpr size_t kMaxTokenBytes = 2048;
 
 absl::StatusOr<int> PageSize(int requested) {
   if (requested < 0 || requested > kMaxPageSize) {
-    return absl::InvalidArgumentError(absl::StrCat("page_size: must be in [0, ", kMaxPageSize,
-                                                   "] (0: ", kDefaultPageSize, "), got ", requested));
+    return absl::InvalidArgumentError(
+        absl::StrCat("page_size: must be in [0, ", kMaxPageSize, "] (0: ", kDefaultPageSize, "), got ", requested));
   }
   return requested == 0 ? kDefaultPageSize : requested;
 }

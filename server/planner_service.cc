@@ -63,8 +63,8 @@ absl::Status Remembered(AnswerMemo& memo, const store::CatalogSnapshot& snap, co
   return s;
 }
 
-grpc::ServerUnaryReactor* PlannerServiceImpl::Plan(grpc::CallbackServerContext* ctx,
-                                                   const v1::PlanRequest* req, v1::PlanResponse* resp) {
+grpc::ServerUnaryReactor* PlannerServiceImpl::Plan(grpc::CallbackServerContext* ctx, const v1::PlanRequest* req,
+                                                   v1::PlanResponse* resp) {
   return Estimate(ctx, *req, resp, [&] {
     const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
     bool computed = false;
@@ -77,8 +77,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::Plan(grpc::CallbackServerContext* 
   });
 }
 
-grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContext* ctx,
-                                                      const v1::CompareRequest* req,
+grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContext* ctx, const v1::CompareRequest* req,
                                                       v1::CompareResponse* resp) {
   return Estimate(ctx, *req, resp, [&] {
     const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
@@ -86,17 +85,17 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContex
   });
 }
 
-grpc::ServerUnaryReactor* PlannerServiceImpl::Tco(grpc::CallbackServerContext* ctx,
-                                                  const v1::TcoRequest* req, v1::TcoResponse* resp) {
+grpc::ServerUnaryReactor* PlannerServiceImpl::Tco(grpc::CallbackServerContext* ctx, const v1::TcoRequest* req,
+                                                  v1::TcoResponse* resp) {
   return Estimate(ctx, *req, resp, [&] {
     absl::Status s = server::Tco(*store_->Snapshot(), *req, resp);
     return s.ok() ? CheckAnswer(*resp) : s;
   });
 }
 
-grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
-    grpc::CallbackServerContext* ctx, const v1::GetCatalogVersionRequest* req,
-    v1::GetCatalogVersionResponse* resp) {
+grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(grpc::CallbackServerContext* ctx,
+                                                                const v1::GetCatalogVersionRequest* req,
+                                                                v1::GetCatalogVersionResponse* resp) {
   if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   resp->set_catalog_version(snap->catalog_version);
@@ -105,8 +104,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::GetCatalogVersion(
   return Done(ctx, absl::OkStatus());
 }
 
-grpc::ServerUnaryReactor* PlannerServiceImpl::ListGpus(grpc::CallbackServerContext* ctx,
-                                                       const v1::ListGpusRequest* req,
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListGpus(grpc::CallbackServerContext* ctx, const v1::ListGpusRequest* req,
                                                        v1::ListGpusResponse* resp) {
   if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
@@ -160,8 +158,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
     v1::InstanceOffer* offer = resp->add_offers();
     InstanceToProto(i, offer->mutable_instance());
     for (int k = 0; k < store::kNumPriceKinds; ++k) {
-      const store::PriceRow* p =
-          snap->PriceAt(i, static_cast<store::PriceKind>(k), as_of);
+      const store::PriceRow* p = snap->PriceAt(i, static_cast<store::PriceKind>(k), as_of);
       if (p != nullptr) PriceToProto(*p, offer->add_current_prices());
     }
     last_sent = &i;
@@ -179,15 +176,14 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListPriceHistory(grpc::CallbackSer
   absl::StatusOr<std::vector<std::string>> after = ParsePageToken(req->page_token(), 2);
   if (!after.ok()) return Done(ctx, after.status());
   int64_t after_effective = 0, after_id = 0;
-  if (!after->empty() && (!absl::SimpleAtoi((*after)[0], &after_effective) ||
-                          !absl::SimpleAtoi((*after)[1], &after_id))) {
+  if (!after->empty() &&
+      (!absl::SimpleAtoi((*after)[0], &after_effective) || !absl::SimpleAtoi((*after)[1], &after_id))) {
     return Done(ctx, absl::InvalidArgumentError("page_token: not a token from ListPriceHistory"));
   }
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   if (snap->FindInstance(req->provider(), req->instance_type(), req->region()) == nullptr) {
-    return Done(ctx, absl::NotFoundError(absl::StrCat("no instance type \"", req->provider(), " ",
-                                                      req->instance_type(), "\" in region \"",
-                                                      req->region(), "\"")));
+    return Done(ctx, absl::NotFoundError(absl::StrCat("no instance type \"", req->provider(), " ", req->instance_type(),
+                                                      "\" in region \"", req->region(), "\"")));
   }
   const store::PriceRow* last_sent = nullptr;
   for (const store::PriceRow* p : snap->PriceHistory(req->provider(), req->instance_type(), req->region())) {

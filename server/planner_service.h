@@ -15,19 +15,16 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
 
   grpc::ServerUnaryReactor* Plan(grpc::CallbackServerContext* ctx, const capplan::v1::PlanRequest* req,
                                  capplan::v1::PlanResponse* resp) override;
-  grpc::ServerUnaryReactor* Compare(grpc::CallbackServerContext* ctx,
-                                    const capplan::v1::CompareRequest* req,
+  grpc::ServerUnaryReactor* Compare(grpc::CallbackServerContext* ctx, const capplan::v1::CompareRequest* req,
                                     capplan::v1::CompareResponse* resp) override;
   grpc::ServerUnaryReactor* Tco(grpc::CallbackServerContext* ctx, const capplan::v1::TcoRequest* req,
                                 capplan::v1::TcoResponse* resp) override;
-  grpc::ServerUnaryReactor* GetCatalogVersion(
-      grpc::CallbackServerContext* ctx, const capplan::v1::GetCatalogVersionRequest* req,
-      capplan::v1::GetCatalogVersionResponse* resp) override;
-  grpc::ServerUnaryReactor* ListGpus(grpc::CallbackServerContext* ctx,
-                                     const capplan::v1::ListGpusRequest* req,
+  grpc::ServerUnaryReactor* GetCatalogVersion(grpc::CallbackServerContext* ctx,
+                                              const capplan::v1::GetCatalogVersionRequest* req,
+                                              capplan::v1::GetCatalogVersionResponse* resp) override;
+  grpc::ServerUnaryReactor* ListGpus(grpc::CallbackServerContext* ctx, const capplan::v1::ListGpusRequest* req,
                                      capplan::v1::ListGpusResponse* resp) override;
-  grpc::ServerUnaryReactor* ListModels(grpc::CallbackServerContext* ctx,
-                                       const capplan::v1::ListModelsRequest* req,
+  grpc::ServerUnaryReactor* ListModels(grpc::CallbackServerContext* ctx, const capplan::v1::ListModelsRequest* req,
                                        capplan::v1::ListModelsResponse* resp) override;
   grpc::ServerUnaryReactor* ListInstances(grpc::CallbackServerContext* ctx,
                                           const capplan::v1::ListInstancesRequest* req,

@@ -26,8 +26,8 @@ void AddFormulas(const std::vector<std::string>& formulas, google::protobuf::Rep
   for (const std::string& f : formulas) *out->Add() = f;
 }
 
-absl::Status PlanTraining(const core::CatalogView& catalog, const v1::PlanRequest& req,
-                          const planner::PlanQuery& q, v1::PlanResponse* resp) {
+absl::Status PlanTraining(const core::CatalogView& catalog, const v1::PlanRequest& req, const planner::PlanQuery& q,
+                          v1::PlanResponse* resp) {
   absl::StatusOr<core::TrainingJob> job = TrainingJobFrom(catalog, req.training(), "training");
   if (!job.ok()) return job.status();
   absl::StatusOr<planner::TrainingPlan> plan = planner::PlanTraining(catalog, *job, q);
@@ -42,8 +42,8 @@ absl::Status PlanTraining(const core::CatalogView& catalog, const v1::PlanReques
   return absl::OkStatus();
 }
 
-absl::Status PlanServing(const core::CatalogView& catalog, const v1::PlanRequest& req,
-                         const planner::PlanQuery& q, v1::PlanResponse* resp) {
+absl::Status PlanServing(const core::CatalogView& catalog, const v1::PlanRequest& req, const planner::PlanQuery& q,
+                         v1::PlanResponse* resp) {
   absl::StatusOr<core::ServingWorkload> w = ServingWorkloadFrom(catalog, req.serving(), "serving");
   if (!w.ok()) return w.status();
   absl::StatusOr<planner::ServingPlan> plan = planner::PlanServing(catalog, *w, q);
@@ -59,7 +59,8 @@ absl::Status PlanServing(const core::CatalogView& catalog, const v1::PlanRequest
 }
 
 // The requests and output tokens the serving parts can carry at the workload's SLOs.
-double ServingCapacity(const core::CatalogView& catalog, const core::ServingWorkload& w, const core::GpuRow& gpu, int count) {
+double ServingCapacity(const core::CatalogView& catalog, const core::ServingWorkload& w, const core::GpuRow& gpu,
+                       int count) {
   double best = 0;
   for (const core::ServingOption& o :
        core::SearchServing(w, gpu.spec, core::ServingEfficiencyFor(w, gpu.spec, catalog.ServingBenchmarks()))) {
@@ -77,9 +78,12 @@ absl::Status Plan(const core::CatalogView& catalog, const v1::PlanRequest& req, 
   if (!q.ok()) return q.status();
   resp->set_catalog_version(catalog.Version());
   switch (req.workload_case()) {
-    case v1::PlanRequest::kTraining: return PlanTraining(catalog, req, *q, resp);
-    case v1::PlanRequest::kServing: return PlanServing(catalog, req, *q, resp);
-    case v1::PlanRequest::WORKLOAD_NOT_SET: break;
+    case v1::PlanRequest::kTraining:
+      return PlanTraining(catalog, req, *q, resp);
+    case v1::PlanRequest::kServing:
+      return PlanServing(catalog, req, *q, resp);
+    case v1::PlanRequest::WORKLOAD_NOT_SET:
+      break;
   }
   return absl::InvalidArgumentError("workload: set training or serving");
 }
@@ -132,8 +136,8 @@ absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest&
 
 absl::Status Tco(const core::CatalogView& catalog, const v1::TcoRequest& req, v1::TcoResponse* resp) {
   if (req.horizon_months() < 1 || req.horizon_months() > core::kMaxHorizonMonths) {
-    return absl::InvalidArgumentError(absl::StrCat("horizon_months: must be in [1, ", core::kMaxHorizonMonths,
-                                                   "], got ", req.horizon_months()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("horizon_months: must be in [1, ", core::kMaxHorizonMonths, "], got ", req.horizon_months()));
   }
   if (req.fleets_size() < 1 || req.fleets_size() > core::kMaxTcoFleets) {
     return absl::InvalidArgumentError(
@@ -147,7 +151,8 @@ absl::Status Tco(const core::CatalogView& catalog, const v1::TcoRequest& req, v1
   prov->set_catalog_version(catalog.Version());
   std::vector<core::TcoFleet> fleets;
   for (int i = 0; i < req.fleets_size(); ++i) {
-    absl::StatusOr<core::TcoFleet> f = TcoFleetFrom(catalog, req.fleets(i), as_of, absl::StrCat("fleets[", i, "]"), prov);
+    absl::StatusOr<core::TcoFleet> f =
+        TcoFleetFrom(catalog, req.fleets(i), as_of, absl::StrCat("fleets[", i, "]"), prov);
     if (!f.ok()) return f.status();
     fleets.push_back(std::move(*f));
   }

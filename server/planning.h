@@ -21,7 +21,6 @@ absl::Status Plan(const core::CatalogView& catalog, const capplan::v1::PlanReque
                   capplan::v1::PlanResponse* resp);
 absl::Status Compare(const core::CatalogView& catalog, const capplan::v1::CompareRequest& req,
                      capplan::v1::CompareResponse* resp);
-absl::Status Tco(const core::CatalogView& catalog, const capplan::v1::TcoRequest& req,
-                 capplan::v1::TcoResponse* resp);
+absl::Status Tco(const core::CatalogView& catalog, const capplan::v1::TcoRequest& req, capplan::v1::TcoResponse* resp);
 
 }  // namespace capplan::server

@@ -48,8 +48,8 @@ class Walker {
         const int n = r->FieldSize(m, f);
         if (!response_ && static_cast<size_t>(n) > limits_.max_repeated) {
           frames_.push_back({f, -1});
-          absl::Status s = absl::InvalidArgumentError(absl::StrCat(
-              PathOf(frames_), ": at most ", limits_.max_repeated, " entries, got ", n));
+          absl::Status s = absl::InvalidArgumentError(
+              absl::StrCat(PathOf(frames_), ": at most ", limits_.max_repeated, " entries, got ", n));
           frames_.pop_back();
           return s;
         }
@@ -87,22 +87,20 @@ class Walker {
           if (e->number() == 0) continue;  // *_UNSPECIFIED: the default, never named
           absl::StrAppend(&allowed, allowed.empty() ? "" : ", ", e->name());
         }
-        return absl::InvalidArgumentError(
-            absl::StrCat(PathOf(frames_), ": unknown value ", v, "; one of ", allowed));
+        return absl::InvalidArgumentError(absl::StrCat(PathOf(frames_), ": unknown value ", v, "; one of ", allowed));
       }
       case pb::FieldDescriptor::CPPTYPE_STRING: {
         if (response_) return absl::OkStatus();
         std::string scratch;
-        const std::string& s = i < 0 ? r->GetStringReference(m, f, &scratch)
-                                     : r->GetRepeatedStringReference(m, f, i, &scratch);
+        const std::string& s =
+            i < 0 ? r->GetStringReference(m, f, &scratch) : r->GetRepeatedStringReference(m, f, i, &scratch);
         size_t limit = limits_.max_string_bytes;
         if (!limits_.string_bytes_overrides.empty()) {
           auto it = limits_.string_bytes_overrides.find(f->full_name());
           if (it != limits_.string_bytes_overrides.end()) limit = it->second;
         }
         if (s.size() <= limit) return absl::OkStatus();
-        return absl::InvalidArgumentError(
-            absl::StrCat(PathOf(frames_), ": at most ", limit, " bytes, got ", s.size()));
+        return absl::InvalidArgumentError(absl::StrCat(PathOf(frames_), ": at most ", limit, " bytes, got ", s.size()));
       }
       case pb::FieldDescriptor::CPPTYPE_MESSAGE:
         return Message(i < 0 ? r->GetMessage(m, f) : r->GetRepeatedMessage(m, f, i), depth + 1);
@@ -115,12 +113,10 @@ class Walker {
     if (std::isfinite(v)) return absl::OkStatus();
     const std::string what = std::isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf");
     if (response_) {
-      return absl::InternalError(absl::StrCat(
-          "the answer's ", PathOf(frames_), " came out ", what,
-          "; this is a bug in capplan, please report the request"));
+      return absl::InternalError(absl::StrCat("the answer's ", PathOf(frames_), " came out ", what,
+                                              "; this is a bug in capplan, please report the request"));
     }
-    return absl::InvalidArgumentError(
-        absl::StrCat(PathOf(frames_), ": must be a finite number, got ", what));
+    return absl::InvalidArgumentError(absl::StrCat(PathOf(frames_), ": must be a finite number, got ", what));
   }
 
   const MessageLimits& limits_;

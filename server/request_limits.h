@@ -32,8 +32,7 @@ const MessageLimits& RequestLimits();
 
 // InvalidArgument naming the first offending field by its path ("fleets[0].own.pue") and
 // the allowed range; OK when every field is within the limits.
-absl::Status CheckRequest(const google::protobuf::Message& request,
-                          const MessageLimits& limits = RequestLimits());
+absl::Status CheckRequest(const google::protobuf::Message& request, const MessageLimits& limits = RequestLimits());
 
 // A last guard on the way out: Internal naming the field if any number in the answer is NaN
 // or infinite (a caller must never be handed one as if it were an estimate).

@@ -19,8 +19,7 @@ absl::Status Prefixed(const absl::Status& s, const std::string& prefix) {
 
 int64_t PricesAsOf(int64_t requested_unix_seconds) {
   if (requested_unix_seconds > 0) return requested_unix_seconds;
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 namespace {
@@ -48,10 +47,14 @@ absl::StatusOr<core::ModelArchitecture> ResolveModel(const core::CatalogView& ca
 absl::StatusOr<core::TrainingMethod> MethodFrom(v1::TrainingMethod m, const std::string& field) {
   switch (m) {
     case v1::TRAINING_METHOD_UNSPECIFIED:
-    case v1::TRAINING_METHOD_FULL: return core::TrainingMethod::kFull;
-    case v1::TRAINING_METHOD_LORA: return core::TrainingMethod::kLora;
-    case v1::TRAINING_METHOD_QLORA: return core::TrainingMethod::kQlora;
-    default: break;
+    case v1::TRAINING_METHOD_FULL:
+      return core::TrainingMethod::kFull;
+    case v1::TRAINING_METHOD_LORA:
+      return core::TrainingMethod::kLora;
+    case v1::TRAINING_METHOD_QLORA:
+      return core::TrainingMethod::kQlora;
+    default:
+      break;
   }
   return absl::InvalidArgumentError(absl::StrCat(field, ".method: must be FULL, LORA or QLORA"));
 }
@@ -59,10 +62,14 @@ absl::StatusOr<core::TrainingMethod> MethodFrom(v1::TrainingMethod m, const std:
 absl::StatusOr<core::Optimizer> OptimizerFrom(v1::Optimizer o, const std::string& field) {
   switch (o) {
     case v1::OPTIMIZER_UNSPECIFIED:
-    case v1::OPTIMIZER_ADAMW: return core::Optimizer::kAdamW;
-    case v1::OPTIMIZER_ADAMW_8BIT: return core::Optimizer::kAdamW8bit;
-    case v1::OPTIMIZER_SGD_MOMENTUM: return core::Optimizer::kSgdMomentum;
-    default: break;
+    case v1::OPTIMIZER_ADAMW:
+      return core::Optimizer::kAdamW;
+    case v1::OPTIMIZER_ADAMW_8BIT:
+      return core::Optimizer::kAdamW8bit;
+    case v1::OPTIMIZER_SGD_MOMENTUM:
+      return core::Optimizer::kSgdMomentum;
+    default:
+      break;
   }
   return absl::InvalidArgumentError(absl::StrCat(field, ".optimizer: must be ADAMW, ADAMW_8BIT or SGD_MOMENTUM"));
 }
@@ -70,20 +77,28 @@ absl::StatusOr<core::Optimizer> OptimizerFrom(v1::Optimizer o, const std::string
 absl::StatusOr<planner::Objective> ObjectiveFrom(v1::Objective o) {
   switch (o) {
     case v1::OBJECTIVE_UNSPECIFIED:
-    case v1::OBJECTIVE_CHEAPEST: return planner::Objective::kCheapest;
-    case v1::OBJECTIVE_FASTEST: return planner::Objective::kFastest;
-    case v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE: return planner::Objective::kCheapestWithinDeadline;
-    case v1::OBJECTIVE_FASTEST_WITHIN_BUDGET: return planner::Objective::kFastestWithinBudget;
-    default: break;
+    case v1::OBJECTIVE_CHEAPEST:
+      return planner::Objective::kCheapest;
+    case v1::OBJECTIVE_FASTEST:
+      return planner::Objective::kFastest;
+    case v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE:
+      return planner::Objective::kCheapestWithinDeadline;
+    case v1::OBJECTIVE_FASTEST_WITHIN_BUDGET:
+      return planner::Objective::kFastestWithinBudget;
+    default:
+      break;
   }
   return absl::InvalidArgumentError(absl::StrCat("objective: unknown value ", static_cast<int>(o)));
 }
 
 core::Recompute RecomputeFrom(v1::Recompute r) {
   switch (r) {
-    case v1::RECOMPUTE_SELECTIVE: return core::Recompute::kSelective;
-    case v1::RECOMPUTE_FULL: return core::Recompute::kFull;
-    default: return core::Recompute::kNone;  // UNSPECIFIED, NONE (unknown values never pass CheckRequest)
+    case v1::RECOMPUTE_SELECTIVE:
+      return core::Recompute::kSelective;
+    case v1::RECOMPUTE_FULL:
+      return core::Recompute::kFull;
+    default:
+      return core::Recompute::kNone;  // UNSPECIFIED, NONE (unknown values never pass CheckRequest)
   }
 }
 
@@ -166,11 +181,13 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const v1::PlanRequest& req) {
     return absl::InvalidArgumentError(absl::StrCat("constraints.max_gpus: must be in [0, ", planner::kMaxGpus,
                                                    "] (0: ", planner::kDefaultMaxGpus, "), got ", c.max_gpus()));
   }
-  for (const auto& [list, name] : {std::pair{&c.providers(), "providers"}, {&c.regions(), "regions"},
-                                   {&c.allowed_gpus(), "allowed_gpus"}, {&c.excluded_gpus(), "excluded_gpus"}}) {
+  for (const auto& [list, name] : {std::pair{&c.providers(), "providers"},
+                                   {&c.regions(), "regions"},
+                                   {&c.allowed_gpus(), "allowed_gpus"},
+                                   {&c.excluded_gpus(), "excluded_gpus"}}) {
     if (list->size() > planner::kMaxFilterNames) {
-      return absl::InvalidArgumentError(absl::StrCat("constraints.", name, ": at most ", planner::kMaxFilterNames,
-                                                     " names, got ", list->size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("constraints.", name, ": at most ", planner::kMaxFilterNames, " names, got ", list->size()));
     }
   }
   absl::StatusOr<planner::Objective> objective = ObjectiveFrom(req.objective());
@@ -218,7 +235,8 @@ absl::Status CatalogRent(const core::CatalogView& catalog, const v1::TcoFleet& f
       }
     }
     if (inst == nullptr) {
-      return absl::NotFoundError(absl::StrCat(field, ".rent.instance_type: no instance type \"", rent.instance_type(), "\""));
+      return absl::NotFoundError(
+          absl::StrCat(field, ".rent.instance_type: no instance type \"", rent.instance_type(), "\""));
     }
     if (inst->gpu_name != f.gpu_name()) {
       return absl::InvalidArgumentError(absl::StrCat(field, ".rent.instance_type: ", rent.instance_type(), " carries ",
@@ -311,9 +329,9 @@ std::vector<planner::CompareTarget> CompareTargetsFrom(const v1::CompareRequest&
     c.region = t.region();
     c.count = t.count();
     const v1::Parallelism& p = t.pinned_parallelism();
-    c.pin = {p.tensor_parallel(),        p.pipeline_parallel(),          p.data_parallel(),
-             p.zero_stage(),             RecomputeFrom(p.recompute()),   p.sequence_parallel(),
-             p.micro_batch_sequences(),  p.serving_batch_sequences()};
+    c.pin = {
+        p.tensor_parallel(),          p.pipeline_parallel(), p.data_parallel(),         p.zero_stage(),
+        RecomputeFrom(p.recompute()), p.sequence_parallel(), p.micro_batch_sequences(), p.serving_batch_sequences()};
     out.push_back(std::move(c));
   }
   return out;

@@ -21,8 +21,7 @@ namespace capplan::server {
 absl::Status Prefixed(const absl::Status& s, const std::string& prefix);
 
 absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catalog,
-                                                  const capplan::v1::TrainingWorkload& w,
-                                                  const std::string& field);
+                                                  const capplan::v1::TrainingWorkload& w, const std::string& field);
 absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogView& catalog,
                                                           const capplan::v1::ServingWorkload& w,
                                                           const std::string& field);
@@ -35,8 +34,7 @@ std::vector<core::planner::CompareTarget> CompareTargetsFrom(const capplan::v1::
 // One TCO fleet part: the GPU's list price and TDP as defaults, the rent priced from the
 // catalog unless flat (the price row used is added to `prov`).
 absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, const capplan::v1::TcoFleet& f,
-                                            int64_t as_of, const std::string& field,
-                                            capplan::v1::Provenance* prov);
+                                            int64_t as_of, const std::string& field, capplan::v1::Provenance* prov);
 
 // The time prices are read at: the caller's, or now for 0.
 int64_t PricesAsOf(int64_t requested_unix_seconds);

@@ -95,13 +95,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   store::DatabaseOptions db_options;
   db_options.path = options.db_path;
-  absl::StatusOr<std::unique_ptr<store::CatalogStore>> store =
-      store::CatalogStore::Open(db_options);
+  absl::StatusOr<std::unique_ptr<store::CatalogStore>> store = store::CatalogStore::Open(db_options);
   if (!store.ok()) return store.status();
   state->store = std::move(*store);
 
-  state->metrics = std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(),
-                                                   ServedMethods(), options.version);
+  state->metrics =
+      std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(), ServedMethods(), options.version);
   state->metrics->SetCatalogVersion(state->store->Snapshot()->catalog_version);
   state->metrics->SetOldestPrice(state->store->Snapshot()->OldestCurrentPriceUnixSeconds());
   state->process = std::make_shared<ProcessCollector>();
@@ -112,8 +111,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         "listening_ports", options.metrics_address, "num_threads", std::to_string(options.metrics_threads),
         "request_timeout_ms", std::to_string(options.metrics_request_timeout_ms), "linger_timeout_ms", "0"});
   } catch (const std::exception& e) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
+    return absl::UnavailableError(absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
   }
   state->exposer->RegisterCollectable(state->metrics->registry());
   state->exposer->RegisterCollectable(state->process);
@@ -121,8 +119,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   state->metrics_port = metric_ports.empty() ? 0 : metric_ports.front();
 
   state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
-  state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens,
-                                                    state->metrics.get());
+  state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -145,8 +142,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   builder.experimental().SetInterceptorCreators(std::move(creators));
   state->grpc_server = builder.BuildAndStart();
   if (state->grpc_server == nullptr || state->grpc_port == 0) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot listen on ", options.listen_address, " (address in use or invalid)"));
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options.listen_address, " (address in use or invalid)"));
   }
   // After everything else is open, so that the connection cap counts connections only.
   AcceptGuardOptions guard;

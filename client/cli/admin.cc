@@ -9,25 +9,23 @@
 namespace capplan::cli {
 namespace {
 
-const CommandInfo kSetPrice = {
-    "admin set-price",
-    "record a price row for an instance (effective now or from --effective)",
-    "--provider=NAME --instance_type=TYPE --region=REGION --usd_per_hour=USD "
-    "--citation=TEXT "
-    "--as_of_date=YYYY-MM-DD [flags]",
-    "  CAPPLAN_ADMIN_TOKEN_FILE=var/admin-tokens capplan admin set-price "
-    "--provider=aws \\\n"
-    "    --instance_type=p5.48xlarge --region=us-east-1 --usd_per_hour=55.04 "
-    "\\\n"
-    "    --citation=\"AWS price change 2025-06\" --as_of_date=2025-06-05"};
-const CommandInfo kImportCsv = {
-    "admin import-csv",
-    "import a provider's prices from a SkyPilot catalog CSV, all or nothing",
-    "--provider=NAME --file=PATH --citation=TEXT --as_of_date=YYYY-MM-DD "
-    "[flags]",
-    "  capplan admin import-csv --provider=aws --file=vms.csv "
-    "--citation=\"SkyPilot catalog\" "
-    "--as_of_date=2025-11-01"};
+const CommandInfo kSetPrice = {"admin set-price",
+                               "record a price row for an instance (effective now or from --effective)",
+                               "--provider=NAME --instance_type=TYPE --region=REGION --usd_per_hour=USD "
+                               "--citation=TEXT "
+                               "--as_of_date=YYYY-MM-DD [flags]",
+                               "  CAPPLAN_ADMIN_TOKEN_FILE=var/admin-tokens capplan admin set-price "
+                               "--provider=aws \\\n"
+                               "    --instance_type=p5.48xlarge --region=us-east-1 --usd_per_hour=55.04 "
+                               "\\\n"
+                               "    --citation=\"AWS price change 2025-06\" --as_of_date=2025-06-05"};
+const CommandInfo kImportCsv = {"admin import-csv",
+                                "import a provider's prices from a SkyPilot catalog CSV, all or nothing",
+                                "--provider=NAME --file=PATH --citation=TEXT --as_of_date=YYYY-MM-DD "
+                                "[flags]",
+                                "  capplan admin import-csv --provider=aws --file=vms.csv "
+                                "--citation=\"SkyPilot catalog\" "
+                                "--as_of_date=2025-11-01"};
 
 // Flags both writes share: the source, the effective time and the request id.
 struct WriteFlags {
@@ -37,12 +35,9 @@ struct WriteFlags {
 
 void AddWriteFlags(FlagSet* flags, WriteFlags* w) {
   flags->String("provider", "NAME", "cloud provider, e.g. aws", &w->provider);
-  flags->String("citation", "TEXT", "where the figure comes from",
-                &w->citation);
-  IsoDateFlag(flags, "as_of_date", "the date the source was read",
-              &w->as_of_date);
-  IsoTimeFlag(flags, "effective",
-              "when the price takes effect, UTC date or time",
+  flags->String("citation", "TEXT", "where the figure comes from", &w->citation);
+  IsoDateFlag(flags, "as_of_date", "the date the source was read", &w->as_of_date);
+  IsoTimeFlag(flags, "effective", "when the price takes effect, UTC date or time",
               [w](int64_t t) { w->effective_unix_seconds = t; });
   flags->String("request_id", "ID",
                 "idempotency key: a retried write with the same id applies "
@@ -52,8 +47,7 @@ void AddWriteFlags(FlagSet* flags, WriteFlags* w) {
 
 // Built after the flags are parsed, since global flags may follow the command;
 // the token is read only then, so --help works without one.
-absl::StatusOr<std::unique_ptr<client::Client>> AdminClient(
-    const GlobalOptions& global) {
+absl::StatusOr<std::unique_ptr<client::Client>> AdminClient(const GlobalOptions& global) {
   absl::StatusOr<std::string> token = client::AdminTokenFromEnvironment();
   if (!token.ok()) return token.status();
   client::ClientOptions options = global.client;
@@ -69,21 +63,16 @@ int SetPrice(const std::vector<std::string>& args, GlobalOptions* global) {
   p->set_kind(v1::PRICE_KIND_ON_DEMAND);
   AddWriteFlags(&flags, &w);
   flags.Custom("instance_type", "TYPE", "instance type, e.g. p5.48xlarge", "",
-               [p](const std::string& v) {
-                 return p->set_instance_type(v), absl::OkStatus();
-               });
-  flags.Custom(
-      "region", "REGION", "region, e.g. us-east-1", "",
-      [p](const std::string& v) { return p->set_region(v), absl::OkStatus(); });
-  flags.Custom("kind", "on_demand|spot|reserved_1y|reserved_3y", "price kind",
-               "on_demand", [p](const std::string& v) {
-                 absl::StatusOr<v1::PriceKind> k = ParsePriceKind(v);
-                 if (!k.ok()) return k.status();
-                 p->set_kind(*k);
-                 return absl::OkStatus();
-               });
-  NumberField(&flags, "usd_per_hour", "USD", "price in USD per instance-hour",
-              "", 0, true, 1e9,
+               [p](const std::string& v) { return p->set_instance_type(v), absl::OkStatus(); });
+  flags.Custom("region", "REGION", "region, e.g. us-east-1", "",
+               [p](const std::string& v) { return p->set_region(v), absl::OkStatus(); });
+  flags.Custom("kind", "on_demand|spot|reserved_1y|reserved_3y", "price kind", "on_demand", [p](const std::string& v) {
+    absl::StatusOr<v1::PriceKind> k = ParsePriceKind(v);
+    if (!k.ok()) return k.status();
+    p->set_kind(*k);
+    return absl::OkStatus();
+  });
+  NumberField(&flags, "usd_per_hour", "USD", "price in USD per instance-hour", "", 0, true, 1e9,
               [p](double d) { p->set_price_usd_per_hour(d); });
   const int rc = ParseCommandFlags(kSetPrice, args, &flags, global);
   if (rc >= 0) return rc;
@@ -97,8 +86,7 @@ int SetPrice(const std::vector<std::string>& args, GlobalOptions* global) {
   auto resp = (*c)->SetPrice(r);
   if (!resp.ok()) return Fail(resp.status());
   if (global->json) return PrintJson(*resp), 0;
-  std::cout << "price row " << resp->id() << " recorded; catalog version "
-            << resp->catalog_version() << "\n";
+  std::cout << "price row " << resp->id() << " recorded; catalog version " << resp->catalog_version() << "\n";
   return 0;
 }
 
@@ -111,9 +99,7 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
   const int rc = ParseCommandFlags(kImportCsv, args, &flags, global);
   if (rc >= 0) return rc;
   absl::StatusOr<std::string> csv = ReadFile(file);
-  if (!csv.ok())
-    return UsageError(kImportCsv.path,
-                      absl::StrCat("--file: ", csv.status().message()));
+  if (!csv.ok()) return UsageError(kImportCsv.path, absl::StrCat("--file: ", csv.status().message()));
   v1::ImportPricesCsvRequest r;
   r.set_provider(w.provider);
   r.set_csv(*std::move(csv));
@@ -126,8 +112,7 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
   auto resp = (*c)->ImportPricesCsv(r);
   if (!resp.ok()) return Fail(resp.status());
   if (global->json) return PrintJson(*resp), 0;
-  std::cout << resp->rows_imported() << " offers imported; catalog version "
-            << resp->catalog_version() << "\n";
+  std::cout << resp->rows_imported() << " offers imported; catalog version " << resp->catalog_version() << "\n";
   return 0;
 }
 
@@ -135,8 +120,7 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
 
 int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
   const std::string what = args.empty() ? "" : args[0];
-  const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1),
-                                      args.end());
+  const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (what == "set-price") return SetPrice(rest, global);
   if (what == "import-csv") return ImportCsv(rest, global);
   return SubcommandUsage("admin", {"set-price", "import-csv"}, args);

@@ -23,8 +23,7 @@ std::string Layout(const v1::Parallelism& p, bool serving);
 std::string BottleneckLabel(v1::Bottleneck b);
 // With --explain: each option's explanation and provenance, then the response's
 // formulas once.
-void PrintExplanations(
-    const std::vector<const v1::PlanOption*>& options,
-    const google::protobuf::RepeatedPtrField<std::string>& formulas);
+void PrintExplanations(const std::vector<const v1::PlanOption*>& options,
+                       const google::protobuf::RepeatedPtrField<std::string>& formulas);
 
 }  // namespace capplan::cli

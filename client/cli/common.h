@@ -45,16 +45,14 @@ struct CommandInfo {
 // Parses `args` (what follows the command path) with `flags` plus the global
 // flags. Returns -1 to go on, or the exit code: 0 after printing --help,
 // kExitUsage after an error that names the flag and points at --help.
-int ParseCommandFlags(const CommandInfo& info,
-                      const std::vector<std::string>& args, FlagSet* flags,
+int ParseCommandFlags(const CommandInfo& info, const std::vector<std::string>& args, FlagSet* flags,
                       GlobalOptions* global);
 
 // "capplan: <why>" and a pointer at --help on stderr; returns kExitUsage.
 int UsageError(const std::string& path, const std::string& why);
 // A group ("plan") without a known subcommand: its subcommands on stdout and 0
 // for --help, else an error naming them and kExitUsage.
-int SubcommandUsage(const std::string& group,
-                    const std::vector<std::string>& subcommands,
+int SubcommandUsage(const std::string& group, const std::vector<std::string>& subcommands,
                     const std::vector<std::string>& args);
 // "capplan: CODE: message" on stderr; returns kExitRpcError.
 int Fail(const absl::Status& status);
@@ -64,9 +62,7 @@ void PrintJson(const google::protobuf::Message& message);
 // Column-aligned text table.
 class Table {
  public:
-  explicit Table(std::vector<std::string> header) {
-    rows_.push_back(std::move(header));
-  }
+  explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
   void Add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   void Print() const;
 
@@ -99,34 +95,26 @@ absl::StatusOr<v1::View> ParseView(const std::string& text);
 std::string EnumLabel(const std::string& name, const std::string& prefix);
 
 // Flag helpers that parse into a proto field through the parsers above.
-void PrecisionFlag(FlagSet* flags, const std::string& name,
-                   const std::string& help, v1::Precision* out);
-void IsoTimeFlag(FlagSet* flags, const std::string& name,
-                 const std::string& help,
+void PrecisionFlag(FlagSet* flags, const std::string& name, const std::string& help, v1::Precision* out);
+void IsoTimeFlag(FlagSet* flags, const std::string& name, const std::string& help,
                  std::function<void(int64_t)> set_unix_seconds);
-void IsoDateFlag(FlagSet* flags, const std::string& name,
-                 const std::string& help, std::string* out);
+void IsoDateFlag(FlagSet* flags, const std::string& name, const std::string& help, std::string* out);
 void ViewFlag(FlagSet* flags, std::function<void(v1::View)> set);
 
 // A whole-number flag in [min, max] that hands the value to `set`.
-void IntField(FlagSet* flags, const std::string& name, const std::string& help,
-              const std::string& default_text, int64_t min, int64_t max,
-              std::function<void(int64_t)> set);
+void IntField(FlagSet* flags, const std::string& name, const std::string& help, const std::string& default_text,
+              int64_t min, int64_t max, std::function<void(int64_t)> set);
 
 // A number flag in (low, high] (or [low, high] with `low_inclusive`).
-void NumberField(FlagSet* flags, const std::string& name,
-                 const std::string& value_name, const std::string& help,
-                 const std::string& default_text, double low,
-                 bool low_inclusive, double high,
+void NumberField(FlagSet* flags, const std::string& name, const std::string& value_name, const std::string& help,
+                 const std::string& default_text, double low, bool low_inclusive, double high,
                  std::function<void(double)> set);
 
 // An enum flag: `text` upper-cased after `prefix` must name a value other than
 // UNSPECIFIED.
 template <typename Enum>
-void EnumField(FlagSet* flags, const std::string& name,
-               const std::string& choices, const std::string& help,
-               const std::string& default_text, const std::string& prefix,
-               bool (*parse)(const std::string&, Enum*),
+void EnumField(FlagSet* flags, const std::string& name, const std::string& choices, const std::string& help,
+               const std::string& default_text, const std::string& prefix, bool (*parse)(const std::string&, Enum*),
                std::function<void(Enum)> set) {
   flags->Custom(name, choices, help, default_text, [=](const std::string& v) {
     Enum e{};

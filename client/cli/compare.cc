@@ -24,146 +24,103 @@ constexpr char kTargetHelp[] =
     "/tp=N/pp=N/dp=N/zero=N/micro_batch=N/batch=N/recompute=none|selective|full"
     "/sp=true to pin the layout";
 
-const CommandInfo kTraining = {
-    "compare training",
-    "one training workload on the targets you name, side by side",
-    "(--model=NAME | --model_file=PATH) --tokens=N --targets=SPEC[,SPEC...] "
-    "[flags]",
-    "  capplan compare training --model=Llama-2-13B --tokens=1e9 --method=lora "
-    "\\\n"
-    "    "
-    "--targets=gpu:A100-SXM4-80GB:4,gpu:RTX-3090:8/tp=2/dp=4,gpu:RTX-A6000:2"};
-const CommandInfo kServing = {
-    "compare serving",
-    "one serving workload on the targets you name, side by side",
-    "(--model=NAME | --model_file=PATH) --prompt_tokens=N --output_tokens=N "
-    "--targets=SPEC[,SPEC...] [flags]",
-    "  capplan compare serving --model=Llama-2-7B --prompt_tokens=512 "
-    "--output_tokens=128 \\\n"
-    "    "
-    "--targets=instance:g5.xlarge:us-east-1,instance:p4d.24xlarge:us-east-1"};
+const CommandInfo kTraining = {"compare training", "one training workload on the targets you name, side by side",
+                               "(--model=NAME | --model_file=PATH) --tokens=N --targets=SPEC[,SPEC...] "
+                               "[flags]",
+                               "  capplan compare training --model=Llama-2-13B --tokens=1e9 --method=lora "
+                               "\\\n"
+                               "    "
+                               "--targets=gpu:A100-SXM4-80GB:4,gpu:RTX-3090:8/tp=2/dp=4,gpu:RTX-A6000:2"};
+const CommandInfo kServing = {"compare serving", "one serving workload on the targets you name, side by side",
+                              "(--model=NAME | --model_file=PATH) --prompt_tokens=N --output_tokens=N "
+                              "--targets=SPEC[,SPEC...] [flags]",
+                              "  capplan compare serving --model=Llama-2-7B --prompt_tokens=512 "
+                              "--output_tokens=128 \\\n"
+                              "    "
+                              "--targets=instance:g5.xlarge:us-east-1,instance:p4d.24xlarge:us-east-1"};
 
 // The pinned-layout keys after "/": key=value -> a Parallelism field.
-absl::Status SetPinned(const std::string& key, const std::string& value,
-                       v1::Parallelism* p) {
+absl::Status SetPinned(const std::string& key, const std::string& value, v1::Parallelism* p) {
   if (key == "recompute") {
     v1::Recompute r;
-    if (!v1::Recompute_Parse("RECOMPUTE_" + absl::AsciiStrToUpper(value), &r) ||
-        r == v1::RECOMPUTE_UNSPECIFIED) {
-      return absl::InvalidArgumentError(
-          "recompute: want none, selective or full");
+    if (!v1::Recompute_Parse("RECOMPUTE_" + absl::AsciiStrToUpper(value), &r) || r == v1::RECOMPUTE_UNSPECIFIED) {
+      return absl::InvalidArgumentError("recompute: want none, selective or full");
     }
     p->set_recompute(r);
     return absl::OkStatus();
   }
   if (key == "sp") {
-    if (value != "true" && value != "false")
-      return absl::InvalidArgumentError("sp: true|false");
+    if (value != "true" && value != "false") return absl::InvalidArgumentError("sp: true|false");
     p->set_sequence_parallel(value == "true");
     return absl::OkStatus();
   }
-  static const std::pair<const char*,
-                         std::function<void(v1::Parallelism*, int64_t)>>
-      kInts[] = {
-          {"tp",
-           [](v1::Parallelism* q, int64_t n) {
-             q->set_tensor_parallel(static_cast<int32_t>(n));
-           }},
-          {"pp",
-           [](v1::Parallelism* q, int64_t n) {
-             q->set_pipeline_parallel(static_cast<int32_t>(n));
-           }},
-          {"dp",
-           [](v1::Parallelism* q, int64_t n) {
-             q->set_data_parallel(static_cast<int32_t>(n));
-           }},
-          {"zero",
-           [](v1::Parallelism* q, int64_t n) {
-             q->set_zero_stage(static_cast<int32_t>(n));
-           }},
-          {"micro_batch", [](v1::Parallelism* q,
-                             int64_t n) { q->set_micro_batch_sequences(n); }},
-          {"batch", [](v1::Parallelism* q, int64_t n) {
-             q->set_serving_batch_sequences(n);
-           }}};
+  static const std::pair<const char*, std::function<void(v1::Parallelism*, int64_t)>> kInts[] = {
+      {"tp", [](v1::Parallelism* q, int64_t n) { q->set_tensor_parallel(static_cast<int32_t>(n)); }},
+      {"pp", [](v1::Parallelism* q, int64_t n) { q->set_pipeline_parallel(static_cast<int32_t>(n)); }},
+      {"dp", [](v1::Parallelism* q, int64_t n) { q->set_data_parallel(static_cast<int32_t>(n)); }},
+      {"zero", [](v1::Parallelism* q, int64_t n) { q->set_zero_stage(static_cast<int32_t>(n)); }},
+      {"micro_batch", [](v1::Parallelism* q, int64_t n) { q->set_micro_batch_sequences(n); }},
+      {"batch", [](v1::Parallelism* q, int64_t n) { q->set_serving_batch_sequences(n); }}};
   for (const auto& [name, set] : kInts) {
     if (key != name) continue;
     int64_t n = 0;
     if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kInt32Max) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(key, ": want a whole number >= 0"));
+      return absl::InvalidArgumentError(absl::StrCat(key, ": want a whole number >= 0"));
     }
     set(p, n);
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown layout key \"", key, "\""));
+  return absl::InvalidArgumentError(absl::StrCat("unknown layout key \"", key, "\""));
 }
 
 absl::Status ParseTarget(const std::string& spec, v1::CompareTarget* t) {
   std::vector<std::string> parts = absl::StrSplit(spec, '/');
   std::vector<std::string> f = absl::StrSplit(parts[0], ':');
   int64_t count = 0;
-  const bool count_ok = f.size() >= 3 && absl::SimpleAtoi(f.back(), &count) &&
-                        count >= 1 && count <= kInt32Max;
+  const bool count_ok = f.size() >= 3 && absl::SimpleAtoi(f.back(), &count) && count >= 1 && count <= kInt32Max;
   if (f[0] == "gpu" && f.size() == 3 && count_ok) {
     t->set_gpu_name(f[1]);
-  } else if (f[0] == "instance" &&
-             (f.size() == 2 || f.size() == 3 || (f.size() == 4 && count_ok))) {
+  } else if (f[0] == "instance" && (f.size() == 2 || f.size() == 3 || (f.size() == 4 && count_ok))) {
     t->set_instance_type(f[1]);
     if (f.size() >= 3) t->set_region(f[2]);
     if (f.size() < 4) count = 0;
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot read target \"", spec, "\"; ", kTargetHelp));
+    return absl::InvalidArgumentError(absl::StrCat("cannot read target \"", spec, "\"; ", kTargetHelp));
   }
   t->set_count(static_cast<int32_t>(count));
   for (size_t i = 1; i < parts.size(); ++i) {
-    std::pair<std::string, std::string> kv =
-        absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
-    absl::Status s =
-        SetPinned(kv.first, kv.second, t->mutable_pinned_parallelism());
-    if (!s.ok())
-      return absl::InvalidArgumentError(
-          absl::StrCat("target \"", spec, "\": ", s.message()));
+    std::pair<std::string, std::string> kv = absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
+    absl::Status s = SetPinned(kv.first, kv.second, t->mutable_pinned_parallelism());
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("target \"", spec, "\": ", s.message()));
   }
   return absl::OkStatus();
 }
 
 std::string TargetName(const v1::CompareTarget& t) {
-  return t.instance_type().empty()
-             ? absl::StrCat(t.count(), " x ", t.gpu_name())
-             : absl::StrCat(t.instance_type(), " ", t.region());
+  return t.instance_type().empty() ? absl::StrCat(t.count(), " x ", t.gpu_name())
+                                   : absl::StrCat(t.instance_type(), " ", t.region());
 }
 
 std::string Ratio(double r) { return r > 0 ? absl::StrFormat("%.2f", r) : "-"; }
 
 void PrintRows(const v1::CompareResponse& resp, bool serving) {
-  Table t(serving
-              ? std::vector<std::string>{"target", "layout", "req/s", "TPOT ms",
-                                         "$/h", "speed x", "cost x", "note"}
-              : std::vector<std::string>{"target", "layout", "days", "cost",
-                                         "speed x", "cost x", "bound", "note"});
+  Table t(serving ? std::vector<std::string>{"target", "layout", "req/s", "TPOT ms", "$/h", "speed x", "cost x", "note"}
+                  : std::vector<std::string>{"target", "layout", "days", "cost", "speed x", "cost x", "bound", "note"});
   for (const v1::CompareRow& row : resp.rows()) {
     const std::string name = TargetName(row.target());
     const v1::PlanOption& o = row.option();
     if (!row.infeasible_reason().empty()) {
-      t.Add({name, "-", "-", "-", "-", "-", "-",
-             row.infeasible_reason()});  // 8 columns
+      t.Add({name, "-", "-", "-", "-", "-", "-", row.infeasible_reason()});  // 8 columns
     } else if (serving) {
-      t.Add({name, Layout(o.parallelism(), true),
-             absl::StrFormat("%.1f", o.requests_per_second().point()),
+      t.Add({name, Layout(o.parallelism(), true), absl::StrFormat("%.1f", o.requests_per_second().point()),
              absl::StrFormat("%.1f", o.tpot_seconds().point() * 1000),
              o.cost_usd_per_hour() > 0 ? Usd(o.cost_usd_per_hour()) : "-",
-             absl::StrFormat("%.2f", row.speed_ratio_vs_first()),
-             Ratio(row.cost_ratio_vs_first()), ""});
+             absl::StrFormat("%.2f", row.speed_ratio_vs_first()), Ratio(row.cost_ratio_vs_first()), ""});
     } else {
-      t.Add({name, Layout(o.parallelism(), false),
-             absl::StrFormat("%.2f", o.duration_seconds().point() / 86400),
+      t.Add({name, Layout(o.parallelism(), false), absl::StrFormat("%.2f", o.duration_seconds().point() / 86400),
              o.cost_usd_per_hour() > 0 ? Usd(o.total_cost_usd().point()) : "-",
-             absl::StrFormat("%.2f", row.speed_ratio_vs_first()),
-             Ratio(row.cost_ratio_vs_first()), BottleneckLabel(o.bottleneck()),
-             ""});
+             absl::StrFormat("%.2f", row.speed_ratio_vs_first()), Ratio(row.cost_ratio_vs_first()),
+             BottleneckLabel(o.bottleneck()), ""});
     }
   }
   t.Print();
@@ -183,16 +140,12 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global) {
   v1::CompareRequest r;
   bool explain = false;
   flags.Repeated("targets", "SPEC[,SPEC...]", kTargetHelp, &targets);
-  IsoTimeFlag(&flags, "prices_as_of",
-              "read prices as they were at this UTC date or time",
+  IsoTimeFlag(&flags, "prices_as_of", "read prices as they were at this UTC date or time",
               [&r](int64_t t) { r.set_prices_as_of_unix_seconds(t); });
   ViewFlag(&flags, [&r](v1::View v) { r.set_view(v); });
-  flags.Bool("explain",
-             "print each row's explanation and provenance, then the formulas",
-             &explain);
+  flags.Bool("explain", "print each row's explanation and provenance, then the formulas", &explain);
   const CommandInfo& info = serving ? kServing : kTraining;
-  const int rc =
-      ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
+  const int rc = ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
   if (rc >= 0) return rc;
   absl::Status s = BuildWorkload(workload, &r);
   for (const std::string& list : targets) {
@@ -200,8 +153,7 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global) {
       if (s.ok()) s = ParseTarget(spec, r.add_targets());
     }
   }
-  if (s.ok() && r.targets_size() == 0)
-    s = absl::InvalidArgumentError("--targets is required");
+  if (s.ok() && r.targets_size() == 0) s = absl::InvalidArgumentError("--targets is required");
   if (!s.ok()) return UsageError(info.path, std::string(s.message()));
   client::Client client(global->client);
   absl::StatusOr<v1::CompareResponse> resp = client.Compare(r);
@@ -216,10 +168,8 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global) {
     for (const v1::CompareRow& row : resp->rows()) {
       if (row.infeasible_reason().empty()) options.push_back(&row.option());
     }
-    PrintExplanations(options,
-                      r.view() == v1::VIEW_BASIC
-                          ? google::protobuf::RepeatedPtrField<std::string>()
-                          : resp->formulas());
+    PrintExplanations(
+        options, r.view() == v1::VIEW_BASIC ? google::protobuf::RepeatedPtrField<std::string>() : resp->formulas());
   }
   return 0;
 }

@@ -20,14 +20,12 @@ class FlagSet {
 
   // `value_name` is what help shows after "=", e.g. "USD" or "N"; `help` says
   // the unit.
-  void Custom(const std::string& name, const std::string& value_name,
-              const std::string& help, const std::string& default_text,
-              Setter set);
-  void String(const std::string& name, const std::string& value_name,
-              const std::string& help, std::string* out);
+  void Custom(const std::string& name, const std::string& value_name, const std::string& help,
+              const std::string& default_text, Setter set);
+  void String(const std::string& name, const std::string& value_name, const std::string& help, std::string* out);
   // Appends each use: the flag may be given more than once.
-  void Repeated(const std::string& name, const std::string& value_name,
-                const std::string& help, std::vector<std::string>* out);
+  void Repeated(const std::string& name, const std::string& value_name, const std::string& help,
+                std::vector<std::string>* out);
   // --name, --name=true|false, --noname.
   void Bool(const std::string& name, const std::string& help, bool* out);
   // Flags accepted but left out of Help() (the global flags, listed by `capplan
@@ -38,8 +36,7 @@ class FlagSet {
   // `stop_at_positional`, the first positional argument and everything after it
   // are left in `positional` unparsed. Sets `*help` on -h/--help. Unknown flags
   // are an error.
-  absl::Status Parse(const std::vector<std::string>& args,
-                     bool stop_at_positional,
+  absl::Status Parse(const std::vector<std::string>& args, bool stop_at_positional,
                      std::vector<std::string>* positional, bool* help);
 
   // One line per visible flag: "  --name=VALUE  help (default: D)".

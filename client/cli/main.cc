@@ -38,9 +38,8 @@ Global flags (before or after the command):
 
 int Health(const std::vector<std::string>& args, GlobalOptions* global) {
   FlagSet flags;
-  const CommandInfo info = {"health",
-                            "the server's health status (exit 0 when SERVING)",
-                            "", "  capplan --server=127.0.0.1:50051 health"};
+  const CommandInfo info = {"health", "the server's health status (exit 0 when SERVING)", "",
+                            "  capplan --server=127.0.0.1:50051 health"};
   const int rc = ParseCommandFlags(info, args, &flags, global);
   if (rc >= 0) return rc;
   client::Client client(global->client);
@@ -73,8 +72,7 @@ int Main(int argc, char** argv) {
   if (command == "tco") return RunTco(args, &global);
   if (command == "catalog") return RunCatalog(args, &global);
   if (command == "admin") return RunAdmin(args, &global);
-  std::cerr << "capplan: unknown command \"" << command
-            << "\"\nSee: capplan --help\n";
+  std::cerr << "capplan: unknown command \"" << command << "\"\nSee: capplan --help\n";
   return kExitUsage;
 }
 

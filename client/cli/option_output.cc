@@ -11,43 +11,32 @@ namespace capplan::cli {
 
 std::string Where(const v1::PlanOption& o) {
   if (!o.owned_pool().empty()) return absl::StrCat("pool ", o.owned_pool());
-  if (o.instance_type().empty())
-    return absl::StrCat(o.gpu_count(), " x ", o.gpu_name());
-  return absl::StrCat(o.provider(), " ", o.instance_type(), " x",
-                      o.instance_count(), " ", o.region());
+  if (o.instance_type().empty()) return absl::StrCat(o.gpu_count(), " x ", o.gpu_name());
+  return absl::StrCat(o.provider(), " ", o.instance_type(), " x", o.instance_count(), " ", o.region());
 }
 
 std::string Layout(const v1::Parallelism& p, bool serving) {
   if (serving) {
-    return absl::StrFormat("tp=%d x%d batch=%d", p.tensor_parallel(),
-                           p.data_parallel(), p.serving_batch_sequences());
+    return absl::StrFormat("tp=%d x%d batch=%d", p.tensor_parallel(), p.data_parallel(), p.serving_batch_sequences());
   }
-  return absl::StrFormat("tp=%d pp=%d dp=%d z%d", p.tensor_parallel(),
-                         p.pipeline_parallel(), p.data_parallel(),
+  return absl::StrFormat("tp=%d pp=%d dp=%d z%d", p.tensor_parallel(), p.pipeline_parallel(), p.data_parallel(),
                          p.zero_stage());
 }
 
-std::string BottleneckLabel(v1::Bottleneck b) {
-  return EnumLabel(v1::Bottleneck_Name(b), "BOTTLENECK_");
-}
+std::string BottleneckLabel(v1::Bottleneck b) { return EnumLabel(v1::Bottleneck_Name(b), "BOTTLENECK_"); }
 
-void PrintExplanations(
-    const std::vector<const v1::PlanOption*>& options,
-    const google::protobuf::RepeatedPtrField<std::string>& formulas) {
+void PrintExplanations(const std::vector<const v1::PlanOption*>& options,
+                       const google::protobuf::RepeatedPtrField<std::string>& formulas) {
   for (const v1::PlanOption* o : options) {
     // Compare rows have no rank; name them by where they run.
     std::cout << "\n"
-              << (o->rank() > 0 ? absl::StrCat("#", o->rank()) : Where(*o))
-              << " " << o->explanation()
-              << "\n  efficiency: " << o->provenance().efficiency_source()
-              << "\n";
+              << (o->rank() > 0 ? absl::StrCat("#", o->rank()) : Where(*o)) << " " << o->explanation()
+              << "\n  efficiency: " << o->provenance().efficiency_source() << "\n";
     for (const v1::Price& p : o->provenance().prices()) {
-      std::cout << "  price: " << p.provider() << " " << p.instance_type()
-                << " " << p.region() << " $" << p.price_usd_per_hour() << "/h "
-                << EnumLabel(v1::PriceKind_Name(p.kind()), "PRICE_KIND_")
-                << ", effective " << IsoDate(p.effective_unix_seconds()) << ", "
-                << p.source().citation() << " (" << p.source().as_of_date()
-                << ")\n";
+      std::cout << "  price: " << p.provider() << " " << p.instance_type() << " " << p.region() << " $"
+                << p.price_usd_per_hour() << "/h " << EnumLabel(v1::PriceKind_Name(p.kind()), "PRICE_KIND_")
+                << ", effective " << IsoDate(p.effective_unix_seconds()) << ", " << p.source().citation() << " ("
+                << p.source().as_of_date() << ")\n";
     }
   }
   if (formulas.empty()) return;

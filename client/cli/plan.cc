@@ -17,22 +17,19 @@ namespace {
 
 constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 
-const CommandInfo kTraining = {
-    "plan training",
-    "rank GPUs, instances and owned pools for a training or fine-tuning run",
-    "(--model=NAME | --model_file=PATH) --tokens=N [flags]",
-    "  capplan plan training --model=Llama-2-7B --tokens=2e9 --method=lora\n"
-    "  capplan plan training --model=Llama-2-70B --tokens=2e12 "
-    "--objective=deadline "
-    "--deadline_hours=720 --max_gpus=1024"};
-const CommandInfo kServing = {
-    "plan serving",
-    "rank GPUs, instances and owned pools for serving at a load and SLOs",
-    "(--model=NAME | --model_file=PATH) --prompt_tokens=N --output_tokens=N "
-    "--rps=R [flags]",
-    "  capplan plan serving --model=Llama-2-7B --prompt_tokens=512 "
-    "--output_tokens=128 "
-    "--rps=35 --tpot_ms=50"};
+const CommandInfo kTraining = {"plan training",
+                               "rank GPUs, instances and owned pools for a training or fine-tuning run",
+                               "(--model=NAME | --model_file=PATH) --tokens=N [flags]",
+                               "  capplan plan training --model=Llama-2-7B --tokens=2e9 --method=lora\n"
+                               "  capplan plan training --model=Llama-2-70B --tokens=2e12 "
+                               "--objective=deadline "
+                               "--deadline_hours=720 --max_gpus=1024"};
+const CommandInfo kServing = {"plan serving", "rank GPUs, instances and owned pools for serving at a load and SLOs",
+                              "(--model=NAME | --model_file=PATH) --prompt_tokens=N --output_tokens=N "
+                              "--rps=R [flags]",
+                              "  capplan plan serving --model=Llama-2-7B --prompt_tokens=512 "
+                              "--output_tokens=128 "
+                              "--rps=35 --tpot_ms=50"};
 
 // Objective, constraints and output flags, shared by both kinds.
 struct PlanFlags {
@@ -48,9 +45,8 @@ absl::Status ParseOwnedPool(const std::string& spec, v1::OwnedPool* pool) {
   std::vector<std::string> f = absl::StrSplit(spec, ':');
   int64_t count = 0;
   double usd = 0;
-  if (f.size() != 4 || f[0].empty() || f[1].empty() ||
-      !absl::SimpleAtoi(f[2], &count) || count < 1 || count > kInt32Max ||
-      !absl::SimpleAtod(f[3], &usd) || !(usd >= 0)) {
+  if (f.size() != 4 || f[0].empty() || f[1].empty() || !absl::SimpleAtoi(f[2], &count) || count < 1 ||
+      count > kInt32Max || !absl::SimpleAtod(f[3], &usd) || !(usd >= 0)) {
     return absl::InvalidArgumentError(
         absl::StrCat("--owned_pool: want NAME:GPU:COUNT:USD_PER_GPU_HOUR, e.g. "
                      "lab:A100-SXM4-80GB:16:1.10, "
@@ -72,36 +68,26 @@ void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
     const char* help;
     const char* default_text;
     Adder add;
-  } kLists[] = {{"providers", "cloud providers to allow (comma-separated)",
-                 "all", &v1::Constraints::add_providers},
-                {"regions", "regions to allow (comma-separated)", "all",
-                 &v1::Constraints::add_regions},
-                {"gpus", "GPU types to allow (comma-separated)", "all",
-                 &v1::Constraints::add_allowed_gpus},
-                {"exclude_gpus", "GPU types to leave out (comma-separated)", "",
-                 &v1::Constraints::add_excluded_gpus}};
+  } kLists[] = {{"providers", "cloud providers to allow (comma-separated)", "all", &v1::Constraints::add_providers},
+                {"regions", "regions to allow (comma-separated)", "all", &v1::Constraints::add_regions},
+                {"gpus", "GPU types to allow (comma-separated)", "all", &v1::Constraints::add_allowed_gpus},
+                {"exclude_gpus", "GPU types to leave out (comma-separated)", "", &v1::Constraints::add_excluded_gpus}};
   for (const auto& list : kLists) {
     const Adder add = list.add;
-    flags->Custom(list.name, "A,B", list.help, list.default_text,
-                  [k, add](const std::string& v) {
-                    for (const std::string& s : SplitList(v)) (k->*add)(s);
-                    return absl::OkStatus();
-                  });
+    flags->Custom(list.name, "A,B", list.help, list.default_text, [k, add](const std::string& v) {
+      for (const std::string& s : SplitList(v)) (k->*add)(s);
+      return absl::OkStatus();
+    });
   }
-  flags->Custom("spot", "", "consider spot prices too", "false",
-                [k](const std::string& v) {
-                  if (v != "true" && v != "false")
-                    return absl::InvalidArgumentError("want true or false");
-                  k->set_spot_allowed(v == "true");
-                  return absl::OkStatus();
-                });
-  IntField(flags, "max_gpus", "largest fleet to consider, GPUs", "64", 1,
-           kInt32Max,
+  flags->Custom("spot", "", "consider spot prices too", "false", [k](const std::string& v) {
+    if (v != "true" && v != "false") return absl::InvalidArgumentError("want true or false");
+    k->set_spot_allowed(v == "true");
+    return absl::OkStatus();
+  });
+  IntField(flags, "max_gpus", "largest fleet to consider, GPUs", "64", 1, kInt32Max,
            [k](int64_t n) { k->set_max_gpus(static_cast<int32_t>(n)); });
-  flags->Repeated(
-      "owned_pool", "NAME:GPU:COUNT:USD_PER_GPU_HOUR",
-      "GPUs you own, priced per GPU-hour, e.g. lab:A100-SXM4-80GB:16:1.10",
-      &p->owned_pools);
+  flags->Repeated("owned_pool", "NAME:GPU:COUNT:USD_PER_GPU_HOUR",
+                  "GPUs you own, priced per GPU-hour, e.g. lab:A100-SXM4-80GB:16:1.10", &p->owned_pools);
 }
 
 void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
@@ -111,8 +97,7 @@ void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
                 "budget: fastest "
                 "within --budget_usd",
                 &p->objective);
-  NumberField(flags, "deadline_hours", "HOURS",
-              "training deadline with --objective=deadline", "", 0, false, 1e7,
+  NumberField(flags, "deadline_hours", "HOURS", "training deadline with --objective=deadline", "", 0, false, 1e7,
               [p](double d) { p->deadline_hours = d; });
   NumberField(flags, "budget_usd", "USD",
               "budget with --objective=budget (training: whole run; serving: "
@@ -121,17 +106,12 @@ void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
   AddConstraintFlags(flags, p);
   IntField(flags, "top_k", "options to return", "5", 1, 1000,
            [r](int64_t n) { r->set_top_k(static_cast<int32_t>(n)); });
-  IsoTimeFlag(flags, "prices_as_of",
-              "read prices as they were at this UTC date or time",
+  IsoTimeFlag(flags, "prices_as_of", "read prices as they were at this UTC date or time",
               [r](int64_t t) { r->set_prices_as_of_unix_seconds(t); });
   ViewFlag(flags, [r](v1::View v) { r->set_view(v); });
-  IntField(flags, "max_rejected",
-           "candidates not chosen to return with --view=full", "40", 0, 200,
+  IntField(flags, "max_rejected", "candidates not chosen to return with --view=full", "40", 0, 200,
            [r](int64_t n) { r->set_max_rejected(static_cast<int32_t>(n)); });
-  flags->Bool(
-      "explain",
-      "print each option's explanation and provenance, then the formulas",
-      &p->explain);
+  flags->Bool("explain", "print each option's explanation and provenance, then the formulas", &p->explain);
 }
 
 absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
@@ -145,55 +125,43 @@ absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
     if (p.objective == name) r->set_objective(objective);
   }
   if (r->objective() == v1::OBJECTIVE_UNSPECIFIED) {
-    return absl::InvalidArgumentError(
-        "--objective: want cheapest, fastest, deadline or budget");
+    return absl::InvalidArgumentError("--objective: want cheapest, fastest, deadline or budget");
   }
-  if (r->objective() == v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE &&
-      !(p.deadline_hours > 0)) {
-    return absl::InvalidArgumentError(
-        "--objective=deadline needs --deadline_hours");
+  if (r->objective() == v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE && !(p.deadline_hours > 0)) {
+    return absl::InvalidArgumentError("--objective=deadline needs --deadline_hours");
   }
-  if (r->objective() == v1::OBJECTIVE_FASTEST_WITHIN_BUDGET &&
-      !(r->budget_usd() > 0)) {
+  if (r->objective() == v1::OBJECTIVE_FASTEST_WITHIN_BUDGET && !(r->budget_usd() > 0)) {
     return absl::InvalidArgumentError("--objective=budget needs --budget_usd");
   }
   r->set_deadline_seconds(p.deadline_hours * 3600);
   for (const std::string& spec : p.owned_pools) {
-    absl::Status s =
-        ParseOwnedPool(spec, r->mutable_constraints()->add_owned_pools());
+    absl::Status s = ParseOwnedPool(spec, r->mutable_constraints()->add_owned_pools());
     if (!s.ok()) return s;
   }
   return absl::OkStatus();
 }
 
 void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
-  Table t = serving ? Table({"#", "where", "GPUs", "layout", "req/s", "TTFT s",
-                             "TPOT ms", "$/h", "$/1M req", "bound"})
-                    : Table({"#", "where", "GPUs", "layout", "days (low-high)",
-                             "cost (low-high)", "$/h", "mem GB/GPU", "bound"});
+  Table t =
+      serving
+          ? Table({"#", "where", "GPUs", "layout", "req/s", "TTFT s", "TPOT ms", "$/h", "$/1M req", "bound"})
+          : Table({"#", "where", "GPUs", "layout", "days (low-high)", "cost (low-high)", "$/h", "mem GB/GPU", "bound"});
   for (const v1::PlanOption& o : resp.options()) {
     const std::string gpus = absl::StrCat(o.gpu_count(), "x", o.gpu_name());
     if (serving) {
-      t.Add({absl::StrCat(o.rank()), Where(o), gpus,
-             Layout(o.parallelism(), true),
+      t.Add({absl::StrCat(o.rank()), Where(o), gpus, Layout(o.parallelism(), true),
              absl::StrFormat("%.1f", o.requests_per_second().point()),
              absl::StrFormat("%.3f", o.ttft_seconds().point()),
-             absl::StrFormat("%.1f", o.tpot_seconds().point() * 1000),
-             Usd(o.cost_usd_per_hour()), Usd(o.usd_per_million_requests()),
-             BottleneckLabel(o.bottleneck())});
+             absl::StrFormat("%.1f", o.tpot_seconds().point() * 1000), Usd(o.cost_usd_per_hour()),
+             Usd(o.usd_per_million_requests()), BottleneckLabel(o.bottleneck())});
       continue;
     }
     const v1::Range& d = o.duration_seconds();
     const v1::Range& c = o.total_cost_usd();
-    t.Add({absl::StrCat(o.rank()), Where(o), gpus,
-           Layout(o.parallelism(), false),
-           absl::StrFormat("%.2f (%.2f-%.2f)", d.point() / 86400,
-                           d.low() / 86400, d.high() / 86400),
-           absl::StrCat(Usd(c.point()), " (", Usd(c.low()), "-", Usd(c.high()),
-                        ")"),
-           Usd(o.cost_usd_per_hour()),
-           absl::StrFormat("%s/%s", Gb(o.memory_per_gpu().total_bytes()),
-                           Gb(o.memory_per_gpu().capacity_bytes())),
+    t.Add({absl::StrCat(o.rank()), Where(o), gpus, Layout(o.parallelism(), false),
+           absl::StrFormat("%.2f (%.2f-%.2f)", d.point() / 86400, d.low() / 86400, d.high() / 86400),
+           absl::StrCat(Usd(c.point()), " (", Usd(c.low()), "-", Usd(c.high()), ")"), Usd(o.cost_usd_per_hour()),
+           absl::StrFormat("%s/%s", Gb(o.memory_per_gpu().total_bytes()), Gb(o.memory_per_gpu().capacity_bytes())),
            BottleneckLabel(o.bottleneck())});
   }
   t.Print();
@@ -208,9 +176,7 @@ void PrintRejected(const v1::PlanResponse& resp, int limit) {
     const v1::RejectedCandidate& c = resp.rejected(i);
     std::cout << "  " << c.candidate() << ": " << c.reason();
     if (c.reason_code() != v1::REJECTION_REASON_UNSPECIFIED) {
-      std::cout << " ["
-                << EnumLabel(v1::RejectionReason_Name(c.reason_code()),
-                             "REJECTION_REASON_")
+      std::cout << " [" << EnumLabel(v1::RejectionReason_Name(c.reason_code()), "REJECTION_REASON_")
                 << absl::StrFormat(", distance %.2f]", c.distance());
     }
     std::cout << "\n";
@@ -230,8 +196,7 @@ int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
   PlanFlags p;
   AddPlanFlags(&flags, &p);
   const CommandInfo& info = serving ? kServing : kTraining;
-  const int rc =
-      ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
+  const int rc = ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
   if (rc >= 0) return rc;
   v1::PlanRequest r = p.request;
   absl::Status s = BuildWorkload(workload, &r);
@@ -251,9 +216,7 @@ int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
   if (p.explain) {
     std::vector<const v1::PlanOption*> options;
     for (const v1::PlanOption& o : resp->options()) options.push_back(&o);
-    PrintExplanations(options,
-                      basic ? google::protobuf::RepeatedPtrField<std::string>()
-                            : resp->formulas());
+    PrintExplanations(options, basic ? google::protobuf::RepeatedPtrField<std::string>() : resp->formulas());
   }
   if (!basic) PrintRejected(*resp, r.max_rejected() > 0 ? r.max_rejected() : 8);
   std::cout << "catalog version " << resp->catalog_version() << "\n";

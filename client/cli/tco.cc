@@ -16,23 +16,21 @@
 namespace capplan::cli {
 namespace {
 
-const CommandInfo kTco = {
-    "tco", "own vs rent over a horizon, for one fleet or several",
-    "(--gpu=NAME --count=N [fleet flags] | --fleet=KEY=VALUE,... "
-    "[--fleet=...]) [flags]\n"
-    "The model and serving flags are optional: with --model or --model_file "
-    "they add cost per 1M requests and output tokens.",
-    "  capplan tco --gpu=A100-SXM4-80GB --count=8 --months=36 "
-    "--capex_usd=250000 \\\n"
-    "    --ops_usd_per_month=5000 --power_watts=0 --rent_usd_per_month=15000\n"
-    "  capplan tco --months=36 \\\n"
-    "    --fleet=role=training,gpu=H100-SXM5-80GB,count=64,capex_usd=2400000,"
-    "rent_instance=p5.48xlarge,rent_region=us-east-1,discount=0.3 \\\n"
-    "    --fleet=role=serving,gpu=L4,count=16,capex_usd=60000,power_watts=1200,"
-    "rent_instance=g6.xlarge,rent_region=us-east-1"};
+const CommandInfo kTco = {"tco", "own vs rent over a horizon, for one fleet or several",
+                          "(--gpu=NAME --count=N [fleet flags] | --fleet=KEY=VALUE,... "
+                          "[--fleet=...]) [flags]\n"
+                          "The model and serving flags are optional: with --model or --model_file "
+                          "they add cost per 1M requests and output tokens.",
+                          "  capplan tco --gpu=A100-SXM4-80GB --count=8 --months=36 "
+                          "--capex_usd=250000 \\\n"
+                          "    --ops_usd_per_month=5000 --power_watts=0 --rent_usd_per_month=15000\n"
+                          "  capplan tco --months=36 \\\n"
+                          "    --fleet=role=training,gpu=H100-SXM5-80GB,count=64,capex_usd=2400000,"
+                          "rent_instance=p5.48xlarge,rent_region=us-east-1,discount=0.3 \\\n"
+                          "    --fleet=role=serving,gpu=L4,count=16,capex_usd=60000,power_watts=1200,"
+                          "rent_instance=g6.xlarge,rent_region=us-east-1"};
 
-using FleetSetter =
-    std::function<absl::Status(const std::string&, v1::TcoFleet*)>;
+using FleetSetter = std::function<absl::Status(const std::string&, v1::TcoFleet*)>;
 
 FleetSetter Number(std::function<void(v1::TcoFleet*, double)> set) {
   return [set = std::move(set)](const std::string& v, v1::TcoFleet* f) {
@@ -48,8 +46,7 @@ FleetSetter Number(std::function<void(v1::TcoFleet*, double)> set) {
 FleetSetter Whole(std::function<void(v1::TcoFleet*, int32_t)> set) {
   return [set = std::move(set)](const std::string& v, v1::TcoFleet* f) {
     int64_t n = 0;
-    if (!absl::SimpleAtoi(v, &n) || n < 0 ||
-        n > std::numeric_limits<int32_t>::max()) {
+    if (!absl::SimpleAtoi(v, &n) || n < 0 || n > std::numeric_limits<int32_t>::max()) {
       return absl::InvalidArgumentError("want a whole number >= 0");
     }
     set(f, static_cast<int32_t>(n));
@@ -75,72 +72,42 @@ struct FleetKey {
 // --fleet=KEY=VALUE,...
 const std::vector<FleetKey>& FleetKeys() {
   static const auto* keys = new std::vector<FleetKey>{
-      {"gpu", "NAME", "GPU type",
-       Text([](v1::TcoFleet* f, const std::string& v) { f->set_gpu_name(v); })},
-      {"count", "N", "GPUs in the fleet",
-       Whole([](v1::TcoFleet* f, int32_t n) { f->set_gpu_count(n); })},
+      {"gpu", "NAME", "GPU type", Text([](v1::TcoFleet* f, const std::string& v) { f->set_gpu_name(v); })},
+      {"count", "N", "GPUs in the fleet", Whole([](v1::TcoFleet* f, int32_t n) { f->set_gpu_count(n); })},
       {"role", "TEXT", "free-text label, e.g. training or serving",
        Text([](v1::TcoFleet* f, const std::string& v) { f->set_role(v); })},
-      {"usage_gpu_hours", "GPU_HOURS",
-       "GPU-hours used per month (0: every GPU all month, 730 h)",
-       Number([](v1::TcoFleet* f, double d) {
-         f->set_usage_gpu_hours_per_month(d);
-       })},
-      {"capex_usd", "USD",
-       "purchase cost of the fleet (0: catalog list price x count)",
-       Number([](v1::TcoFleet* f, double d) {
-         f->mutable_own()->set_capex_usd(d);
-       })},
+      {"usage_gpu_hours", "GPU_HOURS", "GPU-hours used per month (0: every GPU all month, 730 h)",
+       Number([](v1::TcoFleet* f, double d) { f->set_usage_gpu_hours_per_month(d); })},
+      {"capex_usd", "USD", "purchase cost of the fleet (0: catalog list price x count)",
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_capex_usd(d); })},
       {"depreciation_months", "MONTHS", "straight-line depreciation (0: 36)",
-       Whole([](v1::TcoFleet* f, int32_t n) {
-         f->mutable_own()->set_depreciation_months(n);
-       })},
+       Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_own()->set_depreciation_months(n); })},
       {"power_watts", "WATTS", "fleet power draw (unset: TDP x count)",
-       Number([](v1::TcoFleet* f, double d) {
-         f->mutable_own()->set_power_watts(d);
-       })},
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_power_watts(d); })},
       {"pue", "RATIO", "data-centre power usage effectiveness (0: 1.2)",
        Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_pue(d); })},
       {"electricity_usd_per_kwh", "USD_PER_KWH", "tariff (unset: 0.13)",
-       Number([](v1::TcoFleet* f, double d) {
-         f->mutable_own()->set_electricity_usd_per_kwh(d);
-       })},
-      {"ops_usd_per_month", "USD",
-       "colocation, staff and other running costs per month",
-       Number([](v1::TcoFleet* f, double d) {
-         f->mutable_own()->set_ops_usd_per_month(d);
-       })},
-      {"maintenance_fraction_per_year", "F",
-       "maintenance per year, as a fraction of capex",
-       Number([](v1::TcoFleet* f, double d) {
-         f->mutable_own()->set_maintenance_fraction_per_year(d);
-       })},
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_electricity_usd_per_kwh(d); })},
+      {"ops_usd_per_month", "USD", "colocation, staff and other running costs per month",
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_ops_usd_per_month(d); })},
+      {"maintenance_fraction_per_year", "F", "maintenance per year, as a fraction of capex",
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_maintenance_fraction_per_year(d); })},
       {"rent_usd_per_month", "USD", "flat monthly rent to compare against",
-       Number([](v1::TcoFleet* f, double d) {
-         f->mutable_rent()->set_price_usd_per_month(d);
-       })},
+       Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_price_usd_per_month(d); })},
       {"rent_provider", "NAME", "provider of the instance to rent",
-       Text([](v1::TcoFleet* f, const std::string& v) {
-         f->mutable_rent()->set_provider(v);
-       })},
+       Text([](v1::TcoFleet* f, const std::string& v) { f->mutable_rent()->set_provider(v); })},
       {"rent_instance", "TYPE", "instance type to rent instead (catalog price)",
-       Text([](v1::TcoFleet* f, const std::string& v) {
-         f->mutable_rent()->set_instance_type(v);
-       })},
+       Text([](v1::TcoFleet* f, const std::string& v) { f->mutable_rent()->set_instance_type(v); })},
       {"rent_region", "REGION", "region of the instance to rent",
-       Text([](v1::TcoFleet* f, const std::string& v) {
-         f->mutable_rent()->set_region(v);
-       })},
-      {"price_kind", "on_demand|spot|reserved_1y|reserved_3y",
-       "which catalog price to rent at",
+       Text([](v1::TcoFleet* f, const std::string& v) { f->mutable_rent()->set_region(v); })},
+      {"price_kind", "on_demand|spot|reserved_1y|reserved_3y", "which catalog price to rent at",
        [](const std::string& v, v1::TcoFleet* f) {
          absl::StatusOr<v1::PriceKind> k = ParsePriceKind(v);
          if (!k.ok()) return k.status();
          f->mutable_rent()->set_price_kind(*k);
          return absl::OkStatus();
        }},
-      {"discount", "F", "discount off the rent price, fraction in [0, 1)",
-       [](const std::string& v, v1::TcoFleet* f) {
+      {"discount", "F", "discount off the rent price, fraction in [0, 1)", [](const std::string& v, v1::TcoFleet* f) {
          double d = 0;
          if (!absl::SimpleAtod(v, &d) || !(d >= 0) || !(d < 1)) {
            return absl::InvalidArgumentError("want a fraction in [0, 1)");
@@ -161,18 +128,14 @@ const FleetKey* FindFleetKey(const std::string& key) {
 // --fleet=KEY=VALUE,KEY=VALUE,...
 absl::Status ParseFleet(const std::string& spec, v1::TcoFleet* fleet) {
   for (absl::string_view item : absl::StrSplit(spec, ',', absl::SkipEmpty())) {
-    std::pair<std::string, std::string> kv =
-        absl::StrSplit(item, absl::MaxSplits('=', 1));
+    std::pair<std::string, std::string> kv = absl::StrSplit(item, absl::MaxSplits('=', 1));
     const FleetKey* k = FindFleetKey(kv.first);
     if (k == nullptr) {
       return absl::InvalidArgumentError(
-          absl::StrCat("--fleet: unknown key \"", kv.first,
-                       "\" (the keys are the fleet flags' names)"));
+          absl::StrCat("--fleet: unknown key \"", kv.first, "\" (the keys are the fleet flags' names)"));
     }
     absl::Status s = k->set(kv.second, fleet);
-    if (!s.ok())
-      return absl::InvalidArgumentError(
-          absl::StrCat("--fleet ", kv.first, ": ", s.message()));
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("--fleet ", kv.first, ": ", s.message()));
   }
   return absl::OkStatus();
 }
@@ -180,39 +143,32 @@ absl::Status ParseFleet(const std::string& spec, v1::TcoFleet* fleet) {
 void PrintFleets(const v1::TcoResponse& resp) {
   for (const v1::TcoFleetResult& fr : resp.fleets()) {
     if (resp.fleets_size() > 1) {
-      std::cout << absl::StrFormat("fleet %s%d x %s:\n",
-                                   fr.role().empty() ? "" : fr.role() + " ",
-                                   fr.gpu_count(), fr.gpu_name());
+      std::cout << absl::StrFormat("fleet %s%d x %s:\n", fr.role().empty() ? "" : fr.role() + " ", fr.gpu_count(),
+                                   fr.gpu_name());
     }
     std::cout << absl::StrFormat(
         "own:  %s up front, %s/month amortised (power %s/month)\n"
         "rent: %s/month (%s per GPU-hour)\n",
-        Usd(fr.own_capex_usd()), Usd(fr.own_usd_per_month()),
-        Usd(fr.own_power_usd_per_month()), Usd(fr.rent_usd_per_month()),
-        Usd(fr.rent_usd_per_gpu_hour()));
+        Usd(fr.own_capex_usd()), Usd(fr.own_usd_per_month()), Usd(fr.own_power_usd_per_month()),
+        Usd(fr.rent_usd_per_month()), Usd(fr.rent_usd_per_gpu_hour()));
   }
 }
 
 void PrintTco(const v1::TcoResponse& resp) {
   PrintFleets(resp);
-  std::cout << absl::StrFormat(
-      "break-even: month %d (cash); owning wins above %.0f GPU-hours/month\n",
-      resp.break_even_month(), resp.break_even_gpu_hours_per_month());
-  std::cout << absl::StrFormat("per used GPU-hour: own %s, rent %s\n",
-                               Usd(resp.own_usd_per_used_gpu_hour()),
+  std::cout << absl::StrFormat("break-even: month %d (cash); owning wins above %.0f GPU-hours/month\n",
+                               resp.break_even_month(), resp.break_even_gpu_hours_per_month());
+  std::cout << absl::StrFormat("per used GPU-hour: own %s, rent %s\n", Usd(resp.own_usd_per_used_gpu_hour()),
                                Usd(resp.rent_usd_per_used_gpu_hour()));
   if (resp.own_usd_per_million_requests() > 0) {
-    std::cout << absl::StrFormat("per 1M requests: own %s, rent %s\n",
-                                 Usd(resp.own_usd_per_million_requests()),
+    std::cout << absl::StrFormat("per 1M requests: own %s, rent %s\n", Usd(resp.own_usd_per_million_requests()),
                                  Usd(resp.rent_usd_per_million_requests()));
   }
   Table t({"month", "own", "rent", "own cumulative", "rent cumulative"});
   for (const v1::TcoPoint& p : resp.series()) {
-    if (p.month() != 1 && p.month() % 6 != 0 &&
-        p.month() != resp.break_even_month())
-      continue;
-    t.Add({absl::StrCat(p.month()), Usd(p.own_usd()), Usd(p.rent_usd()),
-           Usd(p.own_cumulative_usd()), Usd(p.rent_cumulative_usd())});
+    if (p.month() != 1 && p.month() % 6 != 0 && p.month() != resp.break_even_month()) continue;
+    t.Add({absl::StrCat(p.month()), Usd(p.own_usd()), Usd(p.rent_usd()), Usd(p.own_cumulative_usd()),
+           Usd(p.rent_cumulative_usd())});
   }
   t.Print();
 }
@@ -226,8 +182,8 @@ int RunTco(const std::vector<std::string>& args, GlobalOptions* global) {
   v1::TcoFleet single;
   bool single_used = false;
   for (const FleetKey& k : FleetKeys()) {
-    flags.Custom(k.key, k.value_name, absl::StrCat(k.help, " (single fleet)"),
-                 "", [&single, &single_used, &k](const std::string& v) {
+    flags.Custom(k.key, k.value_name, absl::StrCat(k.help, " (single fleet)"), "",
+                 [&single, &single_used, &k](const std::string& v) {
                    single_used = true;
                    return k.set(v, &single);
                  });
@@ -239,8 +195,7 @@ int RunTco(const std::vector<std::string>& args, GlobalOptions* global) {
                  &fleets);
   IntField(&flags, "months", "horizon in months", "36", 1, 120,
            [&r](int64_t n) { r.set_horizon_months(static_cast<int32_t>(n)); });
-  IsoTimeFlag(&flags, "prices_as_of",
-              "read rent prices as they were at this UTC date or time",
+  IsoTimeFlag(&flags, "prices_as_of", "read rent prices as they were at this UTC date or time",
               [&r](int64_t t) { r.set_prices_as_of_unix_seconds(t); });
   ServingFlags serving;
   AddServingFlags(&flags, &serving);  // optional: with --model or --model_file
@@ -251,10 +206,8 @@ int RunTco(const std::vector<std::string>& args, GlobalOptions* global) {
   for (const std::string& spec : fleets) {
     if (s.ok()) s = ParseFleet(spec, r.add_fleets());
   }
-  if (s.ok() && r.fleets_size() == 0)
-    s = absl::InvalidArgumentError("give --gpu and --count, or --fleet");
-  if (s.ok() && HasModel(serving.model))
-    s = BuildServing(serving, r.mutable_serving());
+  if (s.ok() && r.fleets_size() == 0) s = absl::InvalidArgumentError("give --gpu and --count, or --fleet");
+  if (s.ok() && HasModel(serving.model)) s = BuildServing(serving, r.mutable_serving());
   if (!s.ok()) return UsageError(kTco.path, std::string(s.message()));
   client::Client client(global->client);
   absl::StatusOr<v1::TcoResponse> resp = client.Tco(r);

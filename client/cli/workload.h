@@ -39,8 +39,7 @@ bool HasModel(const ModelFlags& model);
 
 // The workload for the request: exactly one of --model and --model_file is
 // required.
-absl::Status BuildTraining(const TrainingFlags& flags,
-                           v1::TrainingWorkload* out);
+absl::Status BuildTraining(const TrainingFlags& flags, v1::TrainingWorkload* out);
 absl::Status BuildServing(const ServingFlags& flags, v1::ServingWorkload* out);
 
 // The workload half of a "training|serving" command (plan, compare).
@@ -51,8 +50,7 @@ struct WorkloadFlags {
 };
 
 // Adds the flags of `kind` ("training" or "serving"); false for any other kind.
-bool AddWorkloadFlags(const std::string& kind, FlagSet* flags,
-                      WorkloadFlags* w);
+bool AddWorkloadFlags(const std::string& kind, FlagSet* flags, WorkloadFlags* w);
 
 // Sets the request's training or serving workload (PlanRequest,
 // CompareRequest).

@@ -13,12 +13,13 @@ namespace capplan::core::planner {
 namespace {
 
 absl::Status CheckPin(const Pin& p, const std::string& field) {
-  for (const auto& [name, v, hi] : {std::tuple<const char*, int64_t, int64_t>{"tensor_parallel", p.tensor_parallel, kMaxGpus},
-                                    {"pipeline_parallel", p.pipeline_parallel, kMaxGpus},
-                                    {"data_parallel", p.data_parallel, kMaxGpus},
-                                    {"zero_stage", p.zero_stage, 3},
-                                    {"micro_batch_sequences", p.micro_batch_sequences, 4096},
-                                    {"serving_batch_sequences", p.serving_batch_sequences, int64_t{1} << 20}}) {
+  for (const auto& [name, v, hi] :
+       {std::tuple<const char*, int64_t, int64_t>{"tensor_parallel", p.tensor_parallel, kMaxGpus},
+        {"pipeline_parallel", p.pipeline_parallel, kMaxGpus},
+        {"data_parallel", p.data_parallel, kMaxGpus},
+        {"zero_stage", p.zero_stage, 3},
+        {"micro_batch_sequences", p.micro_batch_sequences, 4096},
+        {"serving_batch_sequences", p.serving_batch_sequences, int64_t{1} << 20}}) {
     if (v < 0 || v > hi) {
       return FieldError(absl::StrCat(field, ".", name), absl::StrCat("must be in [0, ", hi, "] (0: chosen), got ", v));
     }
@@ -79,9 +80,9 @@ absl::StatusOr<ParallelConfig> PinnedLayout(const Pin& p, int gpus, const std::s
   const int64_t tp_pp = int64_t{c.tp} * c.pp;
   c.dp = p.data_parallel > 0 ? static_cast<int>(p.data_parallel) : static_cast<int>(gpus / tp_pp);
   if (c.dp < 1 || tp_pp * c.dp != gpus) {
-    return FieldError(field, absl::StrCat("tp x pp x dp = ", c.tp, " x ", c.pp, " x ",
-                                          p.data_parallel > 0 ? absl::StrCat(c.dp) : "?", " must equal the target's ",
-                                          gpus, " GPUs"));
+    return FieldError(
+        field, absl::StrCat("tp x pp x dp = ", c.tp, " x ", c.pp, " x ", p.data_parallel > 0 ? absl::StrCat(c.dp) : "?",
+                            " must equal the target's ", gpus, " GPUs"));
   }
   c.zero_stage = static_cast<int>(p.zero_stage);
   c.recompute = p.recompute;

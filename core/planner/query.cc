@@ -10,14 +10,13 @@ bool Constraints::GpuOk(absl::string_view gpu) const {
 }
 
 bool Constraints::InstanceOk(const InstanceRow& i) const {
-  return (providers.empty() || providers.count(i.provider) > 0) &&
-         (regions.empty() || regions.count(i.region) > 0) && GpuOk(i.gpu_name);
+  return (providers.empty() || providers.count(i.provider) > 0) && (regions.empty() || regions.count(i.region) > 0) &&
+         GpuOk(i.gpu_name);
 }
 
 namespace {
 
-absl::Status KnownGpus(const CatalogView& catalog, const std::set<std::string, std::less<>>& names,
-                       const char* field) {
+absl::Status KnownGpus(const CatalogView& catalog, const std::set<std::string, std::less<>>& names, const char* field) {
   for (const std::string& n : names) {
     if (catalog.FindGpu(n) == nullptr) {
       return absl::NotFoundError(absl::StrCat("constraints.", field, ": no GPU named \"", n, "\" in the catalog"));

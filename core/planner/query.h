@@ -15,8 +15,8 @@
 
 namespace capplan::core::planner {
 
-inline constexpr int kDefaultMaxGpus = 64;    // the largest fleet considered unless asked
-inline constexpr int kMaxGpus = 65536;        // the largest fleet any request may describe
+inline constexpr int kDefaultMaxGpus = 64;      // the largest fleet considered unless asked
+inline constexpr int kMaxGpus = 65536;          // the largest fleet any request may describe
 inline constexpr int kMaxGpusPerInstance = 64;  // as the store validates instance rows
 inline constexpr int kDefaultTopK = 5;
 inline constexpr int kMaxTopK = 100;

@@ -14,7 +14,9 @@ template <typename Cand, typename Less>
 class Ranker {
  public:
   Ranker(std::vector<Cand>* cands, Less less, int top_k, int max_rejected)
-      : cands_(*cands), less_(less), top_k_(static_cast<size_t>(top_k)),
+      : cands_(*cands),
+        less_(less),
+        top_k_(static_cast<size_t>(top_k)),
         max_rejected_(static_cast<size_t>(max_rejected)) {
     order_.resize(cands_.size());
     for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;

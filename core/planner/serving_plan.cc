@@ -73,9 +73,8 @@ ServingFit ServingEvaluator::Fit(const Supply& s, int max_units) {
   }
   if (best.estimate != nullptr) return best;
   if (too_big != nullptr) {
-    best.reason = absl::StrFormat("needs %d replicas of %d GPUs (%d GPUs), more than the %d allowed",
-                                  too_big->replicas, too_big_tp, too_big->replicas * too_big_tp,
-                                  int64_t{max_units} * s.GpusPerUnit());
+    best.reason = absl::StrFormat("needs %d replicas of %d GPUs (%d GPUs), more than the %d allowed", too_big->replicas,
+                                  too_big_tp, too_big->replicas * too_big_tp, int64_t{max_units} * s.GpusPerUnit());
     best.code = RejectionReason::kTooManyGpus;
     best.distance = static_cast<double>(too_big_units) / std::max(1, max_units);
   } else if (first_error != nullptr) {
@@ -153,31 +152,30 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
     return ta < tb;
   };
   Ranker<Candidate, decltype(better)> ranker(&cands, better, q.top_k, q.max_rejected);
-  ranker.Walk(
-      [&](const Candidate& c) { return SameOfferKey(plan.supplies[c.supply], c.units); },
-      [&](const Candidate& c) {
-        ServingChoice& o = plan.options.emplace_back();
-        o.supply = c.supply;
-        o.estimate = *c.estimate;
-        o.units = c.units;
-        o.efficiency = eval.EfficiencyFor(*plan.supplies[c.supply].gpu);
-        o.usd_per_hour = c.usd_per_hour;
-        o.offered_requests_per_second = w.requests_per_second;
-        return plan.options.size() - 1;
-      },
-      [&](size_t option, const Candidate& c) {
-        plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
-      },
-      [&](const Candidate& c, size_t rank) {
-        const Candidate& best = ranker.Best();
-        plan.rejected.push_back({plan.supplies[c.supply].Label(c.units),
-                                 absl::StrCat("ranked #", rank, ": $", Fixed(c.usd_per_hour, 2), "/h, TPOT ",
-                                              Fixed(c.estimate->tpot_seconds, 4), " s (best: $",
-                                              Fixed(best.usd_per_hour, 2), "/h, TPOT ",
-                                              Fixed(best.estimate->tpot_seconds, 4), " s)"),
-                                 RejectionReason::kRankedLower, static_cast<double>(rank)});
-      },
-      [](const Candidate& c) { return c.supply; });
+  ranker.Walk([&](const Candidate& c) { return SameOfferKey(plan.supplies[c.supply], c.units); },
+              [&](const Candidate& c) {
+                ServingChoice& o = plan.options.emplace_back();
+                o.supply = c.supply;
+                o.estimate = *c.estimate;
+                o.units = c.units;
+                o.efficiency = eval.EfficiencyFor(*plan.supplies[c.supply].gpu);
+                o.usd_per_hour = c.usd_per_hour;
+                o.offered_requests_per_second = w.requests_per_second;
+                return plan.options.size() - 1;
+              },
+              [&](size_t option, const Candidate& c) {
+                plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
+              },
+              [&](const Candidate& c, size_t rank) {
+                const Candidate& best = ranker.Best();
+                plan.rejected.push_back(
+                    {plan.supplies[c.supply].Label(c.units),
+                     absl::StrCat("ranked #", rank, ": $", Fixed(c.usd_per_hour, 2), "/h, TPOT ",
+                                  Fixed(c.estimate->tpot_seconds, 4), " s (best: $", Fixed(best.usd_per_hour, 2),
+                                  "/h, TPOT ", Fixed(best.estimate->tpot_seconds, 4), " s)"),
+                     RejectionReason::kRankedLower, static_cast<double>(rank)});
+              },
+              [](const Candidate& c) { return c.supply; });
   KeepClosest(&plan.rejected, static_cast<size_t>(q.max_rejected));
   return plan;
 }

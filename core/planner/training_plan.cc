@@ -16,8 +16,7 @@ namespace capplan::core::planner {
 const Efficiency& TrainingEvaluator::EfficiencyFor(const GpuRow& gpu) {
   auto it = efficiency_.find(gpu.spec.name);
   if (it == efficiency_.end()) {
-    it = efficiency_.emplace(gpu.spec.name, TrainingEfficiency(job_, {gpu.spec}, catalog_.TrainingBenchmarks()))
-             .first;
+    it = efficiency_.emplace(gpu.spec.name, TrainingEfficiency(job_, {gpu.spec}, catalog_.TrainingBenchmarks())).first;
   }
   return it->second;
 }
@@ -132,7 +131,8 @@ void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, TrainingEv
     for (const auto& [u, pick] : PicksFor(s, eval, &shapes)) {
       if (!pick->ok) {
         const TrainingPick*& miss = gpu_miss[s.gpu];
-        if (miss == nullptr || std::make_pair(pick->code, pick->distance) < std::make_pair(miss->code, miss->distance)) {
+        if (miss == nullptr ||
+            std::make_pair(pick->code, pick->distance) < std::make_pair(miss->code, miss->distance)) {
           miss = pick;
         }
         continue;
@@ -184,29 +184,28 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
     return (by_time ? a.cost : a.duration) < (by_time ? b.cost : b.duration);
   };
   Ranker<Candidate, decltype(better)> ranker(&cands, better, q.top_k, q.max_rejected);
-  ranker.Walk(
-      [&](const Candidate& c) { return SameOfferKey(plan.supplies[c.supply], c.units); },
-      [&](const Candidate& c) {
-        TrainingChoice& o = plan.options.emplace_back();
-        o.supply = c.supply;
-        o.units = c.units;
-        o.estimate = c.pick->estimate;
-        o.efficiency = eval.EfficiencyFor(*plan.supplies[c.supply].gpu);
-        o.cost_usd = c.cost;
-        return plan.options.size() - 1;
-      },
-      [&](size_t option, const Candidate& c) {
-        plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
-      },
-      [&](const Candidate& c, size_t rank) {
-        const Candidate& best = ranker.Best();
-        plan.rejected.push_back(
-            {plan.supplies[c.supply].Label(c.units),
-             absl::StrCat("ranked #", rank, ": ", Fixed(c.duration / 86400, 1), " days, $", Fixed(c.cost, 0),
-                          " (best: ", Fixed(best.duration / 86400, 1), " days, $", Fixed(best.cost, 0), ")"),
-             RejectionReason::kRankedLower, static_cast<double>(rank)});
-      },
-      [&](const Candidate& c) { return c.supply; });
+  ranker.Walk([&](const Candidate& c) { return SameOfferKey(plan.supplies[c.supply], c.units); },
+              [&](const Candidate& c) {
+                TrainingChoice& o = plan.options.emplace_back();
+                o.supply = c.supply;
+                o.units = c.units;
+                o.estimate = c.pick->estimate;
+                o.efficiency = eval.EfficiencyFor(*plan.supplies[c.supply].gpu);
+                o.cost_usd = c.cost;
+                return plan.options.size() - 1;
+              },
+              [&](size_t option, const Candidate& c) {
+                plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
+              },
+              [&](const Candidate& c, size_t rank) {
+                const Candidate& best = ranker.Best();
+                plan.rejected.push_back(
+                    {plan.supplies[c.supply].Label(c.units),
+                     absl::StrCat("ranked #", rank, ": ", Fixed(c.duration / 86400, 1), " days, $", Fixed(c.cost, 0),
+                                  " (best: ", Fixed(best.duration / 86400, 1), " days, $", Fixed(best.cost, 0), ")"),
+                     RejectionReason::kRankedLower, static_cast<double>(rank)});
+              },
+              [&](const Candidate& c) { return c.supply; });
   KeepClosest(&plan.rejected, static_cast<size_t>(q.max_rejected));
   return plan;
 }

@@ -9,18 +9,16 @@
 
 namespace capplan::store {
 
-absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes,
-                       bool required) {
+absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes, bool required) {
   if (required && value.empty()) return core::FieldError(field, "must not be empty");
   if (value.size() > max_bytes) {
-    return core::FieldError(field, absl::StrCat("must be at most ", max_bytes, " bytes, got ",
-                                                value.size()));
+    return core::FieldError(field, absl::StrCat("must be at most ", max_bytes, " bytes, got ", value.size()));
   }
   for (size_t i = 0; i < value.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(value[i]);
     if (c < 0x20 || c == 0x7f) {
-      return core::FieldError(field, absl::StrCat("must not contain control characters (byte ",
-                                                  static_cast<int>(c), " at offset ", i, ")"));
+      return core::FieldError(field, absl::StrCat("must not contain control characters (byte ", static_cast<int>(c),
+                                                  " at offset ", i, ")"));
     }
   }
   return absl::OkStatus();
@@ -36,8 +34,8 @@ absl::Status CheckIsoDate(const std::string& field, absl::string_view value) {
     return v;
   };
   absl::Status bad = core::FieldError(
-      field, absl::StrCat("must be a date YYYY-MM-DD between 1990-01-01 and 2100-12-31, got \"",
-                          value.substr(0, 32), "\""));
+      field,
+      absl::StrCat("must be a date YYYY-MM-DD between 1990-01-01 and 2100-12-31, got \"", value.substr(0, 32), "\""));
   if (value.size() != 10 || value[4] != '-' || value[7] != '-') return bad;
   const int year = digits(0, 4), month = digits(5, 2), day = digits(8, 2);
   if (year < 1990 || year > 2100 || month < 1 || month > 12 || day < 1) return bad;
@@ -73,8 +71,8 @@ absl::Status ValidateModelRow(const ModelRow& row) {
   return ValidateSource(row.source, "model.source");
 }
 
-absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider,
-                              const std::string& instance_type, const std::string& region) {
+absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider, const std::string& instance_type,
+                              const std::string& region) {
   CAPPLAN_RETURN_IF_ERROR(CheckText(prefix + ".provider", provider, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(CheckText(prefix + ".instance_type", instance_type, kMaxNameBytes, true));
   return CheckText(prefix + ".region", region, kMaxNameBytes, true);
@@ -85,8 +83,7 @@ absl::Status ValidateInstanceRow(const InstanceRow& row) {
   CAPPLAN_RETURN_IF_ERROR(CheckText("instance.gpu_name", row.gpu_name, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.gpu_count", static_cast<int64_t>(row.gpu_count), 1, 64));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.vcpus", static_cast<int64_t>(row.vcpus), 0, 4096));
-  CAPPLAN_RETURN_IF_ERROR(
-      core::CheckRange("instance.memory_bytes", row.memory_bytes, int64_t{0}, int64_t{1} << 45));
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.memory_bytes", row.memory_bytes, int64_t{0}, int64_t{1} << 45));
   return ValidateSource(row.source, "instance.source");
 }
 
@@ -104,7 +101,8 @@ absl::Status ValidateBenchmarkRow(const BenchmarkRow& row) {
   CAPPLAN_RETURN_IF_ERROR(CheckText("benchmark.model_name", row.model_name, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.gpu_count", static_cast<int64_t>(row.gpu_count), 1, 65536));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.batch_size", row.batch_size, int64_t{0}, int64_t{1} << 24));
-  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.sequence_tokens", row.sequence_tokens, int64_t{0}, int64_t{1} << 24));
+  CAPPLAN_RETURN_IF_ERROR(
+      core::CheckRange("benchmark.sequence_tokens", row.sequence_tokens, int64_t{0}, int64_t{1} << 24));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("benchmark.output_tokens", row.output_tokens, int64_t{0}, int64_t{1} << 24));
   if (!(row.measured_value > 0) || row.measured_value > 1e12) {
     return core::FieldError("benchmark.measured_value", absl::StrCat("must be in (0, 1e12], got ", row.measured_value));

@@ -51,8 +51,8 @@ struct Calibration {
 // The parts of a snapshot. A write copies these pointers from the previous snapshot and
 // replaces only what it changed, so it costs in proportion to the change.
 struct CatalogTables {
-  std::shared_ptr<const Table<GpuRow>> gpus;           // by name
-  std::shared_ptr<const Table<ModelRow>> models;       // by name
+  std::shared_ptr<const Table<GpuRow>> gpus;            // by name
+  std::shared_ptr<const Table<ModelRow>> models;        // by name
   std::shared_ptr<const Table<InstanceRow>> instances;  // by provider, type, region
   // Parallel to instances->rows: each offer's prices (null: none).
   std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> prices;
@@ -64,8 +64,8 @@ struct CatalogTables {
 std::shared_ptr<const Table<GpuRow>> MakeGpuTable(std::vector<GpuRow> rows);
 std::shared_ptr<const Table<ModelRow>> MakeModelTable(std::vector<ModelRow> rows);
 std::shared_ptr<const Table<InstanceRow>> MakeInstanceTable(std::vector<InstanceRow> rows);
-std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(
-    const Table<InstanceRow>& instances, std::vector<PriceRow> prices);
+std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(const Table<InstanceRow>& instances,
+                                                                                    std::vector<PriceRow> prices);
 std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models,
                                                    const std::vector<BenchmarkRow>& benchmarks);
 // `lists` with `row` added to the list at `position` (a copy of the outer vector of
@@ -76,8 +76,7 @@ std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> WithPrice(
 // `tables` with the offer `row` inserted, or replacing the row with its key; or, with
 // `row` null, with the offer `erase_key` (and its prices) removed. The instance table is
 // copied (rows and index) and the price lists shifted; every other table is shared.
-CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row,
-                           const std::string& erase_key);
+CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row, const std::string& erase_key);
 
 // What the planner reads: immutable, built once from its tables and never changed.
 class CatalogSnapshot final : public core::CatalogView {
@@ -93,9 +92,9 @@ class CatalogSnapshot final : public core::CatalogView {
   int schema_version = 0;
   int64_t loaded_unix_seconds = 0;
 
-  const std::vector<GpuRow>& gpus;            // by name
-  const std::vector<ModelRow>& models;        // by name
-  const std::vector<InstanceRow>& instances;  // by provider, type, region
+  const std::vector<GpuRow>& gpus;              // by name
+  const std::vector<ModelRow>& models;          // by name
+  const std::vector<InstanceRow>& instances;    // by provider, type, region
   const std::vector<BenchmarkRow>& benchmarks;  // by id
   const std::vector<core::TrainingBenchmark>& training_benchmarks;
   const std::vector<core::ServingBenchmark>& serving_benchmarks;
@@ -106,24 +105,17 @@ class CatalogSnapshot final : public core::CatalogView {
   // core::CatalogView.
   int64_t Version() const override { return catalog_version; }
   const std::vector<InstanceRow>& Instances() const override { return instances; }
-  const std::vector<core::TrainingBenchmark>& TrainingBenchmarks() const override {
-    return training_benchmarks;
-  }
-  const std::vector<core::ServingBenchmark>& ServingBenchmarks() const override {
-    return serving_benchmarks;
-  }
+  const std::vector<core::TrainingBenchmark>& TrainingBenchmarks() const override { return training_benchmarks; }
+  const std::vector<core::ServingBenchmark>& ServingBenchmarks() const override { return serving_benchmarks; }
   const GpuRow* FindGpu(absl::string_view name) const override;
   const ModelRow* FindModel(absl::string_view name) const override;
-  const InstanceRow* FindInstance(absl::string_view provider, absl::string_view type,
-                                  absl::string_view region) const;
+  const InstanceRow* FindInstance(absl::string_view provider, absl::string_view type, absl::string_view region) const;
   // Position of an offer in `instances`; -1 when absent.
-  int64_t InstancePosition(absl::string_view provider, absl::string_view type,
-                           absl::string_view region) const;
+  int64_t InstancePosition(absl::string_view provider, absl::string_view type, absl::string_view region) const;
   // The price in force at `as_of_unix_seconds` (0 or less: now): the row with the greatest
   // effective time not after it; the highest id breaks ties. Null when none. A price that
   // takes effect later is never the current one.
-  const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind,
-                          int64_t as_of_unix_seconds) const override;
+  const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind, int64_t as_of_unix_seconds) const override;
   // Every price row of one offer, oldest first.
   std::vector<const PriceRow*> PriceHistory(absl::string_view provider, absl::string_view type,
                                             absl::string_view region) const;
@@ -142,8 +134,7 @@ inline constexpr size_t kMaxNoteBytes = 2048;
 
 // InvalidArgument naming `field` when `value` is longer than `max_bytes`, holds a control
 // character, or is empty while `required`.
-absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes,
-                       bool required);
+absl::Status CheckText(const std::string& field, absl::string_view value, size_t max_bytes, bool required);
 // InvalidArgument naming `field` unless `value` is a real calendar date YYYY-MM-DD in
 // 1990-01-01..2100-12-31.
 absl::Status CheckIsoDate(const std::string& field, absl::string_view value);
@@ -156,7 +147,7 @@ absl::Status ValidatePriceRow(const PriceRow& row);
 absl::Status ValidateBenchmarkRow(const BenchmarkRow& row);
 absl::Status ValidateSource(const Source& source, const std::string& field);
 // Provider, instance type and region, the key of an offer; fields named "<prefix>.provider"...
-absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider,
-                              const std::string& instance_type, const std::string& region);
+absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider, const std::string& instance_type,
+                              const std::string& region);
 
 }  // namespace capplan::store

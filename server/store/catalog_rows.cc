@@ -17,10 +17,14 @@ Source SourceFrom(SQLite::Statement& q, int first, bool has_note) {
 
 const char* InterconnectText(core::Interconnect i) {
   switch (i) {
-    case core::Interconnect::kPcie: return "pcie";
-    case core::Interconnect::kNvlink: return "nvlink";
-    case core::Interconnect::kInfinityFabric: return "infinity_fabric";
-    case core::Interconnect::kXeLink: return "xe_link";
+    case core::Interconnect::kPcie:
+      return "pcie";
+    case core::Interconnect::kNvlink:
+      return "nvlink";
+    case core::Interconnect::kInfinityFabric:
+      return "infinity_fabric";
+    case core::Interconnect::kXeLink:
+      return "xe_link";
   }
   return "pcie";
 }
@@ -41,9 +45,12 @@ core::Precision PrecisionFrom(const std::string& s) {
 
 const char* WorkloadText(core::WorkloadKind w) {
   switch (w) {
-    case core::WorkloadKind::kTraining: return "training";
-    case core::WorkloadKind::kFineTuning: return "fine_tuning";
-    case core::WorkloadKind::kServing: return "serving";
+    case core::WorkloadKind::kTraining:
+      return "training";
+    case core::WorkloadKind::kFineTuning:
+      return "fine_tuning";
+    case core::WorkloadKind::kServing:
+      return "serving";
   }
   return "serving";
 }
@@ -56,9 +63,12 @@ core::WorkloadKind WorkloadFrom(const std::string& s) {
 
 const char* MethodText(core::TrainingMethod m) {
   switch (m) {
-    case core::TrainingMethod::kFull: return "full";
-    case core::TrainingMethod::kLora: return "lora";
-    case core::TrainingMethod::kQlora: return "qlora";
+    case core::TrainingMethod::kFull:
+      return "full";
+    case core::TrainingMethod::kLora:
+      return "lora";
+    case core::TrainingMethod::kQlora:
+      return "qlora";
   }
   return "full";
 }
@@ -71,9 +81,12 @@ core::TrainingMethod MethodFrom(const std::string& s) {
 
 const char* UnitText(core::MeasuredUnit u) {
   switch (u) {
-    case core::MeasuredUnit::kRequestsPerSecond: return "requests_per_second";
-    case core::MeasuredUnit::kTokensPerSecond: return "tokens_per_second";
-    case core::MeasuredUnit::kSecondsPerStep: return "seconds_per_step";
+    case core::MeasuredUnit::kRequestsPerSecond:
+      return "requests_per_second";
+    case core::MeasuredUnit::kTokensPerSecond:
+      return "tokens_per_second";
+    case core::MeasuredUnit::kSecondsPerStep:
+      return "seconds_per_step";
   }
   return "requests_per_second";
 }
@@ -90,8 +103,6 @@ PriceKind PriceKindFrom(const std::string& s) {
   }
   return PriceKind::kOnDemand;
 }
-
-
 
 std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
   std::vector<GpuRow> out;

@@ -17,15 +17,14 @@ namespace capplan::store {
 namespace {
 
 int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(
-    const DatabaseOptions& options, const std::vector<Migration>& migrations) {
+absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const DatabaseOptions& options,
+                                                                 const std::vector<Migration>& migrations) {
   absl::StatusOr<std::unique_ptr<Database>> db = Database::Open(options);
   if (!db.ok()) return db.status();
   absl::StatusOr<int> version = (*db)->Migrate(migrations);
@@ -57,9 +56,7 @@ absl::Status CatalogStore::LearnColumns() {
   return absl::OkStatus();
 }
 
-std::shared_ptr<const CatalogSnapshot> CatalogStore::Snapshot() const {
-  return std::atomic_load(&snapshot_);
-}
+std::shared_ptr<const CatalogSnapshot> CatalogStore::Snapshot() const { return std::atomic_load(&snapshot_); }
 
 absl::Status CatalogStore::Reload() {
   std::lock_guard<std::mutex> lock(write_mu_);
@@ -104,7 +101,7 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
 }
 
 std::optional<CatalogTables> CatalogStore::Patch(const CatalogSnapshot& prev, const Key& key,
-                                                const WriteResult& result) {
+                                                 const WriteResult& result) {
   if (const PriceRow* p = key.appended_price) {
     // One price list changes; every other table and list is shared with `prev`.
     const int64_t pos = prev.InstancePosition(p->provider, p->instance_type, p->region);
@@ -134,8 +131,7 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
     snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
     next = std::move(snap);
   } else {
-    absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded =
-        Load(snapshot_stale_ ? kAllTables : key.reload);
+    absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded = Load(snapshot_stale_ ? kAllTables : key.reload);
     if (!loaded.ok()) {
       // The published snapshot now lags the database: the next publish starts afresh
       // rather than patching it.
@@ -146,8 +142,7 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
   }
   snapshot_stale_ = false;
   std::atomic_store(&snapshot_, std::move(next));
-  last_publish_seconds_ =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  last_publish_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return absl::OkStatus();
 }
 
@@ -162,8 +157,7 @@ absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
     where = absl::StrJoin(conds, " AND ");
   }
   if (where.empty()) return std::string();
-  SQLite::Statement q(db, absl::StrCat("SELECT ", json_exprs_.at(key.table), " FROM ", key.table,
-                                       " WHERE ", where));
+  SQLite::Statement q(db, absl::StrCat("SELECT ", json_exprs_.at(key.table), " FROM ", key.table, " WHERE ", where));
   if (key.id > 0) {
     q.bind(1, key.id);
   } else {
@@ -200,9 +194,9 @@ absl::StatusOr<std::optional<WriteResult>> CatalogStore::EarlierResult(const Wri
   q.bind(1, ctx.request_id);
   if (!q.executeStep()) return std::optional<WriteResult>();
   if (q.getColumn(0).getString() != ctx.method || q.getColumn(1).getString() != ctx.request_fingerprint) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "request_id: \"", ctx.request_id, "\" was already used for a different ",
-        q.getColumn(0).getString(), " request; use a new id for each distinct write"));
+    return absl::InvalidArgumentError(absl::StrCat("request_id: \"", ctx.request_id,
+                                                   "\" was already used for a different ", q.getColumn(0).getString(),
+                                                   " request; use a new id for each distinct write"));
   }
   WriteResult r;
   r.catalog_version = q.getColumn(2).getInt64();
@@ -234,8 +228,8 @@ void CatalogStore::RecordRequest(const WriteContext& ctx, const WriteResult& res
   prune.exec();
 }
 
-absl::StatusOr<WriteResult> CatalogStore::Write(
-    const WriteContext& ctx, Key key, const std::function<absl::StatusOr<int64_t>()>& apply) {
+absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key,
+                                                const std::function<absl::StatusOr<int64_t>()>& apply) {
   absl::Status id_ok = CheckText("request_id", ctx.request_id, kMaxRequestIdBytes, false);
   if (!id_ok.ok()) return id_ok;
   std::lock_guard<std::mutex> lock(write_mu_);
@@ -264,10 +258,10 @@ absl::StatusOr<WriteResult> CatalogStore::Write(
     if (key.id > 0) absl::StrAppend(&entity, "/", key.id);
     absl::StatusOr<std::string> after = RowJson(key);
     if (!after.ok()) return after.status();
-    db.exec("UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
-            "updated_unix_seconds = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = 1");
-    result.catalog_version =
-        db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
+    db.exec(
+        "UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
+        "updated_unix_seconds = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = 1");
+    result.catalog_version = db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
     SQLite::Statement audit(db,
                             "INSERT INTO audit_log (at_unix_micros, caller, method, entity, "
                             "before_json, after_json, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?)");
@@ -275,8 +269,14 @@ absl::StatusOr<WriteResult> CatalogStore::Write(
     audit.bind(2, ctx.caller);
     audit.bind(3, ctx.method);
     audit.bind(4, entity);
-    if (before->empty()) audit.bind(5); else audit.bind(5, *before);
-    if (after->empty()) audit.bind(6); else audit.bind(6, *after);
+    if (before->empty())
+      audit.bind(5);
+    else
+      audit.bind(5, *before);
+    if (after->empty())
+      audit.bind(6);
+    else
+      audit.bind(6, *after);
     audit.bind(7, result.catalog_version);
     audit.exec();
     RecordRequest(ctx, result);

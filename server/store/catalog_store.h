@@ -3,9 +3,9 @@
 // each in one BEGIN IMMEDIATE transaction with its audit row and the catalog version bump.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,8 +33,7 @@ inline constexpr size_t kMaxRequestIdBytes = 128;
 
 // Who writes and through which call, for the audit log; and the caller's idempotency key.
 struct WriteContext {
-  WriteContext(std::string caller_name, std::string method_name, std::string id = "",
-               std::string fingerprint = "")
+  WriteContext(std::string caller_name, std::string method_name, std::string id = "", std::string fingerprint = "")
       : caller(std::move(caller_name)),
         method(std::move(method_name)),
         request_id(std::move(id)),
@@ -50,7 +49,7 @@ struct WriteContext {
 struct CsvImportResult {
   WriteResult write;
   int rows_imported = 0;
-  int rows_skipped = 0;  // rows without an accelerator (CPU instances)
+  int rows_skipped = 0;             // rows without an accelerator (CPU instances)
   std::vector<CsvRowError> errors;  // non-empty: nothing was written
 };
 
@@ -65,8 +64,7 @@ class CatalogStore {
  public:
   // Opens the database, applies the migrations and loads the first snapshot.
   static absl::StatusOr<std::unique_ptr<CatalogStore>> Open(
-      const DatabaseOptions& options,
-      const std::vector<Migration>& migrations = EmbeddedMigrations());
+      const DatabaseOptions& options, const std::vector<Migration>& migrations = EmbeddedMigrations());
 
   // The current snapshot. Lock-free; the pointer stays valid for as long as it is held.
   std::shared_ptr<const CatalogSnapshot> Snapshot() const;
@@ -80,8 +78,7 @@ class CatalogStore {
   absl::StatusOr<WriteResult> DeleteModel(const WriteContext& ctx, const std::string& name);
   absl::StatusOr<WriteResult> UpsertInstance(const WriteContext& ctx, const InstanceRow& row);
   absl::StatusOr<WriteResult> DeleteInstance(const WriteContext& ctx, const std::string& provider,
-                                             const std::string& instance_type,
-                                             const std::string& region);
+                                             const std::string& instance_type, const std::string& region);
   // Appends a price history row; the current price is the latest effective one.
   absl::StatusOr<WriteResult> SetPrice(const WriteContext& ctx, const PriceRow& row);
   absl::StatusOr<WriteResult> RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& row);
@@ -89,8 +86,7 @@ class CatalogStore {
   // SkyPilot catalog columns (InstanceType, AcceleratorName, AcceleratorCount, vCPUs,
   // MemoryGiB, Price, SpotPrice, Region, AvailabilityZone); all or nothing. A missing column
   // is InvalidArgument; bad rows come back in `errors` and nothing is written.
-  absl::StatusOr<CsvImportResult> ImportPricesCsv(const WriteContext& ctx,
-                                                  const std::string& provider,
+  absl::StatusOr<CsvImportResult> ImportPricesCsv(const WriteContext& ctx, const std::string& provider,
                                                   const std::string& csv, const Source& source,
                                                   int64_t effective_unix_seconds);
 
@@ -129,10 +125,10 @@ class CatalogStore {
   struct Key {
     std::string table;
     std::vector<std::pair<std::string, std::string>> text;  // column -> value
-    int64_t id = 0;                                          // for id-keyed tables
-    std::string label;  // audit entity when the write has no single row (bulk import)
-    int64_t rows = 0;   // rows_written to report (bulk import); set after construction
-    unsigned reload = kAllTables;               // tables to re-read after the write
+    int64_t id = 0;                                         // for id-keyed tables
+    std::string label;             // audit entity when the write has no single row (bulk import)
+    int64_t rows = 0;              // rows_written to report (bulk import); set after construction
+    unsigned reload = kAllTables;  // tables to re-read after the write
     // Patches instead of re-reading: SetPrice's new row, UpsertInstance's row,
     // DeleteInstance's offer key.
     const PriceRow* appended_price = nullptr;
@@ -145,12 +141,10 @@ class CatalogStore {
                                     const std::function<absl::StatusOr<int64_t>()>& apply);
   // Publishes the committed write: a patch of the current snapshot where the write says how
   // (an appended price), otherwise a reload of the tables it changed.
-  absl::Status Publish(const Key& key, const WriteResult& result)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  absl::Status Publish(const Key& key, const WriteResult& result) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // The tables after the write `key` describes, built from `prev`; none when only a reload
   // can tell.
-  std::optional<CatalogTables> Patch(const CatalogSnapshot& prev, const Key& key,
-                                     const WriteResult& result);
+  std::optional<CatalogTables> Patch(const CatalogSnapshot& prev, const Key& key, const WriteResult& result);
 
   absl::StatusOr<std::string> RowJson(const Key& key);
   // Ok when a write may commit now: not draining, and the database file is still the one

@@ -1,7 +1,5 @@
 // The catalog store's row writes: each validates its row and hands the SQL to the shared
 // write path (CatalogStore::Write), which audits, commits and publishes.
-#include "server/store/catalog_store.h"
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -10,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "server/store/catalog_rows.h"
+#include "server/store/catalog_store.h"
 #include "server/store/price_csv.h"
 #include "server/store/sqlite_impl.h"
 
@@ -17,8 +16,8 @@ namespace capplan::store {
 
 namespace {
 
-absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string& value,
-                       const std::string& field, const std::string& what) {
+absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string& value, const std::string& field,
+                       const std::string& what) {
   SQLite::Statement q(db, sql);
   q.bind(1, value);
   if (!q.executeStep()) {
@@ -86,8 +85,8 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteGpu(const WriteContext& ctx, con
     users.bind(1, name);
     users.executeStep();
     if (const int n = users.getColumn(0).getInt(); n > 0) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "name: GPU \"", name, "\" is used by ", n, " instance types; delete those first"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("name: GPU \"", name, "\" is used by ", n, " instance types; delete those first"));
     }
     SQLite::Statement q(db, "DELETE FROM gpu_types WHERE name = ?");
     q.bind(1, name);
@@ -196,13 +195,13 @@ int64_t InsertPrice(SQLite::Database& db, const PriceRow& p) {
 absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx, const InstanceRow& r) {
   absl::Status valid = ValidateInstanceRow(r);
   if (!valid.ok()) return valid;
-  Key key{"instance_types", {{"provider", r.provider}, {"instance_type", r.instance_type}, {"region", r.region}}, 0, ""};
+  Key key{
+      "instance_types", {{"provider", r.provider}, {"instance_type", r.instance_type}, {"region", r.region}}, 0, ""};
   key.reload = kInstanceTable | kPriceTable;
   key.upserted_instance = &r;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
-    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name,
-                                 "instance.gpu_name", "GPU");
+    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name, "instance.gpu_name", "GPU");
     if (!gpu.ok()) return gpu;
     SQLite::Statement q(db, kUpsertInstance);
     BindInstance(q, r);
@@ -212,8 +211,7 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx
 }
 
 absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx, const std::string& provider,
-                                                         const std::string& instance_type,
-                                                         const std::string& region) {
+                                                         const std::string& instance_type, const std::string& region) {
   Key key{"instance_types", {{"provider", provider}, {"instance_type", instance_type}, {"region", region}}, 0, ""};
   key.reload = kInstanceTable | kPriceTable;
   key.erased_instance = OfferKey(provider, instance_type, region);
@@ -244,9 +242,8 @@ absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, cons
     exists.bind(2, p.instance_type);
     exists.bind(3, p.region);
     if (!exists.executeStep()) {
-      return absl::NotFoundError(absl::StrCat("price: no instance type ", p.provider, " ",
-                                              p.instance_type, " in ", p.region,
-                                              "; add it with UpsertInstanceType first"));
+      return absl::NotFoundError(absl::StrCat("price: no instance type ", p.provider, " ", p.instance_type, " in ",
+                                              p.region, "; add it with UpsertInstanceType first"));
     }
     return InsertPrice(db, p);
   });
@@ -259,11 +256,10 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
   key.reload = kBenchmarkTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
-    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name,
-                                 "benchmark.gpu_name", "GPU");
+    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name, "benchmark.gpu_name", "GPU");
     if (!gpu.ok()) return gpu;
-    absl::Status model = MustExist(db, "SELECT 1 FROM models WHERE name = ?", b.model_name,
-                                   "benchmark.model_name", "model");
+    absl::Status model =
+        MustExist(db, "SELECT 1 FROM models WHERE name = ?", b.model_name, "benchmark.model_name", "model");
     if (!model.ok()) return model;
     SQLite::Statement q(db,
                         "INSERT INTO benchmarks (gpu_name, model_name, workload, precision, "
@@ -301,10 +297,8 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ct
   });
 }
 
-absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext& ctx,
-                                                              const std::string& provider,
-                                                              const std::string& csv,
-                                                              const Source& source,
+absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext& ctx, const std::string& provider,
+                                                              const std::string& csv, const Source& source,
                                                               int64_t effective_unix_seconds) {
   absl::StatusOr<PriceCsv> read = ReadPriceCsv(provider, csv, source, *Snapshot());
   if (!read.ok()) return read.status();
@@ -328,8 +322,14 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
       upsert.reset();
       BindInstance(upsert, o.instance);
       upsert.exec();
-      PriceRow p{0, provider, o.instance.instance_type, o.instance.region, PriceKind::kOnDemand,
-                 o.on_demand_usd_per_hour, effective_unix_seconds, source};
+      PriceRow p{0,
+                 provider,
+                 o.instance.instance_type,
+                 o.instance.region,
+                 PriceKind::kOnDemand,
+                 o.on_demand_usd_per_hour,
+                 effective_unix_seconds,
+                 source};
       InsertPrice(db, p);
       if (o.spot_usd_per_hour >= 0) {
         p.kind = PriceKind::kSpot;

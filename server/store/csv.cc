@@ -53,9 +53,8 @@ class CsvReader {
       if (!s.ok()) return s;
     }
     if (state_ == State::kQuoted) {
-      return absl::InvalidArgumentError(absl::StrCat("csv: row ", rows_.size() + 1,
-                                                     ": quoted field opened on line ", quote_line_,
-                                                     " never closes"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("csv: row ", rows_.size() + 1, ": quoted field opened on line ", quote_line_, " never closes"));
     }
     absl::Status s = EndRow();
     if (!s.ok()) return s;
@@ -90,8 +89,7 @@ class CsvReader {
 
   absl::Status Append(char c) {
     if (field_.size() >= options_.max_field_bytes) {
-      return Error(absl::StrCat("column ", row_.size() + 1, " is longer than ",
-                                options_.max_field_bytes, " bytes"));
+      return Error(absl::StrCat("column ", row_.size() + 1, " is longer than ", options_.max_field_bytes, " bytes"));
     }
     field_ += c;
     return absl::OkStatus();
@@ -125,8 +123,7 @@ class CsvReader {
   }
 
   absl::Status Error(const std::string& what) const {
-    return absl::InvalidArgumentError(
-        absl::StrCat("csv: row ", rows_.size() + 1, " (line ", line_, "): ", what));
+    return absl::InvalidArgumentError(absl::StrCat("csv: row ", rows_.size() + 1, " (line ", line_, "): ", what));
   }
 
   const std::string& text_;
@@ -142,8 +139,7 @@ class CsvReader {
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::vector<std::string>>> ParseCsv(const std::string& text,
-                                                               const CsvOptions& options) {
+absl::StatusOr<std::vector<std::vector<std::string>>> ParseCsv(const std::string& text, const CsvOptions& options) {
   return CsvReader(text, options).Read();
 }
 

@@ -19,8 +19,7 @@ struct CsvOptions {
 // Rows of fields; blank lines are skipped. InvalidArgument naming the row and line for a
 // quote inside an unquoted field, text after a closing quote, a bare carriage return, a
 // quoted field that never closes, or a bound exceeded.
-absl::StatusOr<std::vector<std::vector<std::string>>> ParseCsv(const std::string& text,
-                                                               const CsvOptions& options);
+absl::StatusOr<std::vector<std::vector<std::string>>> ParseCsv(const std::string& text, const CsvOptions& options);
 // The same with the default bounds.
 absl::StatusOr<std::vector<std::vector<std::string>>> ParseCsv(const std::string& text);
 

@@ -34,8 +34,8 @@ absl::Status SqliteError(const SQLite::Exception& e, const std::string& context)
       }
       return absl::InvalidArgumentError(msg);
     case SQLITE_FULL:
-      return absl::ResourceExhaustedError(absl::StrCat(
-          msg, " (the database or its disk is full; the write was rolled back, nothing changed)"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat(msg, " (the database or its disk is full; the write was rolled back, nothing changed)"));
     case SQLITE_CANTOPEN:
     case SQLITE_READONLY:
     case SQLITE_PERM:
@@ -46,11 +46,10 @@ absl::Status SqliteError(const SQLite::Exception& e, const std::string& context)
   }
 }
 
-absl::Status SqliteWriteError(const SQLite::Exception& e, SQLite::Database& db,
-                              const std::string& context) {
+absl::Status SqliteWriteError(const SQLite::Exception& e, SQLite::Database& db, const std::string& context) {
   if ((e.getErrorCode() & 0xff) == SQLITE_IOERR && sqlite3_system_errno(db.getHandle()) == ENOSPC) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        context, ": ", e.what(), " (no space left on the device; the write was rolled back)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat(context, ": ", e.what(), " (no space left on the device; the write was rolled back)"));
   }
   return SqliteError(e, context);
 }
@@ -64,8 +63,8 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& 
   if (options.path.empty()) {
     return absl::InvalidArgumentError("database path: must not be empty");
   }
-  const int flags = SQLite::OPEN_READWRITE | (options.create_if_missing ? SQLite::OPEN_CREATE : 0) |
-                    SQLITE_OPEN_FULLMUTEX;
+  const int flags =
+      SQLite::OPEN_READWRITE | (options.create_if_missing ? SQLite::OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
   try {
     auto impl = std::make_unique<Impl>(options.path, flags);
     SQLite::Database& db = impl->db;
@@ -98,25 +97,24 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& 
 absl::Status Database::CheckFileIdentity() const {
   struct stat opened;
   if (::fstat(impl_->identity_fd, &opened) != 0) {
-    return absl::DataLossError(absl::StrCat("database ", impl_->path,
-                                            ": cannot fstat the open file: ", std::strerror(errno)));
+    return absl::DataLossError(
+        absl::StrCat("database ", impl_->path, ": cannot fstat the open file: ", std::strerror(errno)));
   }
   if (opened.st_nlink == 0) {
-    return absl::DataLossError(absl::StrCat(
-        "database ", impl_->path, ": the file was deleted while the server had it open; "
-        "writes are refused because they would be lost at restart"));
+    return absl::DataLossError(absl::StrCat("database ", impl_->path,
+                                            ": the file was deleted while the server had it open; "
+                                            "writes are refused because they would be lost at restart"));
   }
   struct stat now;
   if (::stat(impl_->path.c_str(), &now) != 0) {
-    return absl::DataLossError(absl::StrCat("database ", impl_->path,
-                                            ": the path no longer names the open file (",
+    return absl::DataLossError(absl::StrCat("database ", impl_->path, ": the path no longer names the open file (",
                                             std::strerror(errno), "); writes are refused"));
   }
   if (now.st_dev != impl_->dev || now.st_ino != impl_->ino) {
-    return absl::DataLossError(absl::StrCat(
-        "database ", impl_->path, ": the path now names another file (device/inode ", impl_->dev,
-        "/", impl_->ino, " at open, ", now.st_dev, "/", now.st_ino,
-        " now); writes are refused because they would go to the replaced file"));
+    return absl::DataLossError(absl::StrCat("database ", impl_->path,
+                                            ": the path now names another file (device/inode ", impl_->dev, "/",
+                                            impl_->ino, " at open, ", now.st_dev, "/", now.st_ino,
+                                            " now); writes are refused because they would go to the replaced file"));
   }
   return absl::OkStatus();
 }
@@ -134,8 +132,8 @@ absl::StatusOr<int> Database::SchemaVersion() {
 absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) {
   for (size_t i = 0; i < migrations.size(); ++i) {
     if (migrations[i].version != static_cast<int>(i) + 1) {
-      return absl::InternalError(absl::StrCat("migration list is not numbered 1..n: entry ", i,
-                                              " has version ", migrations[i].version));
+      return absl::InternalError(
+          absl::StrCat("migration list is not numbered 1..n: entry ", i, " has version ", migrations[i].version));
     }
   }
   const int newest_known = static_cast<int>(migrations.size());
@@ -152,9 +150,9 @@ absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) 
   absl::StatusOr<int> current = SchemaVersion();
   if (!current.ok()) return current.status();
   if (*current > newest_known) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "database ", impl_->path, " has schema version ", *current,
-        ", newer than this binary knows (", newest_known, "); upgrade capplan-server"));
+    return absl::FailedPreconditionError(absl::StrCat("database ", impl_->path, " has schema version ", *current,
+                                                      ", newer than this binary knows (", newest_known,
+                                                      "); upgrade capplan-server"));
   }
   for (const Migration& m : migrations) {
     if (m.version <= *current) continue;
@@ -162,8 +160,8 @@ absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) 
     try {
       SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
       db.exec(m.sql);
-      SQLite::Statement record(
-          db, "INSERT INTO schema_migrations (version, name, applied_unix_seconds) VALUES (?, ?, ?)");
+      SQLite::Statement record(db,
+                               "INSERT INTO schema_migrations (version, name, applied_unix_seconds) VALUES (?, ?, ?)");
       record.bind(1, m.version);
       record.bind(2, m.name);
       record.bind(3, static_cast<int64_t>(std::time(nullptr)));
@@ -172,10 +170,8 @@ absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) 
       tx.commit();
     } catch (const SQLite::Exception& e) {
       // The Transaction destructor has rolled back: the previous version stays intact.
-      absl::Status s = SqliteError(e, absl::StrCat("database ", impl_->path, ": migration ", label,
-                                                   " failed"));
-      return absl::Status(s.code() == absl::StatusCode::kUnavailable ? s.code()
-                                                                     : absl::StatusCode::kFailedPrecondition,
+      absl::Status s = SqliteError(e, absl::StrCat("database ", impl_->path, ": migration ", label, " failed"));
+      return absl::Status(s.code() == absl::StatusCode::kUnavailable ? s.code() : absl::StatusCode::kFailedPrecondition,
                           s.message());
     }
   }
@@ -183,8 +179,7 @@ absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) 
 }
 
 absl::StatusOr<std::string> Database::Pragma(const std::string& name) {
-  if (name != "journal_mode" && name != "synchronous" && name != "foreign_keys" &&
-      name != "busy_timeout") {
+  if (name != "journal_mode" && name != "synchronous" && name != "foreign_keys" && name != "busy_timeout") {
     return absl::InvalidArgumentError(absl::StrCat("pragma: not one capplan sets: ", name));
   }
   try {

@@ -17,14 +17,22 @@ namespace {
 // SkyPilot accelerator names -> catalog GPU names. Exact catalog names are accepted too.
 const std::map<std::string, std::string>& AcceleratorAliases() {
   static const std::map<std::string, std::string> kAliases = {
-      {"A100", "A100-SXM4-40GB"},       {"A100-80GB", "A100-SXM4-80GB"},
-      {"H100", "H100-SXM5-80GB"},       {"H200", "H200-SXM-141GB"},
-      {"V100", "V100-SXM2-16GB"},       {"V100-32GB", "V100-SXM2-32GB"},
-      {"A6000", "RTX-A6000"},           {"RTX6000-Ada", "RTX-6000-Ada"},
-      {"RTX4090", "RTX-4090"},          {"RTX3090", "RTX-3090"},
-      {"MI300X", "MI300X"},             {"A10G", "A10G"},
-      {"T4", "T4"},                     {"L4", "L4"},
-      {"L40S", "L40S"},                 {"P40", "P40"},
+      {"A100", "A100-SXM4-40GB"},
+      {"A100-80GB", "A100-SXM4-80GB"},
+      {"H100", "H100-SXM5-80GB"},
+      {"H200", "H200-SXM-141GB"},
+      {"V100", "V100-SXM2-16GB"},
+      {"V100-32GB", "V100-SXM2-32GB"},
+      {"A6000", "RTX-A6000"},
+      {"RTX6000-Ada", "RTX-6000-Ada"},
+      {"RTX4090", "RTX-4090"},
+      {"RTX3090", "RTX-3090"},
+      {"MI300X", "MI300X"},
+      {"A10G", "A10G"},
+      {"T4", "T4"},
+      {"L4", "L4"},
+      {"L40S", "L40S"},
+      {"P40", "P40"},
   };
   return kAliases;
 }
@@ -51,8 +59,8 @@ class Row {
   bool Number(const char* name, double lo, double hi, bool whole, double* out) {
     const std::string text = Cell(name);
     if (!ParsePlainDecimal(text, out) || *out < lo || *out > hi || (whole && *out != std::floor(*out))) {
-      return Fail(name, absl::StrCat("must be a plain decimal", whole ? " whole number" : "", " in [",
-                                     lo, ", ", hi, "], got \"", text, "\""));
+      return Fail(name, absl::StrCat("must be a plain decimal", whole ? " whole number" : "", " in [", lo, ", ", hi,
+                                     "], got \"", text, "\""));
     }
     return true;
   }
@@ -80,8 +88,7 @@ const GpuRow* ResolveGpu(const CatalogSnapshot& catalog, const std::string& acce
 }
 
 // Reads one data row into `offers`; false (with errors recorded) when it is bad.
-bool ReadOfferRow(Row& r, const std::string& provider, const Source& source,
-                  const CatalogSnapshot& catalog,
+bool ReadOfferRow(Row& r, const std::string& provider, const Source& source, const CatalogSnapshot& catalog,
                   std::map<std::pair<std::string, std::string>, CsvOffer>* offers) {
   std::string accel, type, region;
   if (!r.Text("AcceleratorName", &accel)) return false;
@@ -97,17 +104,23 @@ bool ReadOfferRow(Row& r, const std::string& provider, const Source& source,
   auto [it, inserted] = offers->try_emplace({type, region});
   CsvOffer& o = it->second;
   if (inserted) {
-    o.instance = {provider, type, region, gpu->spec.name, static_cast<int>(count), static_cast<int>(vcpus),
-                  static_cast<int64_t>(std::llround(mem_gib * 1024.0 * 1024.0 * 1024.0)), source};
+    o.instance = {provider,
+                  type,
+                  region,
+                  gpu->spec.name,
+                  static_cast<int>(count),
+                  static_cast<int>(vcpus),
+                  static_cast<int64_t>(std::llround(mem_gib * 1024.0 * 1024.0 * 1024.0)),
+                  source};
     o.on_demand_usd_per_hour = price;
     o.first_row = r.row_no();
   } else if (o.on_demand_usd_per_hour != price || o.instance.gpu_name != gpu->spec.name ||
              o.instance.gpu_count != static_cast<int>(count)) {
     // Availability zones of one region repeat the offer; a different price or accelerator
     // means the file contradicts itself, and picking either would be a guess.
-    return r.Fail("Price", absl::StrCat(type, " in ", region, " appears in rows ", o.first_row, " and ",
-                                        r.row_no(), " with different on-demand prices or accelerators (",
-                                        o.on_demand_usd_per_hour, " vs ", price, ")"));
+    return r.Fail("Price", absl::StrCat(type, " in ", region, " appears in rows ", o.first_row, " and ", r.row_no(),
+                                        " with different on-demand prices or accelerators (", o.on_demand_usd_per_hour,
+                                        " vs ", price, ")"));
   }
   // Keep the cheapest spot price across zones.
   if (spot >= 0 && (o.spot_usd_per_hour < 0 || spot < o.spot_usd_per_hour)) o.spot_usd_per_hour = spot;
@@ -131,8 +144,8 @@ bool ParsePlainDecimal(absl::string_view text, double* out) {
   return digits > 0 && digits <= 30 && absl::SimpleAtod(text, out) && std::isfinite(*out);
 }
 
-absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::string& csv,
-                                      const Source& source, const CatalogSnapshot& catalog) {
+absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::string& csv, const Source& source,
+                                      const CatalogSnapshot& catalog) {
   CAPPLAN_RETURN_IF_ERROR(CheckText("provider", provider, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(ValidateSource(source, "source"));
   absl::StatusOr<std::vector<std::vector<std::string>>> table = ParseCsv(csv);
@@ -142,11 +155,11 @@ absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::st
   for (size_t i = 0; i < table->front().size(); ++i) {
     col[std::string(absl::StripAsciiWhitespace(table->front()[i]))] = i;
   }
-  for (const char* required : {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",
-                               "MemoryGiB", "Price", "Region"}) {
+  for (const char* required :
+       {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region"}) {
     if (col.count(required) == 0) {
-      return absl::InvalidArgumentError(absl::StrCat("csv: missing column ", required,
-                                                     " (SkyPilot catalog columns expected)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("csv: missing column ", required, " (SkyPilot catalog columns expected)"));
     }
   }
   PriceCsv out;

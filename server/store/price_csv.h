@@ -34,8 +34,8 @@ struct PriceCsv {
 // bounded and free of control characters; one (InstanceType, Region) with two different
 // on-demand prices or accelerators is an error naming both rows. A malformed file or a
 // missing column is InvalidArgument; bad rows come back in `errors`.
-absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::string& csv,
-                                      const Source& source, const CatalogSnapshot& catalog);
+absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::string& csv, const Source& source,
+                                      const CatalogSnapshot& catalog);
 
 // Parses a plain decimal ("12", "-0.5", "3.25"): no exponent, hex, NaN or infinity.
 bool ParsePlainDecimal(absl::string_view text, double* out);

@@ -11,8 +11,7 @@ namespace capplan::store {
 namespace {
 
 int64_t NowUnixSeconds() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 template <typename Row>
@@ -67,8 +66,8 @@ std::shared_ptr<const Table<InstanceRow>> MakeInstanceTable(std::vector<Instance
   return t;
 }
 
-std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(
-    const Table<InstanceRow>& instances, std::vector<PriceRow> prices) {
+std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(const Table<InstanceRow>& instances,
+                                                                                    std::vector<PriceRow> prices) {
   std::vector<PriceList> grouped(instances.rows.size());
   for (PriceRow& p : prices) {
     auto it = instances.index.find(OfferKey(p.provider, p.instance_type, p.region));
@@ -93,8 +92,7 @@ std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> WithPrice(
   return next;
 }
 
-CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row,
-                           const std::string& erase_key) {
+CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row, const std::string& erase_key) {
   CatalogTables next = tables;
   const Table<InstanceRow>& old = *tables.instances;
   const std::string key = row != nullptr ? OfferKey(row->provider, row->instance_type, row->region) : erase_key;
@@ -167,9 +165,8 @@ std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models
 }
 
 CatalogSnapshot::CatalogSnapshot(CatalogTables t)
-    : tables_{OrEmpty(std::move(t.gpus)),      OrEmpty(std::move(t.models)),
-              OrEmpty(std::move(t.instances)), OrEmpty(std::move(t.prices)),
-              OrEmpty(std::move(t.benchmarks)), OrEmpty(std::move(t.calibration))},
+    : tables_{OrEmpty(std::move(t.gpus)),   OrEmpty(std::move(t.models)),     OrEmpty(std::move(t.instances)),
+              OrEmpty(std::move(t.prices)), OrEmpty(std::move(t.benchmarks)), OrEmpty(std::move(t.calibration))},
       gpus(tables_.gpus->rows),
       models(tables_.models->rows),
       instances(tables_.instances->rows),
@@ -178,9 +175,7 @@ CatalogSnapshot::CatalogSnapshot(CatalogTables t)
       serving_benchmarks(tables_.calibration->serving),
       price_count(CountPrices(*tables_.prices)) {}
 
-const GpuRow* CatalogSnapshot::FindGpu(absl::string_view name) const {
-  return Find(*tables_.gpus, std::string(name));
-}
+const GpuRow* CatalogSnapshot::FindGpu(absl::string_view name) const { return Find(*tables_.gpus, std::string(name)); }
 
 const ModelRow* CatalogSnapshot::FindModel(absl::string_view name) const {
   return Find(*tables_.models, std::string(name));
@@ -219,8 +214,7 @@ const PriceRow* CatalogSnapshot::PriceAt(const InstanceRow& instance, PriceKind 
   return best;
 }
 
-std::vector<const PriceRow*> CatalogSnapshot::PriceHistory(absl::string_view provider,
-                                                           absl::string_view type,
+std::vector<const PriceRow*> CatalogSnapshot::PriceHistory(absl::string_view provider, absl::string_view type,
                                                            absl::string_view region) const {
   std::vector<const PriceRow*> out;
   const int64_t pos = InstancePosition(provider, type, region);

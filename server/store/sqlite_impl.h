@@ -34,7 +34,6 @@ struct Database::Impl {
 absl::Status SqliteError(const SQLite::Exception& e, const std::string& context);
 // The same for a failed write on `db`, which also reads the OS error behind an I/O error: a
 // disk that filled up during a write or fsync (ENOSPC) is ResourceExhausted as well.
-absl::Status SqliteWriteError(const SQLite::Exception& e, SQLite::Database& db,
-                              const std::string& context);
+absl::Status SqliteWriteError(const SQLite::Exception& e, SQLite::Database& db, const std::string& context);
 
 }  // namespace capplan::store

@@ -24,8 +24,7 @@ void BM_TrainingSearch(benchmark::State& state) {
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(evaluated);
-  state.counters["configs_per_search"] =
-      static_cast<double>(evaluated) / static_cast<double>(state.iterations());
+  state.counters["configs_per_search"] = static_cast<double>(evaluated) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_TrainingSearch)->Arg(8)->Arg(64)->Arg(1024);
 
@@ -37,9 +36,8 @@ void BM_TrainingCatalogSweep(benchmark::State& state) {
   job.tokens = 1e11;
   std::vector<ClusterSpec> clusters;
   for (int i = 0; i < 2; ++i) {
-    for (const GpuSpec& g : {testing::A100_80GB(), testing::A100_40GB(), testing::H100_SXM(),
-                             testing::H200(), testing::RtxA6000(), testing::Rtx4090(),
-                             testing::Rtx3090(), testing::V100()}) {
+    for (const GpuSpec& g : {testing::A100_80GB(), testing::A100_40GB(), testing::H100_SXM(), testing::H200(),
+                             testing::RtxA6000(), testing::Rtx4090(), testing::Rtx3090(), testing::V100()}) {
       clusters.push_back({g});
     }
   }

@@ -8,16 +8,14 @@
 
 namespace capplan::core::testing {
 
-inline GpuSpec MakeGpu(const char* name, double memory_gb, double bandwidth_gb_s, double fp32,
-                       double tf32, double fp16, double bf16, double fp8, double int8,
-                       double tdp, Interconnect ic, double ic_gb_s, int per_node,
+inline GpuSpec MakeGpu(const char* name, double memory_gb, double bandwidth_gb_s, double fp32, double tf32, double fp16,
+                       double bf16, double fp8, double int8, double tdp, Interconnect ic, double ic_gb_s, int per_node,
                        bool datacenter) {
   GpuSpec g;
   g.name = name;
   g.memory_bytes = memory_gb * 1e9;
   g.memory_bandwidth_bytes_per_second = bandwidth_gb_s * 1e9;
-  g.peak_flops_per_second = {fp32 * 1e12, tf32 * 1e12, fp16 * 1e12, bf16 * 1e12,
-                             fp8 * 1e12,  int8 * 1e12, 0};
+  g.peak_flops_per_second = {fp32 * 1e12, tf32 * 1e12, fp16 * 1e12, bf16 * 1e12, fp8 * 1e12, int8 * 1e12, 0};
   g.tdp_watts = tdp;
   g.interconnect = ic;
   g.interconnect_bandwidth_bytes_per_second = ic_gb_s * 1e9;
@@ -29,65 +27,56 @@ inline GpuSpec MakeGpu(const char* name, double memory_gb, double bandwidth_gb_s
 // NVIDIA A100 Tensor Core GPU datasheet (2021): 80GB SXM 2039 GB/s, 40GB SXM 1555 GB/s;
 // FP32 19.5, TF32 156, BF16/FP16 312, INT8 624 dense; 400 W; NVLink 600 GB/s bidirectional.
 inline GpuSpec A100_80GB() {
-  return MakeGpu("A100-SXM4-80GB", 80, 2039, 19.5, 156, 312, 312, 0, 624, 400,
-                 Interconnect::kNvlink, 300, 8, true);
+  return MakeGpu("A100-SXM4-80GB", 80, 2039, 19.5, 156, 312, 312, 0, 624, 400, Interconnect::kNvlink, 300, 8, true);
 }
 inline GpuSpec A100_40GB() {
-  return MakeGpu("A100-SXM4-40GB", 40, 1555, 19.5, 156, 312, 312, 0, 624, 400,
-                 Interconnect::kNvlink, 300, 8, true);
+  return MakeGpu("A100-SXM4-40GB", 40, 1555, 19.5, 156, 312, 312, 0, 624, 400, Interconnect::kNvlink, 300, 8, true);
 }
 // NVIDIA H100 datasheet (SXM5): 80 GB, 3.35 TB/s, FP32 67, TF32 494.7, BF16/FP16 989.4,
 // FP8 1978.9 dense, 700 W, NVLink 900 GB/s bidirectional.
 inline GpuSpec H100_SXM() {
-  return MakeGpu("H100-SXM5-80GB", 80, 3350, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 700,
-                 Interconnect::kNvlink, 450, 8, true);
+  return MakeGpu("H100-SXM5-80GB", 80, 3350, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 700, Interconnect::kNvlink, 450,
+                 8, true);
 }
 // NVIDIA H200 datasheet: 141 GB HBM3e, 4.8 TB/s, H100-SXM compute, 700 W.
 inline GpuSpec H200() {
-  return MakeGpu("H200-SXM-141GB", 141, 4800, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 700,
-                 Interconnect::kNvlink, 450, 8, true);
+  return MakeGpu("H200-SXM-141GB", 141, 4800, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 700, Interconnect::kNvlink, 450,
+                 8, true);
 }
 // NVIDIA RTX A6000 datasheet: 48 GB GDDR6, 768 GB/s, FP32 38.7, tensor FP16 154.8 dense
 // (309.7 sparse), 300 W, NVLink bridge 112.5 GB/s bidirectional (pairs).
 inline GpuSpec RtxA6000() {
-  return MakeGpu("RTX-A6000", 48, 768, 38.7, 77.4, 154.8, 154.8, 0, 309.7, 300,
-                 Interconnect::kNvlink, 56.25, 2, true);
+  return MakeGpu("RTX-A6000", 48, 768, 38.7, 77.4, 154.8, 154.8, 0, 309.7, 300, Interconnect::kNvlink, 56.25, 2, true);
 }
 // NVIDIA Ada Lovelace whitepaper, RTX 4090: 24 GB, 1008 GB/s, FP32 82.6, FP16/BF16 tensor
 // with FP32 accumulate 165.2 dense, FP8 330.3 dense, 450 W; PCIe Gen4 x16
 // 32 GB/s per direction, no NVLink.
 inline GpuSpec Rtx4090() {
-  return MakeGpu("RTX-4090", 24, 1008, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6, 450,
-                 Interconnect::kPcie, 32, 8, false);
+  return MakeGpu("RTX-4090", 24, 1008, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6, 450, Interconnect::kPcie, 32, 8, false);
 }
 // NVIDIA Ampere GA102 whitepaper, RTX 3090: 24 GB, 936 GB/s, FP32 35.6 (the seed's figure),
 // FP16 tensor with FP32 accumulate 71 dense, 350 W, NVLink bridge 112.5 GB/s bidirectional.
 inline GpuSpec Rtx3090() {
-  return MakeGpu("RTX-3090", 24, 936, 35.6, 35.6, 71, 71, 0, 284, 350, Interconnect::kNvlink,
-                 56.25, 2, false);
+  return MakeGpu("RTX-3090", 24, 936, 35.6, 35.6, 71, 71, 0, 284, 350, Interconnect::kNvlink, 56.25, 2, false);
 }
 // NVIDIA V100 datasheet (SXM2 32GB): 900 GB/s, FP32 15.7, FP16 tensor 125, no BF16, 300 W,
 // NVLink 300 GB/s bidirectional.
 inline GpuSpec V100() {
-  return MakeGpu("V100-SXM2-32GB", 32, 900, 15.7, 0, 125, 0, 0, 62, 300, Interconnect::kNvlink,
-                 150, 8, true);
+  return MakeGpu("V100-SXM2-32GB", 32, 900, 15.7, 0, 125, 0, 0, 62, 300, Interconnect::kNvlink, 150, 8, true);
 }
 
 // NVIDIA A10 datasheet: 24 GB GDDR6, 600 GB/s, FP32 31.2, TF32 62.5, FP16/BF16 125 dense,
 // 150 W, PCIe Gen4. AWS's A10G is a variant of it; NVIDIA publishes no separate sheet, so
 // the A10 figures stand in (uncertain: the A10G's tensor clocks are reported lower).
 inline GpuSpec A10G() {
-  return MakeGpu("A10G", 24, 600, 31.2, 62.5, 125, 125, 0, 250, 150, Interconnect::kPcie, 32,
-                 8, true);
+  return MakeGpu("A10G", 24, 600, 31.2, 62.5, 125, 125, 0, 250, 150, Interconnect::kPcie, 32, 8, true);
 }
 // NVIDIA T4 datasheet: 16 GB GDDR6, 320 GB/s, FP32 8.1, FP16 mixed 65, INT8 130, 70 W,
 // PCIe Gen3.
-inline GpuSpec T4() {
-  return MakeGpu("T4", 16, 320, 8.1, 0, 65, 0, 0, 130, 70, Interconnect::kPcie, 16, 8, true);
-}
+inline GpuSpec T4() { return MakeGpu("T4", 16, 320, 8.1, 0, 65, 0, 0, 130, 70, Interconnect::kPcie, 16, 8, true); }
 
-inline ModelArchitecture Dense(const char* name, int64_t layers, int64_t hidden, int64_t heads,
-                               int64_t kv_heads, int64_t ffn, int64_t vocab) {
+inline ModelArchitecture Dense(const char* name, int64_t layers, int64_t hidden, int64_t heads, int64_t kv_heads,
+                               int64_t ffn, int64_t vocab) {
   ModelArchitecture m;
   m.name = name;
   m.num_layers = layers;

@@ -78,10 +78,10 @@ void ExpectWithin(double actual, double published, double fraction) {
 }
 
 TEST(CountParametersTest, PublishedDenseModelsWithinTwoPercent) {
-  ExpectWithin(CountParameters(Llama2_7B())->total, 6.74e9, 0.02);   // model card: 6.74B
-  ExpectWithin(CountParameters(Llama2_70B())->total, 68.98e9, 0.02); // ~69.0B
-  ExpectWithin(CountParameters(Llama3_8B())->total, 8.03e9, 0.02);   // 8.03B
-  ExpectWithin(CountParameters(Bloom7B1())->total, 7.07e9, 0.02);    // 7.07B
+  ExpectWithin(CountParameters(Llama2_7B())->total, 6.74e9, 0.02);    // model card: 6.74B
+  ExpectWithin(CountParameters(Llama2_70B())->total, 68.98e9, 0.02);  // ~69.0B
+  ExpectWithin(CountParameters(Llama3_8B())->total, 8.03e9, 0.02);    // 8.03B
+  ExpectWithin(CountParameters(Bloom7B1())->total, 7.07e9, 0.02);     // 7.07B
 }
 
 TEST(CountParametersTest, MixtralTotalAndActive) {

@@ -22,9 +22,8 @@ class FakeCatalog final : public CatalogView {
     models_.push_back({Llama2_7B(), 4096, {}});
   }
   // An offer of `count` GPUs at `usd_per_hour`, effective from `from` (0: 2024-01-01).
-  void AddOffer(const std::string& provider, const std::string& type, const std::string& region,
-                const std::string& gpu, int count, double usd_per_hour, int64_t from = 1704067200,
-                PriceKind kind = PriceKind::kOnDemand) {
+  void AddOffer(const std::string& provider, const std::string& type, const std::string& region, const std::string& gpu,
+                int count, double usd_per_hour, int64_t from = 1704067200, PriceKind kind = PriceKind::kOnDemand) {
     if (FindInstance(provider, type, region) == nullptr) {
       instances_.push_back({provider, type, region, gpu, count, 96, 0, {}});
     }
@@ -126,7 +125,8 @@ TEST(PlannerTest, RejectionsAreTypedAndOrdered) {
 
 TEST(PlannerTest, BasicAsksForNoRejectionsAndTopKBoundsOptions) {
   FakeCatalog c;
-  for (const char* region : {"r1", "r2", "r3", "r4"}) c.AddOffer("cloud", "a100x8", region, "A100-SXM4-80GB", 8, 20.0 + region[1]);
+  for (const char* region : {"r1", "r2", "r3", "r4"})
+    c.AddOffer("cloud", "a100x8", region, "A100-SXM4-80GB", 8, 20.0 + region[1]);
   PlanQuery q = Query();
   q.max_rejected = 0;
   q.top_k = 2;

@@ -28,8 +28,7 @@ ModelArchitecture Bare(double n) {
 
 TrainingEstimate Estimate(const TrainingJob& job, const GpuSpec& gpu, const ParallelConfig& p) {
   ClusterSpec c{gpu};
-  absl::StatusOr<TrainingEstimate> e =
-      EstimateTraining(job, c, p, DefaultTrainingEfficiency(gpu, job.precision));
+  absl::StatusOr<TrainingEstimate> e = EstimateTraining(job, c, p, DefaultTrainingEfficiency(gpu, job.precision));
   EXPECT_TRUE(e.ok()) << e.status();
   return e.ok() ? *e : TrainingEstimate{};
 }
@@ -80,8 +79,7 @@ TEST(ActivationMemoryTest, KorthikantiSelectiveRecomputeSavings) {
   ModelArchitecture mtnlg = testing::Dense("MT-NLG", 105, 20480, 128, 128, 81920, 51200);
   for (auto [model, saving] : {std::pair{gpt3, 0.70}, std::pair{mtnlg, 0.65}}) {
     const double none = ActivationBytesPerLayer(model, 2048, 1, 8, true, Recompute::kNone, false);
-    const double sel =
-        ActivationBytesPerLayer(model, 2048, 1, 8, true, Recompute::kSelective, false);
+    const double sel = ActivationBytesPerLayer(model, 2048, 1, 8, true, Recompute::kSelective, false);
     EXPECT_NEAR(1.0 - sel / none, saving, 0.01) << model.name;
   }
 }
@@ -91,17 +89,13 @@ TEST(ActivationMemoryTest, KorthikantiTableTwoFormulas) {
   ModelArchitecture gpt3 = testing::Dense("GPT-3", 96, 12288, 96, 96, 49152, 51200);
   const double sbh = 2048.0 * 12288.0;
   const double as_h = 5.0 * 96 * 2048 / 12288;  // = 80
-  EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 1, false, Recompute::kNone, false),
-                   sbh * (34 + as_h));
+  EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 1, false, Recompute::kNone, false), sbh * (34 + as_h));
   EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 8, false, Recompute::kNone, false),
                    sbh * (10 + 24.0 / 8 + as_h / 8));
-  EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 8, true, Recompute::kSelective, false),
-                   sbh * 34 / 8);
-  EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 1, false, Recompute::kFull, false),
-                   sbh * 2);
+  EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 8, true, Recompute::kSelective, false), sbh * 34 / 8);
+  EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 1, false, Recompute::kFull, false), sbh * 2);
   // FlashAttention never materialises the s x s scores: same as selective recompute.
-  EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 8, true, Recompute::kNone, true),
-                   sbh * 34 / 8);
+  EXPECT_DOUBLE_EQ(ActivationBytesPerLayer(gpt3, 2048, 1, 8, true, Recompute::kNone, true), sbh * 34 / 8);
 }
 
 TEST(ModelStateMemoryTest, ZeroPaperFigureOne) {
@@ -117,8 +111,7 @@ TEST(ModelStateMemoryTest, ZeroPaperFigureOne) {
     p.zero_stage = stage;
     absl::StatusOr<MemoryBreakdown> m = TrainingMemoryPerGpu(job, p);
     ASSERT_TRUE(m.ok()) << m.status();
-    const double states_gb =
-        (m->weights_bytes + m->gradients_bytes + m->optimizer_bytes) / units::kGB;
+    const double states_gb = (m->weights_bytes + m->gradients_bytes + m->optimizer_bytes) / units::kGB;
     EXPECT_NEAR(states_gb, expected[stage], 0.01 * expected[stage] + 0.01) << "stage " << stage;
   }
 }
@@ -193,9 +186,9 @@ TEST(TimeTest, Llama2SevenBillionGpuHoursWithinDefaultRange) {
   job.tokens = 2e12;
   job.goodput = 1.0;  // the published GPU-hours are training time, not wall time with restarts
   ClusterSpec cluster{A100_80GB()};
-  absl::StatusOr<SearchResult> r = SearchParallelism(
-      job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision),
-      {.max_gpus = 1024, .min_gpus = 1024, .top_k = 1});
+  absl::StatusOr<SearchResult> r =
+      SearchParallelism(job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision),
+                        {.max_gpus = 1024, .min_gpus = 1024, .top_k = 1});
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_FALSE(r->ranked.empty());
   const TrainingEstimate& e = r->ranked.front();
@@ -295,8 +288,8 @@ TEST(SearchTest, SeventyBillionOnFortyGigabytePartsNamesTheShortfall) {
   job.model = Llama2_70B();
   job.tokens = 1e9;
   ClusterSpec cluster{A100_40GB()};
-  absl::StatusOr<SearchResult> r = SearchParallelism(
-      job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision), {.max_gpus = 4});
+  absl::StatusOr<SearchResult> r =
+      SearchParallelism(job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision), {.max_gpus = 4});
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->ranked.empty());
   ASSERT_FALSE(r->rejected.empty());
@@ -312,8 +305,7 @@ TEST(SearchTest, RanksFeasibleLayoutsByTimeWithTensorParallelInsideANode) {
   job.tokens = 2e12;
   ClusterSpec cluster{A100_80GB()};
   absl::StatusOr<SearchResult> r = SearchParallelism(
-      job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision),
-      {.max_gpus = 256, .top_k = 10});
+      job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision), {.max_gpus = 256, .top_k = 10});
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->ranked.size(), 10u);
   for (size_t i = 0; i < r->ranked.size(); ++i) {
@@ -354,8 +346,7 @@ TEST(SearchTest, DeadlinePicksFewestGpuHoursThatMakeIt) {
   job.tokens = 100e9;
   ClusterSpec cluster{A100_80GB()};
   const Efficiency eff = DefaultTrainingEfficiency(cluster.gpu, job.precision);
-  absl::StatusOr<SearchResult> fastest =
-      SearchParallelism(job, cluster, eff, {.max_gpus = 64, .top_k = 1});
+  absl::StatusOr<SearchResult> fastest = SearchParallelism(job, cluster, eff, {.max_gpus = 64, .top_k = 1});
   ASSERT_TRUE(fastest.ok() && !fastest->ranked.empty());
   const double deadline = 14 * 86400.0;
   absl::StatusOr<SearchResult> within =
@@ -373,16 +364,14 @@ TEST(ValidationTest, NamesFieldAndRange) {
   absl::StatusOr<TrainingEstimate> e =
       EstimateTraining(job, {A100_80GB()}, {}, DefaultTrainingEfficiency(A100_80GB(), job.precision));
   EXPECT_EQ(e.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(e.status().message().find("tokens: must be in [1000, 1e+15]"), std::string::npos)
-      << e.status();
+  EXPECT_NE(e.status().message().find("tokens: must be in [1000, 1e+15]"), std::string::npos) << e.status();
 
   job.tokens = 1e9;
   ParallelConfig p;
   p.tp = 3;
   e = EstimateTraining(job, {A100_80GB()}, p, DefaultTrainingEfficiency(A100_80GB(), job.precision));
   EXPECT_EQ(e.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(e.status().message().find("tp: must divide num_attention_heads 32"), std::string::npos)
-      << e.status();
+  EXPECT_NE(e.status().message().find("tp: must divide num_attention_heads 32"), std::string::npos) << e.status();
 
   job.precision = Precision::kInt4;
   e = EstimateTraining(job, {A100_80GB()}, {}, DefaultTrainingEfficiency(A100_80GB(), Precision::kBf16));

@@ -3,8 +3,8 @@
 // (RFC 4180: CRLF rows, doubled quotes) and reading that gives the same rows.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -47,8 +47,8 @@ Rows NonEmpty(const Rows& rows) {
 }
 
 void Fail(const char* what, const std::string& written) {
-  std::fprintf(stderr, "csv_fuzz: %s; re-serialised text (%zu bytes) was:\n%s\n", what,
-               written.size(), written.c_str());
+  std::fprintf(stderr, "csv_fuzz: %s; re-serialised text (%zu bytes) was:\n%s\n", what, written.size(),
+               written.c_str());
   std::abort();
 }
 

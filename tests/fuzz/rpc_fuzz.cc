@@ -45,14 +45,22 @@ constexpr int kNumRpcs = 8;
 
 std::unique_ptr<pb::Message> NewRequest(int rpc) {
   switch (rpc) {
-    case 0: return std::make_unique<v1::PlanRequest>();
-    case 1: return std::make_unique<v1::CompareRequest>();
-    case 2: return std::make_unique<v1::TcoRequest>();
-    case 3: return std::make_unique<v1::UpsertGpuRequest>();
-    case 4: return std::make_unique<v1::UpsertModelRequest>();
-    case 5: return std::make_unique<v1::UpsertInstanceTypeRequest>();
-    case 6: return std::make_unique<v1::SetPriceRequest>();
-    default: return std::make_unique<v1::RecordBenchmarkRequest>();
+    case 0:
+      return std::make_unique<v1::PlanRequest>();
+    case 1:
+      return std::make_unique<v1::CompareRequest>();
+    case 2:
+      return std::make_unique<v1::TcoRequest>();
+    case 3:
+      return std::make_unique<v1::UpsertGpuRequest>();
+    case 4:
+      return std::make_unique<v1::UpsertModelRequest>();
+    case 5:
+      return std::make_unique<v1::UpsertInstanceTypeRequest>();
+    case 6:
+      return std::make_unique<v1::SetPriceRequest>();
+    default:
+      return std::make_unique<v1::RecordBenchmarkRequest>();
   }
 }
 
@@ -89,9 +97,8 @@ void Run(int rpc, const pb::Message& m) {
   const capplan::store::CatalogSnapshot& snap = Catalog();
   switch (rpc) {
     case 0:
-      Estimate<v1::PlanResponse>([&](v1::PlanResponse* r) {
-        return capplan::server::Plan(snap, static_cast<const v1::PlanRequest&>(m), r);
-      });
+      Estimate<v1::PlanResponse>(
+          [&](v1::PlanResponse* r) { return capplan::server::Plan(snap, static_cast<const v1::PlanRequest&>(m), r); });
       break;
     case 1:
       Estimate<v1::CompareResponse>([&](v1::CompareResponse* r) {
@@ -99,9 +106,8 @@ void Run(int rpc, const pb::Message& m) {
       });
       break;
     case 2:
-      Estimate<v1::TcoResponse>([&](v1::TcoResponse* r) {
-        return capplan::server::Tco(snap, static_cast<const v1::TcoRequest&>(m), r);
-      });
+      Estimate<v1::TcoResponse>(
+          [&](v1::TcoResponse* r) { return capplan::server::Tco(snap, static_cast<const v1::TcoRequest&>(m), r); });
       break;
     case 3: {
       auto row = capplan::server::GpuFromProto(static_cast<const v1::UpsertGpuRequest&>(m).gpu());
@@ -152,14 +158,38 @@ bool ParseInput(const uint8_t* data, size_t size, int* rpc, std::unique_ptr<pb::
 
 // ---- The structured mutator ----
 
-const char* const kStrings[] = {"", "Llama-2-7B", "Llama-2-70B", "Mixtral-8x7B", "H100-SXM5-80GB", "A100-SXM4-80GB",
-                                "RTX-4090", "p5.48xlarge", "aws", "us-east-1", "2024-06-01", "abcd-ef-gh",
-                                "training", "serving", "\xff\xfe"};
-const double kDoubles[] = {0, -1, 1, 0.5, 65536, 1e9, 1e15, 1e308, -1e308, 5e-324,
-                           std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+const char* const kStrings[] = {
+    "",    "Llama-2-7B", "Llama-2-70B", "Mixtral-8x7B", "H100-SXM5-80GB", "A100-SXM4-80GB", "RTX-4090", "p5.48xlarge",
+    "aws", "us-east-1",  "2024-06-01",  "abcd-ef-gh",   "training",       "serving",        "\xff\xfe"};
+const double kDoubles[] = {0,
+                           -1,
+                           1,
+                           0.5,
+                           65536,
+                           1e9,
+                           1e15,
+                           1e308,
+                           -1e308,
+                           5e-324,
+                           std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity(),
                            -std::numeric_limits<double>::infinity()};
-const int64_t kInts[] = {0, -1, 1, 2, 3, 8, 64, 4096, 65536, 65537, 1 << 20, 2147483647, -2147483647 - 1,
-                         int64_t{1} << 40, std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
+const int64_t kInts[] = {0,
+                         -1,
+                         1,
+                         2,
+                         3,
+                         8,
+                         64,
+                         4096,
+                         65536,
+                         65537,
+                         1 << 20,
+                         2147483647,
+                         -2147483647 - 1,
+                         int64_t{1} << 40,
+                         std::numeric_limits<int64_t>::max(),
+                         std::numeric_limits<int64_t>::min()};
 
 template <typename T, size_t N>
 T Pick(const T (&values)[N], std::mt19937& rng) {
@@ -185,30 +215,53 @@ void MutateField(pb::Message* m, const pb::FieldDescriptor* f, std::mt19937& rng
     if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
       const int n = r->FieldSize(*m, f);
       pb::Message* child = (n > 0 && rng() % 2 == 0) ? r->MutableRepeatedMessage(m, f, static_cast<int>(rng() % n))
-                                                      : r->AddMessage(m, f);
+                                                     : r->AddMessage(m, f);
       MutateMessage(child, rng, depth + 1);
       return;
     }
     switch (f->cpp_type()) {
-      case pb::FieldDescriptor::CPPTYPE_STRING: r->AddString(m, f, Pick(kStrings, rng)); break;
-      case pb::FieldDescriptor::CPPTYPE_INT64: r->AddInt64(m, f, Pick(kInts, rng)); break;
-      default: break;
+      case pb::FieldDescriptor::CPPTYPE_STRING:
+        r->AddString(m, f, Pick(kStrings, rng));
+        break;
+      case pb::FieldDescriptor::CPPTYPE_INT64:
+        r->AddInt64(m, f, Pick(kInts, rng));
+        break;
+      default:
+        break;
     }
     return;
   }
   switch (f->cpp_type()) {
-    case pb::FieldDescriptor::CPPTYPE_DOUBLE: r->SetDouble(m, f, Pick(kDoubles, rng)); break;
-    case pb::FieldDescriptor::CPPTYPE_FLOAT: r->SetFloat(m, f, static_cast<float>(Pick(kDoubles, rng))); break;
-    case pb::FieldDescriptor::CPPTYPE_INT32: r->SetInt32(m, f, static_cast<int32_t>(Pick(kInts, rng))); break;
-    case pb::FieldDescriptor::CPPTYPE_INT64: r->SetInt64(m, f, Pick(kInts, rng)); break;
-    case pb::FieldDescriptor::CPPTYPE_UINT32: r->SetUInt32(m, f, static_cast<uint32_t>(Pick(kInts, rng))); break;
-    case pb::FieldDescriptor::CPPTYPE_UINT64: r->SetUInt64(m, f, static_cast<uint64_t>(Pick(kInts, rng))); break;
-    case pb::FieldDescriptor::CPPTYPE_BOOL: r->SetBool(m, f, rng() % 2 == 0); break;
-    case pb::FieldDescriptor::CPPTYPE_ENUM: r->SetEnumValue(m, f, static_cast<int>(rng() % 12) - 1); break;
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+      r->SetDouble(m, f, Pick(kDoubles, rng));
+      break;
+    case pb::FieldDescriptor::CPPTYPE_FLOAT:
+      r->SetFloat(m, f, static_cast<float>(Pick(kDoubles, rng)));
+      break;
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+      r->SetInt32(m, f, static_cast<int32_t>(Pick(kInts, rng)));
+      break;
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+      r->SetInt64(m, f, Pick(kInts, rng));
+      break;
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+      r->SetUInt32(m, f, static_cast<uint32_t>(Pick(kInts, rng)));
+      break;
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+      r->SetUInt64(m, f, static_cast<uint64_t>(Pick(kInts, rng)));
+      break;
+    case pb::FieldDescriptor::CPPTYPE_BOOL:
+      r->SetBool(m, f, rng() % 2 == 0);
+      break;
+    case pb::FieldDescriptor::CPPTYPE_ENUM:
+      r->SetEnumValue(m, f, static_cast<int>(rng() % 12) - 1);
+      break;
     case pb::FieldDescriptor::CPPTYPE_STRING:
       r->SetString(m, f, rng() % 10 == 0 ? std::string(1100 + rng() % 2000, 'x') : std::string(Pick(kStrings, rng)));
       break;
-    case pb::FieldDescriptor::CPPTYPE_MESSAGE: MutateMessage(r->MutableMessage(m, f), rng, depth + 1); break;
+    case pb::FieldDescriptor::CPPTYPE_MESSAGE:
+      MutateMessage(r->MutableMessage(m, f), rng, depth + 1);
+      break;
   }
 }
 

@@ -21,8 +21,7 @@ using capplan::server::Role;
 using capplan::server::TokenTable;
 
 void Fail(const char* what, absl::string_view detail) {
-  std::fprintf(stderr, "token_fuzz: %s: %.*s\n", what, static_cast<int>(detail.size()),
-               detail.data());
+  std::fprintf(stderr, "token_fuzz: %s: %.*s\n", what, static_cast<int>(detail.size()), detail.data());
   std::abort();
 }
 
@@ -41,8 +40,7 @@ std::vector<std::vector<absl::string_view>> Lines(absl::string_view content) {
 void CheckRejection(absl::string_view input, const absl::Status& status) {
   // Any field of token length might be a token typed in the wrong column.
   for (absl::string_view field : absl::StrSplit(input, absl::ByAnyChar(" \t\r\n"))) {
-    if (field.size() >= capplan::server::kMinTokenLength &&
-        status.message().find(field) != absl::string_view::npos) {
+    if (field.size() >= capplan::server::kMinTokenLength && status.message().find(field) != absl::string_view::npos) {
       Fail("error message quotes a field of the file", status.message());
     }
   }

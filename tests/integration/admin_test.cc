@@ -19,11 +19,11 @@ constexpr char kReadToken[] = "read-token-0123456789abcdef";
 class AdminTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    WriteTokenFile(dir_.path() + "/tokens", std::string(kAdminToken) + " alice admin\n" +
-                                                kReadToken + " dashboard read\n");
-    server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
-        "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir_.path() + "/c.db",
-        "--admin_token_file=" + dir_.path() + "/tokens"});
+    WriteTokenFile(dir_.path() + "/tokens",
+                   std::string(kAdminToken) + " alice admin\n" + kReadToken + " dashboard read\n");
+    server_ = std::make_unique<ServerProcess>(
+        std::vector<std::string>{"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
+                                 "--db=" + dir_.path() + "/c.db", "--admin_token_file=" + dir_.path() + "/tokens"});
     ASSERT_TRUE(server_->started()) << server_->Wait(0).stderr_text;
   }
 
@@ -115,9 +115,10 @@ TEST_F(AdminTest, BadWritesGetTheRightCodes) {
 
   capplan::v1::ImportPricesCsvRequest csv;
   csv.set_provider("aws");
-  csv.set_csv("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n"
-              "g6.xlarge,L4,1,4,16,0.8048,us-east-1\n"
-              "x.large,Z999,1,4,16,1.0,us-east-1\n");
+  csv.set_csv(
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n"
+      "g6.xlarge,L4,1,4,16,0.8048,us-east-1\n"
+      "x.large,Z999,1,4,16,1.0,us-east-1\n");
   csv.mutable_source()->set_citation("test");
   csv.mutable_source()->set_as_of_date("2025-11-01");
   absl::StatusOr<capplan::v1::ImportPricesCsvResponse> r = admin.ImportPricesCsv(csv);

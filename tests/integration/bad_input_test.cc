@@ -2,8 +2,8 @@
 // reliability review (issue 10) that crashed the server, or was answered OK with a wrong
 // answer. Every one must now get the documented code, name its field, and leave the server
 // serving.
-#include <gtest/gtest.h>
 #include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 
 #include <fstream>
@@ -58,21 +58,24 @@ std::vector<BadInput> Cases() {
        absl::StrCat(kTraining, gpu8, "pinned_parallelism { tensor_parallel: 2147483647 data_parallel: 2 } }"),
        C::kInvalidArgument, "tensor_parallel"},
       {"zero_stage 99", Rpc::kCompare,
-       absl::StrCat(kTraining, gpu8, "pinned_parallelism { data_parallel: 8 zero_stage: 99 } }"),
-       C::kInvalidArgument, "zero_stage: must be in [0, 3]"},
+       absl::StrCat(kTraining, gpu8, "pinned_parallelism { data_parallel: 8 zero_stage: 99 } }"), C::kInvalidArgument,
+       "zero_stage: must be in [0, 3]"},
       {"micro batch 1e12", Rpc::kCompare,
        absl::StrCat(kTraining, gpu8, "pinned_parallelism { data_parallel: 8 micro_batch_sequences: 1000000000000 } }"),
        C::kInvalidArgument, "micro_batch_sequences"},
       {"serving batch 1e12", Rpc::kCompare,
-       absl::StrCat(kServing, gpu8, "pinned_parallelism { tensor_parallel: 1 serving_batch_sequences: 1000000000000 } }"),
+       absl::StrCat(kServing, gpu8,
+                    "pinned_parallelism { tensor_parallel: 1 serving_batch_sequences: 1000000000000 } }"),
        C::kInvalidArgument, "serving_batch_sequences"},
-      {"recompute 7", Rpc::kCompare, absl::StrCat(kTraining, gpu8, "pinned_parallelism { data_parallel: 8 recompute: 7 } }"),
-       C::kInvalidArgument, "recompute: unknown value 7"},
+      {"recompute 7", Rpc::kCompare,
+       absl::StrCat(kTraining, gpu8, "pinned_parallelism { data_parallel: 8 recompute: 7 } }"), C::kInvalidArgument,
+       "recompute: unknown value 7"},
       {"65536 instances of 8 GPUs", Rpc::kCompare,
        absl::StrCat(kTraining, R"(targets { instance_type: "p5.48xlarge" count: 65536 })"), C::kInvalidArgument,
        "targets[0].count"},
       // 10. NaN, infinity and unknown enum values that were answered OK.
-      {"deadline NaN", Rpc::kPlan, absl::StrCat(kTraining, " objective: OBJECTIVE_CHEAPEST_WITHIN_DEADLINE deadline_seconds: nan"),
+      {"deadline NaN", Rpc::kPlan,
+       absl::StrCat(kTraining, " objective: OBJECTIVE_CHEAPEST_WITHIN_DEADLINE deadline_seconds: nan"),
        C::kInvalidArgument, "deadline_seconds: must be a finite number, got NaN"},
       {"budget NaN", Rpc::kPlan, absl::StrCat(kTraining, " objective: OBJECTIVE_FASTEST_WITHIN_BUDGET budget_usd: nan"),
        C::kInvalidArgument, "budget_usd: must be a finite number"},
@@ -128,10 +131,11 @@ std::vector<BadInput> Cases() {
        C::kInvalidArgument, "fleets[0].rent.discount_fraction"},
       {"flat rent Inf", Rpc::kTco, absl::StrCat(tco, " rent { price_usd_per_month: inf } }"), C::kInvalidArgument,
        "fleets[0].rent.price_usd_per_month: must be a finite number"},
-      {"flat rent 1e308", Rpc::kTco, absl::StrCat(tco, " rent { price_usd_per_month: 1e308 } }"),
-       C::kInvalidArgument, "fleets[0].rent.price_usd_per_month: must be in [0, 1e+11]"},
-      {"usage NaN", Rpc::kTco, absl::StrCat(tco, " usage_gpu_hours_per_month: nan rent { price_usd_per_month: 15000 } }"),
-       C::kInvalidArgument, "fleets[0].usage_gpu_hours_per_month"},
+      {"flat rent 1e308", Rpc::kTco, absl::StrCat(tco, " rent { price_usd_per_month: 1e308 } }"), C::kInvalidArgument,
+       "fleets[0].rent.price_usd_per_month: must be in [0, 1e+11]"},
+      {"usage NaN", Rpc::kTco,
+       absl::StrCat(tco, " usage_gpu_hours_per_month: nan rent { price_usd_per_month: 15000 } }"), C::kInvalidArgument,
+       "fleets[0].usage_gpu_hours_per_month"},
       {"usage 1e-300 GPU-hours", Rpc::kTco,
        absl::StrCat(tco, " usage_gpu_hours_per_month: 1e-300 rent { price_usd_per_month: 15000 } }"),
        C::kInvalidArgument, "fleets[0].usage_gpu_hours_per_month: must be in [1, 5840]"},
@@ -155,8 +159,8 @@ class BadInputTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    server_ = new ServerProcess({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-                                 "--db=" + dir_->path() + "/c.db"});
+    server_ =
+        new ServerProcess({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir_->path() + "/c.db"});
   }
   static void TearDownTestSuite() {
     delete server_;
@@ -183,9 +187,12 @@ Req Parse(const std::string& text) {
 
 absl::Status Call(client::Client& c, const BadInput& b) {
   switch (b.rpc) {
-    case Rpc::kPlan: return c.Plan(Parse<v1::PlanRequest>(b.request)).status();
-    case Rpc::kCompare: return c.Compare(Parse<v1::CompareRequest>(b.request)).status();
-    case Rpc::kTco: return c.Tco(Parse<v1::TcoRequest>(b.request)).status();
+    case Rpc::kPlan:
+      return c.Plan(Parse<v1::PlanRequest>(b.request)).status();
+    case Rpc::kCompare:
+      return c.Compare(Parse<v1::CompareRequest>(b.request)).status();
+    case Rpc::kTco:
+      return c.Tco(Parse<v1::TcoRequest>(b.request)).status();
   }
   return absl::InternalError("unreachable");
 }
@@ -214,12 +221,12 @@ TEST_F(BadInputTest, TheSpoiledRequestsWorkUnspoiled) {
   client::Client c = MakeClient();
   EXPECT_TRUE(c.Plan(Parse<v1::PlanRequest>(kTraining)).ok());
   EXPECT_TRUE(c.Plan(Parse<v1::PlanRequest>(kServing)).ok());
-  absl::StatusOr<v1::CompareResponse> cmp = c.Compare(Parse<v1::CompareRequest>(
-      absl::StrCat(kTraining, R"(targets { gpu_name: "H100-SXM5-80GB" count: 8 pinned_parallelism { data_parallel: 8 } })")));
+  absl::StatusOr<v1::CompareResponse> cmp = c.Compare(Parse<v1::CompareRequest>(absl::StrCat(
+      kTraining, R"(targets { gpu_name: "H100-SXM5-80GB" count: 8 pinned_parallelism { data_parallel: 8 } })")));
   ASSERT_TRUE(cmp.ok()) << cmp.status();
   EXPECT_EQ(cmp->rows(0).option().parallelism().data_parallel(), 8);
-  absl::StatusOr<v1::TcoResponse> tco = c.Tco(Parse<v1::TcoRequest>(
-      absl::StrCat("horizon_months: 36 fleets { ", kTcoFleet, " own { power_watts: 0 } rent { price_usd_per_month: 15000 } }")));
+  absl::StatusOr<v1::TcoResponse> tco = c.Tco(Parse<v1::TcoRequest>(absl::StrCat(
+      "horizon_months: 36 fleets { ", kTcoFleet, " own { power_watts: 0 } rent { price_usd_per_month: 15000 } }")));
   ASSERT_TRUE(tco.ok()) << tco.status();
   EXPECT_EQ(tco->break_even_month(), 25);  // the README's template
 }
@@ -228,13 +235,12 @@ TEST_F(BadInputTest, ALongUnknownNameIsEchoedBounded) {
   // A NotFound message names the value given; a value at the request limit still yields a
   // message a default client accepts (8 KiB of metadata).
   client::Client c = MakeClient();
-  absl::Status s = c.Plan(Parse<v1::PlanRequest>(absl::StrCat(
-                              kTraining, R"( constraints { allowed_gpus: ")", std::string(1024, 'g'), R"(" })")))
+  absl::Status s = c.Plan(Parse<v1::PlanRequest>(absl::StrCat(kTraining, R"( constraints { allowed_gpus: ")",
+                                                              std::string(1024, 'g'), R"(" })")))
                        .status();
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
   EXPECT_LE(s.message().size(), 1200u);
 }
-
 
 // A database edited by hand (or by another tool) behind the server's back: rows outside the
 // store's limits, and a price that takes effect in the future.
@@ -256,7 +262,8 @@ class HandEditedDatabaseTest : public ::testing::Test {
         "'us-east-1', 'on_demand', 0.01, 4070908800, 'a future list', '2098-12-01');"
         "PRAGMA ignore_check_constraints = ON;"
         "UPDATE instance_types SET gpu_count = 0 WHERE instance_type = 'p5.48xlarge' AND region = 'us-east-1';"
-        "UPDATE instance_types SET gpu_count = 2147483647 WHERE instance_type = 'p5.48xlarge' AND region = 'us-west-2';";
+        "UPDATE instance_types SET gpu_count = 2147483647 WHERE instance_type = 'p5.48xlarge' AND region = "
+        "'us-west-2';";
     ExitResult r = RunProgram({"/usr/bin/sqlite3", db_, sql}, 10000);
     ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
     server_ = std::make_unique<ServerProcess>(
@@ -288,8 +295,9 @@ TEST_F(HandEditedDatabaseTest, AFuturePriceIsNotTodaysPrice) {
   ASSERT_TRUE(later.ok()) << later.status();
   EXPECT_DOUBLE_EQ(later->options(0).provenance().prices(0).price_usd_per_hour(), 0.01);
 
-  absl::StatusOr<v1::TcoResponse> tco = c.Tco(Parse<v1::TcoRequest>(absl::StrCat(
-      "horizon_months: 36 fleets { ", kTcoFleet, R"( rent { provider: "aws" instance_type: "p4de.24xlarge" region: "us-east-1" } })")));
+  absl::StatusOr<v1::TcoResponse> tco = c.Tco(Parse<v1::TcoRequest>(
+      absl::StrCat("horizon_months: 36 fleets { ", kTcoFleet,
+                   R"( rent { provider: "aws" instance_type: "p4de.24xlarge" region: "us-east-1" } })")));
   ASSERT_TRUE(tco.ok()) << tco.status();
   EXPECT_GT(tco->fleets(0).rent_usd_per_gpu_hour(), 1.0);
 
@@ -307,8 +315,8 @@ TEST_F(HandEditedDatabaseTest, RowsOutsideTheLimitsNeverCrashAPlan) {
   client::Client c = MakeClient();
   for (const char* gpu : {"H100-SXM5-80GB", "A100-SXM4-80GB"}) {
     for (const char* workload : {kTraining, kServing}) {
-      absl::StatusOr<v1::PlanResponse> p = c.Plan(Parse<v1::PlanRequest>(
-          absl::StrCat(workload, R"( constraints { allowed_gpus: ")", gpu, R"(" })")));
+      absl::StatusOr<v1::PlanResponse> p =
+          c.Plan(Parse<v1::PlanRequest>(absl::StrCat(workload, R"( constraints { allowed_gpus: ")", gpu, R"(" })")));
       EXPECT_TRUE(p.ok() || p.status().code() == absl::StatusCode::kFailedPrecondition) << p.status();
       if (!p.ok()) continue;
       for (const v1::PlanOption& o : p->options()) EXPECT_NE(o.instance_type(), "p5.48xlarge") << o.explanation();

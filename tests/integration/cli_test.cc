@@ -15,8 +15,8 @@ namespace capplan::testing {
 namespace {
 
 std::vector<std::string> BaseArgs(const TempDir& dir) {
-  return {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-          "--db=" + dir.path() + "/catalog.db", "--shutdown_grace=2s"};
+  return {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/catalog.db",
+          "--shutdown_grace=2s"};
 }
 
 ExitResult Cli(std::vector<std::string> args) {
@@ -24,15 +24,12 @@ ExitResult Cli(std::vector<std::string> args) {
   return RunProgram(args, 30000);
 }
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 template <typename Message>
 Message ParseJson(const std::string& text) {
   Message m;
-  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(text, &m).ok())
-      << text;
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(text, &m).ok()) << text;
   return m;
 }
 
@@ -53,62 +50,49 @@ class CliTest : public ::testing::Test {
 };
 
 // The README's Llama-2-7B LoRA question, used by several tests.
-const std::vector<std::string> kLoraTraining = {
-    "plan", "training", "--model=Llama-2-7B", "--tokens=2e9", "--method=lora"};
+const std::vector<std::string> kLoraTraining = {"plan", "training", "--model=Llama-2-7B", "--tokens=2e9",
+                                                "--method=lora"};
 
 TEST(CliHelpTest, EachCommandListsItsOwnFlagsAndNotOthers) {
   ExitResult plan = Cli({"plan", "training", "--help"});
   EXPECT_EQ(plan.exit_code, 0) << plan.stderr_text;
   for (const char* own :
-       {"--model=NAME", "--model_file=PATH", "--tokens=N",
-        "--global_batch_tokens=N", "--sequence_tokens=N",
-        "--optimizer=", "--lora_rank=N", "--goodput_fraction=F",
-        "--flash_attention", "--owned_pool=NAME:GPU:COUNT:USD_PER_GPU_HOUR",
-        "--prices_as_of=", "--view=basic|full", "--max_rejected=N",
-        "(default: 4096)",
-        "Example:", "capplan plan training --model=Llama-2-7B"}) {
-    EXPECT_TRUE(Contains(plan.stdout_text, own)) << own << "\n"
-                                                 << plan.stdout_text;
+       {"--model=NAME", "--model_file=PATH", "--tokens=N", "--global_batch_tokens=N", "--sequence_tokens=N",
+        "--optimizer=", "--lora_rank=N", "--goodput_fraction=F", "--flash_attention",
+        "--owned_pool=NAME:GPU:COUNT:USD_PER_GPU_HOUR", "--prices_as_of=", "--view=basic|full", "--max_rejected=N",
+        "(default: 4096)", "Example:", "capplan plan training --model=Llama-2-7B"}) {
+    EXPECT_TRUE(Contains(plan.stdout_text, own)) << own << "\n" << plan.stdout_text;
   }
-  for (const char* other : {"--prompt_tokens", "--fleet", "--targets",
-                            "--usd_per_hour", "--as_of_date", "--capex_usd"}) {
-    EXPECT_FALSE(Contains(plan.stdout_text, other)) << other << "\n"
-                                                    << plan.stdout_text;
+  for (const char* other :
+       {"--prompt_tokens", "--fleet", "--targets", "--usd_per_hour", "--as_of_date", "--capex_usd"}) {
+    EXPECT_FALSE(Contains(plan.stdout_text, other)) << other << "\n" << plan.stdout_text;
   }
   ExitResult tco = Cli({"tco", "--help"});
   EXPECT_EQ(tco.exit_code, 0);
-  EXPECT_TRUE(Contains(tco.stdout_text, "--fleet=KEY=VALUE,..."))
-      << tco.stdout_text;
+  EXPECT_TRUE(Contains(tco.stdout_text, "--fleet=KEY=VALUE,...")) << tco.stdout_text;
   EXPECT_TRUE(Contains(tco.stdout_text, "--capex_usd=USD")) << tco.stdout_text;
   EXPECT_FALSE(Contains(tco.stdout_text, "--owned_pool")) << tco.stdout_text;
   EXPECT_FALSE(Contains(tco.stdout_text, "--tokens=")) << tco.stdout_text;
-  ExitResult set_price =
-      Cli({"admin", "set-price", "--help"});  // no token needed for help
+  ExitResult set_price = Cli({"admin", "set-price", "--help"});  // no token needed for help
   EXPECT_EQ(set_price.exit_code, 0) << set_price.stderr_text;
-  EXPECT_TRUE(Contains(set_price.stdout_text, "--request_id=ID"))
-      << set_price.stdout_text;
-  EXPECT_TRUE(Contains(set_price.stdout_text, "--as_of_date=YYYY-MM-DD"))
-      << set_price.stdout_text;
-  EXPECT_FALSE(Contains(set_price.stdout_text, "--prices_as_of"))
-      << set_price.stdout_text;
+  EXPECT_TRUE(Contains(set_price.stdout_text, "--request_id=ID")) << set_price.stdout_text;
+  EXPECT_TRUE(Contains(set_price.stdout_text, "--as_of_date=YYYY-MM-DD")) << set_price.stdout_text;
+  EXPECT_FALSE(Contains(set_price.stdout_text, "--prices_as_of")) << set_price.stdout_text;
   // Every command has help with flags and an example.
-  for (std::vector<std::string> cmd :
-       std::vector<std::vector<std::string>>{{"health"},
-                                             {"plan", "serving"},
-                                             {"compare", "training"},
-                                             {"compare", "serving"},
-                                             {"catalog", "version"},
-                                             {"catalog", "instances"},
-                                             {"catalog", "prices"},
-                                             {"catalog", "benchmarks"},
-                                             {"admin", "import-csv"}}) {
+  for (std::vector<std::string> cmd : std::vector<std::vector<std::string>>{{"health"},
+                                                                            {"plan", "serving"},
+                                                                            {"compare", "training"},
+                                                                            {"compare", "serving"},
+                                                                            {"catalog", "version"},
+                                                                            {"catalog", "instances"},
+                                                                            {"catalog", "prices"},
+                                                                            {"catalog", "benchmarks"},
+                                                                            {"admin", "import-csv"}}) {
     cmd.push_back("--help");
     ExitResult r = Cli(cmd);
     EXPECT_EQ(r.exit_code, 0) << cmd[0] << " " << r.stderr_text;
-    EXPECT_TRUE(Contains(r.stdout_text, "Flags:") &&
-                Contains(r.stdout_text, "Example:"))
-        << cmd[0] << "\n"
-        << r.stdout_text;
+    EXPECT_TRUE(Contains(r.stdout_text, "Flags:") && Contains(r.stdout_text, "Example:")) << cmd[0] << "\n"
+                                                                                          << r.stdout_text;
   }
 }
 
@@ -120,23 +104,16 @@ TEST(CliHelpTest, AnUnknownFlagIsAnErrorNamingItAndPointingAtHelp) {
     args.push_back(flag);
     ExitResult r = Cli(args);
     EXPECT_EQ(r.exit_code, 2) << flag;
-    const std::string name =
-        std::string(flag).substr(0, std::string(flag).find('='));
-    EXPECT_TRUE(Contains(r.stderr_text, "unknown flag " + name))
-        << r.stderr_text;
-    EXPECT_TRUE(Contains(r.stderr_text, "capplan plan training --help"))
-        << r.stderr_text;
+    const std::string name = std::string(flag).substr(0, std::string(flag).find('='));
+    EXPECT_TRUE(Contains(r.stderr_text, "unknown flag " + name)) << r.stderr_text;
+    EXPECT_TRUE(Contains(r.stderr_text, "capplan plan training --help")) << r.stderr_text;
   }
   ExitResult no_sub = Cli({"plan", "--model=Llama-2-7B"});
   EXPECT_EQ(no_sub.exit_code, 2);
-  EXPECT_TRUE(Contains(no_sub.stderr_text, "want plan training|serving"))
-      << no_sub.stderr_text;
-  ExitResult bad_date = Cli({"plan", "training", "--model=Llama-2-7B",
-                             "--tokens=2e9", "--prices_as_of=1700000000"});
+  EXPECT_TRUE(Contains(no_sub.stderr_text, "want plan training|serving")) << no_sub.stderr_text;
+  ExitResult bad_date = Cli({"plan", "training", "--model=Llama-2-7B", "--tokens=2e9", "--prices_as_of=1700000000"});
   EXPECT_EQ(bad_date.exit_code, 2);
-  EXPECT_TRUE(
-      Contains(bad_date.stderr_text, "--prices_as_of: want an ISO 8601 date"))
-      << bad_date.stderr_text;
+  EXPECT_TRUE(Contains(bad_date.stderr_text, "--prices_as_of: want an ISO 8601 date")) << bad_date.stderr_text;
 }
 
 // Seed prices (migrations/0002_shipped_catalog.sql): AWS rows are effective
@@ -145,8 +122,7 @@ TEST(CliHelpTest, AnUnknownFlagIsAnErrorNamingItAndPointingAtHelp) {
 TEST_F(CliTest, PricesAsOfReachesThePlanRequest) {
   constexpr int64_t k20250605 = 1749081600;  // 2025-06-05T00:00:00Z
   std::vector<std::string> args = kLoraTraining;
-  for (const char* a : {"--json", "--top_k=20", "--prices_as_of=2025-06-05"})
-    args.push_back(a);
+  for (const char* a : {"--json", "--top_k=20", "--prices_as_of=2025-06-05"}) args.push_back(a);
   ExitResult then = Run(args);
   ASSERT_EQ(then.exit_code, 0) << then.stderr_text;
   const auto plan = ParseJson<v1::PlanResponse>(then.stdout_text);
@@ -165,8 +141,7 @@ TEST_F(CliTest, PricesAsOfReachesThePlanRequest) {
   for (const v1::PlanOption& o : plan_now.options()) {
     lambda = lambda || o.provider() == "lambda";
   }
-  EXPECT_TRUE(lambda)
-      << "without --prices_as_of the 2025-11-01 Lambda prices apply";
+  EXPECT_TRUE(lambda) << "without --prices_as_of the 2025-11-01 Lambda prices apply";
 }
 
 // The README's TCO template (seeds/000): 8 x A100-SXM4-80GB, capex $250,000,
@@ -179,8 +154,7 @@ TEST_F(CliTest, TwoFleetFlagsGiveATwoFleetTco) {
       "power_watts=0,"
       "rent_usd_per_month=15000";
   ExitResult r =
-      Run({"--json", "tco", "--months=36", "--fleet=role=training," + fleet,
-           "--fleet=role=serving," + fleet});
+      Run({"--json", "tco", "--months=36", "--fleet=role=training," + fleet, "--fleet=role=serving," + fleet});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const auto tco = ParseJson<v1::TcoResponse>(r.stdout_text);
   ASSERT_EQ(tco.fleets_size(), 2) << r.stdout_text;
@@ -193,13 +167,10 @@ TEST_F(CliTest, TwoFleetFlagsGiveATwoFleetTco) {
   }
   EXPECT_EQ(tco.break_even_month(), 25);
   // The single-fleet flags, as in the README.
-  ExitResult single =
-      Run({"tco", "--gpu=A100-SXM4-80GB", "--count=8", "--months=36",
-           "--capex_usd=250000", "--ops_usd_per_month=5000", "--power_watts=0",
-           "--rent_usd_per_month=15000"});
+  ExitResult single = Run({"tco", "--gpu=A100-SXM4-80GB", "--count=8", "--months=36", "--capex_usd=250000",
+                           "--ops_usd_per_month=5000", "--power_watts=0", "--rent_usd_per_month=15000"});
   ASSERT_EQ(single.exit_code, 0) << single.stderr_text;
-  EXPECT_TRUE(Contains(single.stdout_text, "break-even: month 25 (cash)"))
-      << single.stdout_text;
+  EXPECT_TRUE(Contains(single.stdout_text, "break-even: month 25 (cash)")) << single.stdout_text;
 }
 
 // Llama-2-7B's architecture (Touvron et al. 2023, and its Hugging Face
@@ -207,24 +178,18 @@ TEST_F(CliTest, TwoFleetFlagsGiveATwoFleetTco) {
 // vocabulary 32000, context 4096.
 TEST_F(CliTest, ModelFileGivesTheArchitecture) {
   const std::string path = dir_.path() + "/llama.json";
-  std::ofstream(path)
-      << R"({"name": "file-llama-7b", "num_layers": 32, "hidden_size": 4096,
+  std::ofstream(path) << R"({"name": "file-llama-7b", "num_layers": 32, "hidden_size": 4096,
       "num_attention_heads": 32, "num_kv_heads": 32, "ffn_hidden_size": 11008,
       "gated_mlp": true, "vocab_size": 32000, "max_context_tokens": 4096})";
-  ExitResult r = Run({"--json", "plan", "training", "--model_file=" + path,
-                      "--tokens=2e9", "--method=lora", "--view=basic"});
+  ExitResult r =
+      Run({"--json", "plan", "training", "--model_file=" + path, "--tokens=2e9", "--method=lora", "--view=basic"});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  EXPECT_GT(ParseJson<v1::PlanResponse>(r.stdout_text).options_size(), 0)
-      << r.stdout_text;
+  EXPECT_GT(ParseJson<v1::PlanResponse>(r.stdout_text).options_size(), 0) << r.stdout_text;
   std::ofstream(dir_.path() + "/bad.json") << R"({"num_layers": "many"})";
-  ExitResult bad =
-      Run({"plan", "training", "--model_file=" + dir_.path() + "/bad.json",
-           "--tokens=2e9"});
+  ExitResult bad = Run({"plan", "training", "--model_file=" + dir_.path() + "/bad.json", "--tokens=2e9"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_TRUE(Contains(bad.stderr_text, "not a ModelArchitecture"))
-      << bad.stderr_text;
-  ExitResult both = Run({"plan", "training", "--model=Llama-2-7B",
-                         "--model_file=" + path, "--tokens=2e9"});
+  EXPECT_TRUE(Contains(bad.stderr_text, "not a ModelArchitecture")) << bad.stderr_text;
+  ExitResult both = Run({"plan", "training", "--model=Llama-2-7B", "--model_file=" + path, "--tokens=2e9"});
   EXPECT_EQ(both.exit_code, 2);
 }
 
@@ -232,8 +197,7 @@ TEST_F(CliTest, ModelFileGivesTheArchitecture) {
 // migrations/0002_shipped_catalog.sql): a second earlier they have no price.
 TEST_F(CliTest, PricesAsOfTakesAnIsoDateTime) {
   auto lambda_prices = [&](const std::string& as_of) {
-    ExitResult r = Run({"--json", "catalog", "instances", "--provider=lambda",
-                        "--prices_as_of=" + as_of});
+    ExitResult r = Run({"--json", "catalog", "instances", "--provider=lambda", "--prices_as_of=" + as_of});
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
     int prices = 0;
     const auto offers = ParseJson<v1::ListInstancesResponse>(r.stdout_text);
@@ -252,8 +216,7 @@ TEST_F(CliTest, PricesAsOfTakesAnIsoDateTime) {
 TEST_F(CliTest, OwnedPoolsAndPinnedLayoutsReachTheRequest) {
   std::vector<std::string> args = kLoraTraining;
   for (const char* a :
-       {"--json", "--view=basic", "--owned_pool=lab:A100-SXM4-80GB:16:0.50",
-        "--owned_pool=attic:RTX-3090:8:0.10"}) {
+       {"--json", "--view=basic", "--owned_pool=lab:A100-SXM4-80GB:16:0.50", "--owned_pool=attic:RTX-3090:8:0.10"}) {
     args.push_back(a);
   }
   ExitResult plan = Run(args);
@@ -265,24 +228,18 @@ TEST_F(CliTest, OwnedPoolsAndPinnedLayoutsReachTheRequest) {
   }
   EXPECT_TRUE(pool) << plan.stdout_text;
   ExitResult bad_pool =
-      Run({"plan", "training", "--model=Llama-2-7B", "--tokens=2e9",
-           "--owned_pool=lab:A100-SXM4-80GB:many:0.5"});
+      Run({"plan", "training", "--model=Llama-2-7B", "--tokens=2e9", "--owned_pool=lab:A100-SXM4-80GB:many:0.5"});
   EXPECT_EQ(bad_pool.exit_code, 2);
-  EXPECT_TRUE(
-      Contains(bad_pool.stderr_text, "NAME:GPU:COUNT:USD_PER_GPU_HOUR"));
+  EXPECT_TRUE(Contains(bad_pool.stderr_text, "NAME:GPU:COUNT:USD_PER_GPU_HOUR"));
 
-  ExitResult cmp = Run({"--json", "compare", "training", "--model=Llama-2-13B",
-                        "--tokens=1e9", "--method=lora",
+  ExitResult cmp = Run({"--json", "compare", "training", "--model=Llama-2-13B", "--tokens=1e9", "--method=lora",
                         "--targets=gpu:A100-SXM4-80GB:4/tp=2/dp=2"});
   ASSERT_EQ(cmp.exit_code, 0) << cmp.stderr_text;
   const auto compared = ParseJson<v1::CompareResponse>(cmp.stdout_text);
   ASSERT_EQ(compared.rows_size(), 1);
-  EXPECT_EQ(compared.rows(0).target().pinned_parallelism().tensor_parallel(),
-            2);
-  EXPECT_EQ(compared.rows(0).option().parallelism().tensor_parallel(), 2)
-      << cmp.stdout_text;
-  EXPECT_EQ(compared.rows(0).option().parallelism().data_parallel(), 2)
-      << cmp.stdout_text;
+  EXPECT_EQ(compared.rows(0).target().pinned_parallelism().tensor_parallel(), 2);
+  EXPECT_EQ(compared.rows(0).option().parallelism().tensor_parallel(), 2) << cmp.stdout_text;
+  EXPECT_EQ(compared.rows(0).option().parallelism().data_parallel(), 2) << cmp.stdout_text;
 }
 
 TEST_F(CliTest, BasicViewPrintsNoNotChosenSection) {
@@ -295,8 +252,7 @@ TEST_F(CliTest, BasicViewPrintsNoNotChosenSection) {
   ExitResult basic = Run(args);
   ASSERT_EQ(basic.exit_code, 0) << basic.stderr_text;
   EXPECT_FALSE(Contains(basic.stdout_text, "not chosen")) << basic.stdout_text;
-  EXPECT_TRUE(Contains(basic.stdout_text, "catalog version"))
-      << basic.stdout_text;
+  EXPECT_TRUE(Contains(basic.stdout_text, "catalog version")) << basic.stdout_text;
 }
 
 }  // namespace

@@ -20,8 +20,7 @@ TEST(ClientRetryTest, ReadsRetryUntilTheServerIsUp) {
   std::thread starter([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
     server = std::make_unique<ServerProcess>(std::vector<std::string>{
-        "--listen=127.0.0.1:" + std::to_string(port), "--metrics_listen=127.0.0.1:0",
-        "--db=" + dir.path() + "/c.db"});
+        "--listen=127.0.0.1:" + std::to_string(port), "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db"});
   });
   client::ClientOptions o;
   o.server = "127.0.0.1:" + std::to_string(port);

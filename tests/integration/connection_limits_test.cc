@@ -71,9 +71,9 @@ TEST(ConnectionLimitsTest, DescriptorExhaustionDoesNotLockTheListenerOut) {
   TempDir dir;
   // 256 descriptors in all and no connection cap: 600 idle connections run the process out
   // of descriptors, which before the guard stopped gRPC accepting for good.
-  ServerProcess server({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db",
-                        "--max_connections=0"},
-                       {}, 256);
+  ServerProcess server(
+      {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db", "--max_connections=0"},
+      {}, 256);
   ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
   {
     IdleConnections burst(server.grpc_port(), 600);
@@ -94,8 +94,8 @@ TEST(ConnectionLimitsTest, DescriptorExhaustionDoesNotLockTheListenerOut) {
 
 TEST(ConnectionLimitsTest, ConnectionsOverTheCapAreShedAndTheRestServed) {
   TempDir dir;
-  ServerProcess server({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db",
-                        "--max_connections=20"});
+  ServerProcess server(
+      {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db", "--max_connections=20"});
   ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
   {
     IdleConnections held(server.grpc_port(), 100);

@@ -92,9 +92,13 @@ TEST(CrashTest, AcknowledgedWritesSurviveSigkill) {
   sqlite3_finalize(stmt);
   for (int64_t id : acked) {
     EXPECT_EQ(QueryInt(db, "SELECT COUNT(*) FROM prices WHERE id = " + std::to_string(id) +
-                               " AND source_citation = 'crash-test'"), 1) << "acked write " << id << " lost";
+                               " AND source_citation = 'crash-test'"),
+              1)
+        << "acked write " << id << " lost";
     EXPECT_EQ(QueryInt(db, "SELECT COUNT(*) FROM audit_log WHERE method = 'SetPrice' AND entity = 'prices/" +
-                               std::to_string(id) + "'"), 1) << id;
+                               std::to_string(id) + "'"),
+              1)
+        << id;
   }
   // Committed writes (acknowledged or cut off before the answer) and audit rows match 1:1.
   const int64_t written = QueryInt(db, "SELECT COUNT(*) FROM prices WHERE source_citation = 'crash-test'");
@@ -104,8 +108,8 @@ TEST(CrashTest, AcknowledgedWritesSurviveSigkill) {
   EXPECT_LE(written - total_acked, trials);  // at most one in flight per kill
   EXPECT_EQ(QueryInt(db, "SELECT catalog_version FROM catalog_meta"), 1 + written);
   sqlite3_close(db);
-  std::cout << "crash test: " << trials << " trials, " << total_acked << " acknowledged writes, "
-            << written << " committed\n";
+  std::cout << "crash test: " << trials << " trials, " << total_acked << " acknowledged writes, " << written
+            << " committed\n";
 }
 
 }  // namespace

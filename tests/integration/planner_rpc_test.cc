@@ -14,8 +14,8 @@ class PlannerRpcTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    server_ = new ServerProcess({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-                                 "--db=" + dir_->path() + "/c.db"});
+    server_ =
+        new ServerProcess({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir_->path() + "/c.db"});
   }
   static void TearDownTestSuite() {
     delete server_;

@@ -124,7 +124,8 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
   // Wait until Prometheus has the target up and a few scrapes for rate() windows.
   bool up = false;
   for (int i = 0; i < 100 && !up; ++i) {
-    up = prom.Get("/api/v1/query?query=" + UrlEncode("up{job=\"capplan\"} == 1")).find("\"value\"") != std::string::npos;
+    up =
+        prom.Get("/api/v1/query?query=" + UrlEncode("up{job=\"capplan\"} == 1")).find("\"value\"") != std::string::npos;
     if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   ASSERT_TRUE(up) << ReadFile(dir.path() + "/prometheus.log");
@@ -141,11 +142,14 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
   std::string rules;
   for (int i = 0; i < 50; ++i) {
     rules = prom.Get("/api/v1/rules");
-    if (rules.find("\"health\":\"unknown\"") == std::string::npos && rules.find("\"health\":\"ok\"") != std::string::npos) break;
+    if (rules.find("\"health\":\"unknown\"") == std::string::npos &&
+        rules.find("\"health\":\"ok\"") != std::string::npos)
+      break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   int ok = 0;
-  for (size_t p = rules.find("\"health\":\"ok\""); p != std::string::npos; p = rules.find("\"health\":\"ok\"", p + 1)) ++ok;
+  for (size_t p = rules.find("\"health\":\"ok\""); p != std::string::npos; p = rules.find("\"health\":\"ok\"", p + 1))
+    ++ok;
   EXPECT_EQ(ok, 5) << rules;
   EXPECT_EQ(rules.find("\"health\":\"err\""), std::string::npos) << rules;
   // The shipped catalog's prices date from 2024, so the staleness alert is already pending:

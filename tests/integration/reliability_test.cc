@@ -23,9 +23,9 @@ class ReliabilityTest : public ::testing::Test {
  protected:
   void Start(const std::string& grace) {
     WriteTokenFile(dir_.path() + "/tokens", std::string(kAdminToken) + " alice admin\n");
-    server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
-        "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + db(),
-        "--admin_token_file=" + dir_.path() + "/tokens", "--shutdown_grace=" + grace});
+    server_ = std::make_unique<ServerProcess>(
+        std::vector<std::string>{"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + db(),
+                                 "--admin_token_file=" + dir_.path() + "/tokens", "--shutdown_grace=" + grace});
     ASSERT_TRUE(server_->started()) << server_->Wait(0).stderr_text;
   }
 
@@ -92,9 +92,10 @@ TEST_F(ReliabilityTest, RetriedImportWithOneRequestIdIsAppliedOnce) {
   client::Client c = MakeClient();
   capplan::v1::ImportPricesCsvRequest req;
   req.set_provider("retrycloud");
-  req.set_csv("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n"
-              "g6.xlarge,L4,1,4,16,0.8048,0.3,us-east-1\n"
-              "g6.xlarge,L4,1,4,16,0.8048,,us-west-2\n");
+  req.set_csv(
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n"
+      "g6.xlarge,L4,1,4,16,0.8048,0.3,us-east-1\n"
+      "g6.xlarge,L4,1,4,16,0.8048,,us-west-2\n");
   req.mutable_source()->set_citation("retry test");
   req.mutable_source()->set_as_of_date("2026-01-01");
   req.set_request_id("import-2026-01-01-retrycloud");

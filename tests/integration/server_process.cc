@@ -5,9 +5,9 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,8 +99,8 @@ TempDir::TempDir() {
 
 TempDir::~TempDir() { std::filesystem::remove_all(path_); }
 
-ServerProcess::ServerProcess(const std::vector<std::string>& args,
-                             const std::map<std::string, std::string>& env, int nofile_limit) {
+ServerProcess::ServerProcess(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
+                             int nofile_limit) {
   char tmpl[] = "/tmp/capplan-server-stderr-XXXXXX";
   const int fd = mkstemp(tmpl);
   close(fd);
@@ -108,8 +108,7 @@ ServerProcess::ServerProcess(const std::vector<std::string>& args,
   std::vector<std::string> argv = {CAPPLAN_SERVER_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   pid_ = Spawn(argv, env, stderr_path_, &stdout_fd_, nofile_limit);
-  static const std::regex kBanner(
-      R"(serving grpc on [^ ]+:(\d+), metrics on http://[^ ]+:(\d+)/metrics)");
+  static const std::regex kBanner(R"(serving grpc on [^ ]+:(\d+), metrics on http://[^ ]+:(\d+)/metrics)");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
     if (!ReadSome(stdout_fd_, 100, &stdout_text_)) break;  // exited before serving
@@ -133,9 +132,7 @@ ServerProcess::~ServerProcess() {
   std::filesystem::remove(stderr_path_);
 }
 
-std::string ServerProcess::grpc_address() const {
-  return "127.0.0.1:" + std::to_string(grpc_port_);
-}
+std::string ServerProcess::grpc_address() const { return "127.0.0.1:" + std::to_string(grpc_port_); }
 
 void ServerProcess::Signal(int sig) {
   if (!reaped_) kill(pid_, sig);
@@ -231,8 +228,7 @@ int64_t QueryDb(const std::string& db_path, const std::string& sql) {
   int64_t v = -1;
   if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
     sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
       v = sqlite3_column_int64(stmt, 0);
     }
     sqlite3_finalize(stmt);

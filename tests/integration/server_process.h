@@ -4,7 +4,6 @@
 #include <sys/types.h>
 
 #include <cstdint>
-
 #include <map>
 #include <string>
 #include <vector>
@@ -25,7 +24,7 @@ class TempDir {
 };
 
 struct ExitResult {
-  int exit_code = -1;    // -1 when killed by a signal
+  int exit_code = -1;  // -1 when killed by a signal
   int signal = 0;
   std::string stdout_text;
   std::string stderr_text;
@@ -36,8 +35,8 @@ class ServerProcess {
   // Starts capplan-server with `args` (and extra environment), waits for its "serving" line.
   // On failure (the process exited first) started() is false and exit() says why.
   // `nofile_limit` > 0 sets the child's soft and hard descriptor limits.
-  ServerProcess(const std::vector<std::string>& args,
-                const std::map<std::string, std::string>& env = {}, int nofile_limit = 0);
+  ServerProcess(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {},
+                int nofile_limit = 0);
   ~ServerProcess();
 
   bool started() const { return grpc_port_ > 0; }

@@ -19,8 +19,8 @@ namespace capplan::testing {
 namespace {
 
 std::vector<std::string> BaseArgs(const TempDir& dir) {
-  return {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-          "--db=" + dir.path() + "/catalog.db", "--shutdown_grace=2s"};
+  return {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/catalog.db",
+          "--shutdown_grace=2s"};
 }
 
 client::Client MakeClient(const ServerProcess& server) {
@@ -127,8 +127,7 @@ TEST(ServerIntegrationTest, DrainingFlipsHealthToNotServingThenExitsZero) {
   ASSERT_TRUE(watch->Read(&resp));
   EXPECT_EQ(resp.status(), grpc::health::v1::HealthCheckResponse::NOT_SERVING);
   ExitResult exit = server.Wait(15000);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(exit.exit_code, 0) << exit.stderr_text;
   // The open Watch stream is an in-flight call: the server waits for it no longer than the
   // 2 s grace period (plus process teardown) before cancelling it.
@@ -147,25 +146,21 @@ TEST(ServerIntegrationTest, PortTakenFailsWithOneLineNamingTheAddress) {
   TempDir dir;
   ServerProcess first(BaseArgs(dir));
   ASSERT_TRUE(first.started());
-  ExitResult second = RunProgram(
-      {CAPPLAN_SERVER_BINARY, "--listen=" + first.grpc_address(), "--metrics_listen=127.0.0.1:0",
-       "--db=" + dir.path() + "/other.db"},
-      20000);
+  ExitResult second = RunProgram({CAPPLAN_SERVER_BINARY, "--listen=" + first.grpc_address(),
+                                  "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/other.db"},
+                                 20000);
   EXPECT_EQ(second.exit_code, 1);
-  EXPECT_NE(second.stderr_text.find("capplan-server: cannot listen on " + first.grpc_address()),
-            std::string::npos)
+  EXPECT_NE(second.stderr_text.find("capplan-server: cannot listen on " + first.grpc_address()), std::string::npos)
       << second.stderr_text;
 }
 
 TEST(ServerIntegrationTest, UnreadableDatabaseFailsNamingThePath) {
   TempDir dir;
   const std::string db = dir.path() + "/missing-dir/catalog.db";
-  ExitResult r = RunProgram({CAPPLAN_SERVER_BINARY, "--listen=127.0.0.1:0",
-                             "--metrics_listen=127.0.0.1:0", "--db=" + db},
-                            20000);
+  ExitResult r =
+      RunProgram({CAPPLAN_SERVER_BINARY, "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + db}, 20000);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.stderr_text.find("capplan-server: database " + db), std::string::npos)
-      << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("capplan-server: database " + db), std::string::npos) << r.stderr_text;
 }
 
 TEST(ServerIntegrationTest, NewerSchemaIsRefused) {
@@ -180,21 +175,17 @@ TEST(ServerIntegrationTest, NewerSchemaIsRefused) {
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(raw);
-  ExitResult r = RunProgram({CAPPLAN_SERVER_BINARY, "--listen=127.0.0.1:0",
-                             "--metrics_listen=127.0.0.1:0", "--db=" + db},
-                            20000);
+  ExitResult r =
+      RunProgram({CAPPLAN_SERVER_BINARY, "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + db}, 20000);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.stderr_text.find("schema version 999, newer than this binary knows"),
-            std::string::npos)
-      << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("schema version 999, newer than this binary knows"), std::string::npos) << r.stderr_text;
 }
 
 TEST(ServerIntegrationTest, EnvironmentFallbackAndFlagPrecedence) {
   TempDir dir;
   const std::string env_db = dir.path() + "/from-env.db";
   {
-    ServerProcess server({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0"},
-                         {{"CAPPLAN_DB", env_db}});
+    ServerProcess server({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0"}, {{"CAPPLAN_DB", env_db}});
     ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
     EXPECT_NE(server.banner().find("from " + env_db), std::string::npos) << server.banner();
   }
@@ -215,9 +206,7 @@ TEST(ServerIntegrationTest, BadTokenFileFailsStartup) {
   args.push_back("--admin_token_file=" + tokens);
   ExitResult r = RunProgram(args, 20000);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.stderr_text.find("line 1, field 1 (token): want 16-256 characters"),
-            std::string::npos)
-      << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("line 1, field 1 (token): want 16-256 characters"), std::string::npos) << r.stderr_text;
 }
 
 // Like ssh with a private key: a token file others may read fails start-up with one line that
@@ -244,19 +233,15 @@ TEST(CliIntegrationTest, HealthAndCatalogVersion) {
   TempDir dir;
   ServerProcess server(BaseArgs(dir));
   ASSERT_TRUE(server.started());
-  ExitResult health =
-      RunProgram({CAPPLAN_CLI_BINARY, "--server=" + server.grpc_address(), "health"}, 20000);
+  ExitResult health = RunProgram({CAPPLAN_CLI_BINARY, "--server=" + server.grpc_address(), "health"}, 20000);
   EXPECT_EQ(health.exit_code, 0) << health.stderr_text;
   EXPECT_EQ(health.stdout_text, "SERVING\n");
-  ExitResult version = RunProgram(
-      {CAPPLAN_CLI_BINARY, "--server=" + server.grpc_address(), "--json", "catalog", "version"},
-      20000);
+  ExitResult version =
+      RunProgram({CAPPLAN_CLI_BINARY, "--server=" + server.grpc_address(), "--json", "catalog", "version"}, 20000);
   EXPECT_EQ(version.exit_code, 0) << version.stderr_text;
-  EXPECT_NE(version.stdout_text.find("\"catalog_version\": \"1\""), std::string::npos)
-      << version.stdout_text;
+  EXPECT_NE(version.stdout_text.find("\"catalog_version\": \"1\""), std::string::npos) << version.stdout_text;
   // A server that is not there: non-zero exit and the status on stderr.
-  ExitResult down = RunProgram(
-      {CAPPLAN_CLI_BINARY, "--server=127.0.0.1:1", "--timeout=1s", "health"}, 20000);
+  ExitResult down = RunProgram({CAPPLAN_CLI_BINARY, "--server=127.0.0.1:1", "--timeout=1s", "health"}, 20000);
   EXPECT_EQ(down.exit_code, 1);
   EXPECT_NE(down.stderr_text.find("capplan: UNAVAILABLE"), std::string::npos) << down.stderr_text;
 }

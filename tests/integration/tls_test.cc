@@ -14,10 +14,12 @@ namespace {
 void MakeCertificates(const std::string& d) {
   std::ofstream(d + "/san.ext") << "subjectAltName=DNS:localhost,IP:127.0.0.1\n";
   const std::string script =
-      "set -e; cd " + d + ";"
+      "set -e; cd " + d +
+      ";"
       "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=capplan-test-ca;"
       "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost;"
-      "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile san.ext;"
+      "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile "
+      "san.ext;"
       "openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj /CN=ops;"
       "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 1";
   ExitResult r = RunProgram({"/bin/sh", "-c", script}, 60000);
@@ -25,16 +27,15 @@ void MakeCertificates(const std::string& d) {
 }
 
 std::vector<std::string> Args(const TempDir& dir, bool mutual) {
-  std::vector<std::string> a = {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-                                "--db=" + dir.path() + "/c.db",
+  std::vector<std::string> a = {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db",
                                 "--tls_cert_file=" + dir.path() + "/server.pem",
                                 "--tls_key_file=" + dir.path() + "/server.key"};
   if (mutual) a.push_back("--tls_client_ca_file=" + dir.path() + "/ca.pem");
   return a;
 }
 
-absl::StatusOr<std::string> Health(const ServerProcess& s, const std::string& ca,
-                                   const std::string& cert = "", const std::string& key = "") {
+absl::StatusOr<std::string> Health(const ServerProcess& s, const std::string& ca, const std::string& cert = "",
+                                   const std::string& key = "") {
   client::ClientOptions o;
   o.server = s.grpc_address();
   o.timeout = std::chrono::milliseconds(3000);
@@ -70,10 +71,10 @@ TEST(TlsTest, MutualTlsNeedsAClientCertificate) {
 
 TEST(TlsTest, UnreadableCertificateFailsStartup) {
   TempDir dir;
-  ExitResult r = RunProgram({CAPPLAN_SERVER_BINARY, "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-                             "--db=" + dir.path() + "/c.db", "--tls_cert_file=" + dir.path() + "/none.pem",
-                             "--tls_key_file=" + dir.path() + "/none.key"},
-                            20000);
+  ExitResult r = RunProgram(
+      {CAPPLAN_SERVER_BINARY, "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db",
+       "--tls_cert_file=" + dir.path() + "/none.pem", "--tls_key_file=" + dir.path() + "/none.key"},
+      20000);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.stderr_text.find("tls_cert_file"), std::string::npos) << r.stderr_text;
 }

@@ -1,5 +1,6 @@
 #include "server/auth.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,8 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
 
@@ -63,13 +62,13 @@ TEST(TokenTableTest, MissingFileIsFailedPrecondition) {
 TEST(TokenTableTest, ErrorsNeverQuoteAField) {
   const std::string token = "s3cr3t+0123456789/abcdef";  // base64-like
   const std::string lines[] = {
-      "alice admin " + token,                       // token in the role column
-      "admin " + token + " alice",                  // token in the caller column
-      token + " " + token + " admin",               // token in the caller column
-      token + " alice " + token,                    // role column
-      token + "\x01 alice admin",                   // control character in the token
-      token + " al/ice admin",                      // caller charset
-      token + " alice admin extra-" + token,        // four fields
+      "alice admin " + token,                 // token in the role column
+      "admin " + token + " alice",            // token in the caller column
+      token + " " + token + " admin",         // token in the caller column
+      token + " alice " + token,              // role column
+      token + "\x01 alice admin",             // control character in the token
+      token + " al/ice admin",                // caller charset
+      token + " alice admin extra-" + token,  // four fields
   };
   for (const std::string& line : lines) {
     absl::StatusOr<TokenTable> t = TokenTable::Parse("# header\n" + line + "\n");
@@ -105,14 +104,12 @@ TEST(TokenTableTest, DuplicateTokensNameBothLinesOnly) {
       "0123456789abcdef0123 alice admin\n"
       "fedcba9876543210fedc dashboard read\n"
       "0123456789abcdef0123 bob read\n");
-  EXPECT_EQ(t.status().message(),
-            "admin token file line 3, field 1 (token): same token as line 1");
+  EXPECT_EQ(t.status().message(), "admin token file line 3, field 1 (token): same token as line 1");
 }
 
 TEST(TokenTableTest, OverlongPresentedTokenIsUnknown) {
   TokenTable t = *TokenTable::Parse(kFile);
-  EXPECT_EQ(t.Authenticate("Bearer " + std::string(100000, 'a')).status().code(),
-            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(t.Authenticate("Bearer " + std::string(100000, 'a')).status().code(), absl::StatusCode::kUnauthenticated);
 }
 
 // A token file in a fresh directory, with `mode` set after writing.
@@ -148,9 +145,7 @@ TEST_F(TokenFileTest, RefusesModesOthersCanReadOrWriteNamingPathModeAndFix) {
     ASSERT_EQ(t.status().code(), absl::StatusCode::kFailedPrecondition) << std::oct << mode;
     const std::string msg(t.status().message());
     EXPECT_NE(msg.find(path_), std::string::npos) << msg;
-    EXPECT_NE(msg.find(absl::StrCat("mode 0", (mode >> 6) & 7, (mode >> 3) & 7, mode & 7)),
-              std::string::npos)
-        << msg;
+    EXPECT_NE(msg.find(absl::StrCat("mode 0", (mode >> 6) & 7, (mode >> 3) & 7, mode & 7)), std::string::npos) << msg;
     EXPECT_NE(msg.find("chmod 600 " + path_), std::string::npos) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
     EXPECT_EQ(msg.find("0123456789abcdef"), std::string::npos) << msg;
@@ -179,8 +174,7 @@ TEST_F(TokenFileTest, GroupReadNeedsTheExplicitOptionAndNothingMore) {
 
 TEST_F(TokenFileTest, RefusesOversizedFilesAndDirectories) {
   Write(std::string(kMaxTokenFileBytes + 1, '#'), 0600);
-  EXPECT_EQ(TokenTable::LoadFile(path_, TokenFileOptions{}).status().code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(TokenTable::LoadFile(path_, TokenFileOptions{}).status().code(), absl::StatusCode::kFailedPrecondition);
   ASSERT_EQ(chmod(dir_.c_str(), 0700), 0);
   EXPECT_FALSE(TokenTable::LoadFile(dir_, TokenFileOptions{}).ok());
 }
@@ -188,8 +182,7 @@ TEST_F(TokenFileTest, RefusesOversizedFilesAndDirectories) {
 TEST_F(TokenFileTest, ParseErrorsNameThePathAndLine) {
   Write("0123456789abcdef0123 alice root\n", 0600);
   absl::StatusOr<TokenTable> t = TokenTable::LoadFile(path_, TokenFileOptions{});
-  EXPECT_EQ(t.status().message(),
-            path_ + ": admin token file line 1, field 3 (role): want admin or read");
+  EXPECT_EQ(t.status().message(), path_ + ": admin token file line 1, field 3 (role): want admin or read");
 }
 
 }  // namespace

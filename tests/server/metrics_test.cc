@@ -12,9 +12,8 @@ namespace {
 TEST(ServedMethodsTest, CoversPlannerAdminAndHealth) {
   std::vector<MethodDescription> methods = ServedMethods();
   auto has = [&](const std::string& name, const std::string& type) {
-    return std::any_of(methods.begin(), methods.end(), [&](const MethodDescription& m) {
-      return m.full_name == name && m.type == type;
-    });
+    return std::any_of(methods.begin(), methods.end(),
+                       [&](const MethodDescription& m) { return m.full_name == name && m.type == type; });
   };
   EXPECT_TRUE(has("/capplan.v1.PlannerService/Plan", "unary"));
   EXPECT_TRUE(has("/capplan.v1.PlannerService/Tco", "unary"));

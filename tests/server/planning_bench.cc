@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-
 #include "server/planning.h"
 #include "server/store/catalog_store.h"
 
@@ -88,9 +87,14 @@ std::shared_ptr<const store::CatalogSnapshot> GrownSnapshot(int extra) {
   char tmpl[] = "/tmp/capplan-bench-XXXXXX";
   const std::string dir = mkdtemp(tmpl);
   auto store = store::CatalogStore::Open({dir + "/c.db"});
-  const std::pair<const char*, std::vector<int>> gpus[] = {
-      {"A100-SXM4-80GB", {1, 2, 4, 8}}, {"H100-SXM5-80GB", {1, 2, 4, 8}}, {"L4", {1, 2, 4, 8}}, {"A10G", {1, 4, 8}},
-      {"L40S", {1, 4, 8}},             {"H200-SXM-141GB", {8}},          {"A100-SXM4-40GB", {8}}, {"T4", {1, 4}}};
+  const std::pair<const char*, std::vector<int>> gpus[] = {{"A100-SXM4-80GB", {1, 2, 4, 8}},
+                                                           {"H100-SXM5-80GB", {1, 2, 4, 8}},
+                                                           {"L4", {1, 2, 4, 8}},
+                                                           {"A10G", {1, 4, 8}},
+                                                           {"L40S", {1, 4, 8}},
+                                                           {"H200-SXM-141GB", {8}},
+                                                           {"A100-SXM4-40GB", {8}},
+                                                           {"T4", {1, 4}}};
   std::string csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n";
   int n = 0;
   for (int region = 0; n < extra; ++region) {

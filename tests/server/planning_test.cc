@@ -232,7 +232,8 @@ TEST_F(PlanningTest, CompareShowsTheSeedTableSideBySide) {
   EXPECT_LT(resp.rows(1).speed_ratio_vs_first(), 1.0);
   EXPECT_LT(resp.rows(2).speed_ratio_vs_first(), resp.rows(1).speed_ratio_vs_first());
   EXPECT_NEAR(resp.rows(1).speed_ratio_vs_first(),
-              resp.rows(0).option().duration_seconds().point() / resp.rows(1).option().duration_seconds().point(), 1e-9);
+              resp.rows(0).option().duration_seconds().point() / resp.rows(1).option().duration_seconds().point(),
+              1e-9);
 
   // A pinned layout that does not multiply to the GPU count is refused, naming the target.
   r.mutable_targets(1)->mutable_pinned_parallelism()->set_tensor_parallel(2);
@@ -340,7 +341,8 @@ TEST_F(PlanningTest, TcoHybridFleetAndErrors) {
   v1::TcoResponse resp;
   ASSERT_TRUE(Tco(snap(), r, &resp).ok());
   ASSERT_EQ(resp.fleets_size(), 2);
-  EXPECT_NEAR(resp.series(0).rent_usd(), resp.fleets(0).rent_usd_per_month() + resp.fleets(1).rent_usd_per_month(), 1e-6);
+  EXPECT_NEAR(resp.series(0).rent_usd(), resp.fleets(0).rent_usd_per_month() + resp.fleets(1).rent_usd_per_month(),
+              1e-6);
 
   v1::TcoRequest bad = SeedTemplate();
   bad.set_horizon_months(0);

@@ -11,8 +11,7 @@ TEST(ToGrpcStatusTest, KeepsCodeAndMessage) {
   EXPECT_EQ(s.error_message(), "tokens: must be in [1, 1e15]");
   EXPECT_TRUE(ToGrpcStatus(absl::OkStatus()).ok());
   EXPECT_EQ(ToGrpcStatus(absl::NotFoundError("x")).error_code(), grpc::StatusCode::NOT_FOUND);
-  EXPECT_EQ(ToGrpcStatus(absl::UnauthenticatedError("x")).error_code(),
-            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(ToGrpcStatus(absl::UnauthenticatedError("x")).error_code(), grpc::StatusCode::UNAUTHENTICATED);
 }
 
 TEST(GrpcCodeNameTest, UsesDashboardLabelNames) {

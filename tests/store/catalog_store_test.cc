@@ -24,9 +24,8 @@ class CatalogStoreTest : public TempStoreTest {
 TEST_F(CatalogStoreTest, ShippedCatalogHasTheGpusTheSeedsMentionWithSources) {
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
   // shared/domain.md "Catalog content": at least these parts.
-  for (const char* name : {"P40", "T4", "V100-SXM2-32GB", "A10G", "L4", "L40S", "RTX-3090",
-                           "RTX-4090", "RTX-A6000", "RTX-6000-Ada", "A100-SXM4-40GB",
-                           "A100-SXM4-80GB", "H100-PCIe-80GB", "H100-SXM5-80GB",
+  for (const char* name : {"P40", "T4", "V100-SXM2-32GB", "A10G", "L4", "L40S", "RTX-3090", "RTX-4090", "RTX-A6000",
+                           "RTX-6000-Ada", "A100-SXM4-40GB", "A100-SXM4-80GB", "H100-PCIe-80GB", "H100-SXM5-80GB",
                            "H200-SXM-141GB", "MI300X", "Intel-Max-1550"}) {
     const GpuRow* g = snap->FindGpu(name);
     ASSERT_NE(g, nullptr) << name;
@@ -151,8 +150,7 @@ constexpr char kSkyPilotCsv[] =
 TEST_F(CatalogStoreTest, ImportsSkyPilotCsvAllOrNothing) {
   const int64_t v0 = store_->Snapshot()->catalog_version;
   absl::StatusOr<CsvImportResult> r = store_->ImportPricesCsv(
-      {"ops", "ImportPricesCsv"}, "aws", kSkyPilotCsv, {"SkyPilot catalog export", "2025-11-01", ""},
-      1761955200);
+      {"ops", "ImportPricesCsv"}, "aws", kSkyPilotCsv, {"SkyPilot catalog export", "2025-11-01", ""}, 1761955200);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_TRUE(r->errors.empty());
   EXPECT_EQ(r->rows_imported, 2);  // two offers; availability zones fold into their region
@@ -176,8 +174,7 @@ TEST_F(CatalogStoreTest, CsvWithBadRowsWritesNothingAndNumbersTheRows) {
       "g6.xlarge,L4,1,4,16,0.8048,,us-east-1,us-east-1a\n"
       "x.large,Z999,1,4,16,1.0,,us-east-1,us-east-1a\n"
       "g6.2xlarge,L4,1,8,32,-3,,us-east-1,us-east-1a\n";
-  absl::StatusOr<CsvImportResult> r =
-      store_->ImportPricesCsv(ops_, "aws", csv, {"test", "2025-11-01", ""}, 1761955200);
+  absl::StatusOr<CsvImportResult> r = store_->ImportPricesCsv(ops_, "aws", csv, {"test", "2025-11-01", ""}, 1761955200);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->errors.size(), 2u);
   EXPECT_EQ(r->errors[0].row, 3);
@@ -189,9 +186,9 @@ TEST_F(CatalogStoreTest, CsvWithBadRowsWritesNothingAndNumbersTheRows) {
 }
 
 TEST_F(CatalogStoreTest, CsvMissingAColumnIsInvalidArgumentNamingIt) {
-  absl::StatusOr<CsvImportResult> r = store_->ImportPricesCsv(
-      ops_, "aws", "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Region\n",
-      {"test", "2025-11-01", ""}, 1761955200);
+  absl::StatusOr<CsvImportResult> r =
+      store_->ImportPricesCsv(ops_, "aws", "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Region\n",
+                              {"test", "2025-11-01", ""}, 1761955200);
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(r.status().message().find("missing column Price"), std::string::npos) << r.status();
 }
@@ -218,13 +215,11 @@ TEST_F(CatalogStoreTest, BenchmarkRecordedAndDeletedFeedsCalibrationLists) {
   EXPECT_EQ(snap->serving_benchmarks.back().model.num_kv_heads, 8);  // resolved from the model
   ASSERT_TRUE(store_->DeleteBenchmark({"ops", "DeleteBenchmark"}, w->id).ok());
   EXPECT_EQ(store_->Snapshot()->serving_benchmarks.size(), serving_before);
-  EXPECT_EQ(store_->DeleteBenchmark({"ops", "DeleteBenchmark"}, w->id).status().code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->DeleteBenchmark({"ops", "DeleteBenchmark"}, w->id).status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST(CsvTest, QuotedFieldsAndErrors) {
-  absl::StatusOr<std::vector<std::vector<std::string>>> rows =
-      ParseCsv("a,\"b,c\",\"say \"\"hi\"\"\"\r\nx,,z\n");
+  absl::StatusOr<std::vector<std::vector<std::string>>> rows = ParseCsv("a,\"b,c\",\"say \"\"hi\"\"\"\r\nx,,z\n");
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 2u);
   EXPECT_EQ((*rows)[0], (std::vector<std::string>{"a", "b,c", "say \"hi\""}));

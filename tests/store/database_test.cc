@@ -74,8 +74,7 @@ TEST_F(DatabaseTest, RerunIsANoOp) {
   absl::StatusOr<int> v = db->Migrate(EmbeddedMigrations());
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_EQ(*v, static_cast<int>(EmbeddedMigrations().size()));
-  EXPECT_EQ(RawInt("SELECT COUNT(*) FROM schema_migrations"),
-            static_cast<int64_t>(EmbeddedMigrations().size()));
+  EXPECT_EQ(RawInt("SELECT COUNT(*) FROM schema_migrations"), static_cast<int64_t>(EmbeddedMigrations().size()));
   EXPECT_EQ(RawInt("SELECT MAX(applied_unix_seconds) FROM schema_migrations"), applied_at);
 }
 
@@ -86,8 +85,7 @@ TEST_F(DatabaseTest, RefusesSchemaNewerThanBinary) {
   ASSERT_TRUE(db->Migrate(future).ok());
   absl::StatusOr<int> v = db->Migrate(EmbeddedMigrations());
   EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(v.status().message().find("newer than this binary knows"), std::string::npos)
-      << v.status();
+  EXPECT_NE(v.status().message().find("newer than this binary knows"), std::string::npos) << v.status();
 }
 
 TEST_F(DatabaseTest, FailingMigrationLeavesPreviousVersionIntact) {
@@ -101,8 +99,7 @@ TEST_F(DatabaseTest, FailingMigrationLeavesPreviousVersionIntact) {
                     "INSERT INTO no_such_table VALUES (1);"});
   absl::StatusOr<int> v = db->Migrate(broken);
   EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(v.status().message().find(absl::StrCat("migration ", before + 1, "_broken failed")),
-            std::string::npos)
+  EXPECT_NE(v.status().message().find(absl::StrCat("migration ", before + 1, "_broken failed")), std::string::npos)
       << v.status();
   EXPECT_EQ(*db->SchemaVersion(), before);
   EXPECT_EQ(RawInt("SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'"), 0);

@@ -50,19 +50,17 @@ TEST(StrictCsvTest, BoundsOnRowsColumnsAndFieldLength) {
   rows = ParseCsv(std::string(65, ','));
   EXPECT_NE(rows.status().message().find("more than 64 columns"), std::string::npos) << rows.status();
   rows = ParseCsv("a,b\nx," + std::string(257, 'y') + "\n");
-  EXPECT_NE(rows.status().message().find("row 2 (line 2): column 2 is longer than 256 bytes"),
-            std::string::npos)
+  EXPECT_NE(rows.status().message().find("row 2 (line 2): column 2 is longer than 256 bytes"), std::string::npos)
       << rows.status();
 }
 
 class PriceImportTest : public TempStoreTest {
  protected:
-
   // Imports `rows` under kHeader; expects nothing written whenever it fails.
   absl::StatusOr<CsvImportResult> Import(const std::string& rows) {
     const int64_t v0 = store_->Snapshot()->catalog_version;
-    absl::StatusOr<CsvImportResult> r = store_->ImportPricesCsv(
-        {"ops", "ImportPricesCsv"}, "aws", kHeader + rows, {"test", "2025-11-01", ""}, 1761955200);
+    absl::StatusOr<CsvImportResult> r = store_->ImportPricesCsv({"ops", "ImportPricesCsv"}, "aws", kHeader + rows,
+                                                                {"test", "2025-11-01", ""}, 1761955200);
     if (!r.ok() || !r->errors.empty()) {
       EXPECT_EQ(store_->Snapshot()->catalog_version, v0);
     }
@@ -75,7 +73,6 @@ class PriceImportTest : public TempStoreTest {
     if (r->errors.size() != 1) return absl::StrCat(r->errors.size(), " errors");
     return absl::StrCat("row ", r->errors[0].row, " ", r->errors[0].field, ": ", r->errors[0].message);
   }
-
 };
 
 TEST_F(PriceImportTest, NanInfHexAndExponentAreNotNumbers) {
@@ -89,7 +86,8 @@ TEST_F(PriceImportTest, NanInfHexAndExponentAreNotNumbers) {
 }
 
 TEST_F(PriceImportTest, OutOfRangeValuesNameTheFieldAndRange) {
-  EXPECT_NE(OnlyError(Import("g6.xlarge,L4,1,4,16,10000.5,,us-east-1\n")).find("row 2 Price: must be a plain decimal in [0, 10000]"),
+  EXPECT_NE(OnlyError(Import("g6.xlarge,L4,1,4,16,10000.5,,us-east-1\n"))
+                .find("row 2 Price: must be a plain decimal in [0, 10000]"),
             std::string::npos);
   EXPECT_NE(OnlyError(Import("g6.xlarge,L4,1,4,99999,1,,us-east-1\n")).find("row 2 MemoryGiB"), std::string::npos);
   EXPECT_NE(OnlyError(Import("g6.xlarge,L4,1,4,16,1,-2,us-east-1\n")).find("row 2 SpotPrice"), std::string::npos);
@@ -97,11 +95,13 @@ TEST_F(PriceImportTest, OutOfRangeValuesNameTheFieldAndRange) {
 }
 
 TEST_F(PriceImportTest, ConflictingDuplicateOfferNamesBothRowsButZonesWithOnePriceAreFine) {
-  std::string conflict = OnlyError(Import("g6.xlarge,L4,1,4,16,0.80,,us-east-1\n"
-                                          "g6.xlarge,L4,1,4,16,0.95,,us-east-1\n"));
+  std::string conflict =
+      OnlyError(Import("g6.xlarge,L4,1,4,16,0.80,,us-east-1\n"
+                       "g6.xlarge,L4,1,4,16,0.95,,us-east-1\n"));
   EXPECT_NE(conflict.find("rows 2 and 3"), std::string::npos) << conflict;
-  absl::StatusOr<CsvImportResult> zones = Import("g6.xlarge,L4,1,4,16,0.80,0.3,us-east-1\n"
-                                                 "g6.xlarge,L4,1,4,16,0.80,0.2,us-east-1\n");
+  absl::StatusOr<CsvImportResult> zones = Import(
+      "g6.xlarge,L4,1,4,16,0.80,0.3,us-east-1\n"
+      "g6.xlarge,L4,1,4,16,0.80,0.2,us-east-1\n");
   ASSERT_TRUE(zones.ok()) << zones.status();
   EXPECT_TRUE(zones->errors.empty()) << OnlyError(zones);
   EXPECT_EQ(zones->rows_imported, 1);
@@ -114,14 +114,14 @@ TEST_F(PriceImportTest, OverlongOrControlCharacterTextIsRefused) {
   // The field bound of the reader itself.
   EXPECT_NE(OnlyError(Import(std::string(300, 'x') + ",L4,1,4,16,1,,us-east-1\n")).find("longer than 256 bytes"),
             std::string::npos);
-  EXPECT_NE(OnlyError(Import("\"g6\nxlarge\",L4,1,4,16,1,,us-east-1\n")).find("control characters"),
-            std::string::npos);
+  EXPECT_NE(OnlyError(Import("\"g6\nxlarge\",L4,1,4,16,1,,us-east-1\n")).find("control characters"), std::string::npos);
 }
 
 TEST_F(PriceImportTest, StrayQuoteRefusesTheWholeImport) {
-  absl::StatusOr<CsvImportResult> r = Import("test.xlarge,L4,1,4,16,0.8,,us-east-1\n"
-                                             "g6.2x\"large,L4,1,8,32,0.9,,us-east-1\n"
-                                             "g6.4xlarge,L4,1,16,64,1.3,,us-east-1\n");
+  absl::StatusOr<CsvImportResult> r = Import(
+      "test.xlarge,L4,1,4,16,0.8,,us-east-1\n"
+      "g6.2x\"large,L4,1,8,32,0.9,,us-east-1\n"
+      "g6.4xlarge,L4,1,16,64,1.3,,us-east-1\n");
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(r.status().message().find("row 3 (line 3)"), std::string::npos) << r.status();
   EXPECT_EQ(store_->Snapshot()->FindInstance("aws", "test.xlarge", "us-east-1"), nullptr);

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-
 #include "server/store/catalog_store.h"
 #include "temp_store.h"
 
@@ -36,8 +35,8 @@ TEST_F(SnapshotTest, SetPriceSharesUnchangedTablesAndLeavesTheOldSnapshotAlone) 
   EXPECT_NE(after->tables().prices, before->tables().prices);
   EXPECT_EQ(after->price_count, before->price_count + 1);
   // Read-your-writes in the new snapshot; the old one still answers as before.
-  const PriceRow* now = after->PriceAt(*after->FindInstance("aws", "p5.48xlarge", "us-east-1"),
-                                       PriceKind::kOnDemand, 0);
+  const PriceRow* now =
+      after->PriceAt(*after->FindInstance("aws", "p5.48xlarge", "us-east-1"), PriceKind::kOnDemand, 0);
   ASSERT_NE(now, nullptr);
   EXPECT_DOUBLE_EQ(now->price_usd_per_hour, old_usd + 1);
   EXPECT_EQ(now->id, w->id);
@@ -84,8 +83,8 @@ std::vector<std::string> Offers(const CatalogSnapshot& snap) {
   std::vector<std::string> out;
   for (const InstanceRow& i : snap.instances) {
     const PriceRow* p = snap.PriceAt(i, PriceKind::kOnDemand, 0);
-    out.push_back(absl::StrCat(i.provider, "/", i.instance_type, "/", i.region, " ", i.gpu_name, "x",
-                               i.gpu_count, " ", p != nullptr ? p->price_usd_per_hour : -1.0));
+    out.push_back(absl::StrCat(i.provider, "/", i.instance_type, "/", i.region, " ", i.gpu_name, "x", i.gpu_count, " ",
+                               p != nullptr ? p->price_usd_per_hour : -1.0));
   }
   return out;
 }

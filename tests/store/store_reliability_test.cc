@@ -101,8 +101,8 @@ TEST_F(StoreReliabilityTest, DrainRefusesWritesAsUnavailableAndChangesNothing) {
   absl::StatusOr<WriteResult> w = store->SetPrice(ops_, Price(91));
   EXPECT_EQ(w.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_NE(w.status().message().find("shutting down"), std::string::npos) << w.status();
-  absl::StatusOr<CsvImportResult> r = store->ImportPricesCsv(
-      {"ops", "ImportPricesCsv"}, "aws", OffersCsv(10), {"test", "2026-01-01", ""}, 1767225600);
+  absl::StatusOr<CsvImportResult> r =
+      store->ImportPricesCsv({"ops", "ImportPricesCsv"}, "aws", OffersCsv(10), {"test", "2026-01-01", ""}, 1767225600);
   EXPECT_EQ(r.status().code(), absl::StatusCode::kUnavailable);
   store.reset();
   store = OpenStore();
@@ -120,8 +120,8 @@ TEST_F(StoreReliabilityTest, FullDatabaseIsResourceExhaustedAndWritesNothing) {
   ASSERT_NE(store, nullptr);
   const int64_t v0 = store->Snapshot()->catalog_version;
   const size_t instances0 = store->Snapshot()->instances.size();
-  absl::StatusOr<CsvImportResult> r = store->ImportPricesCsv(
-      {"ops", "ImportPricesCsv"}, "aws", OffersCsv(5000), {"test", "2026-01-01", ""}, 1767225600);
+  absl::StatusOr<CsvImportResult> r = store->ImportPricesCsv({"ops", "ImportPricesCsv"}, "aws", OffersCsv(5000),
+                                                             {"test", "2026-01-01", ""}, 1767225600);
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted) << r.status();
   EXPECT_NE(r.status().message().find("full"), std::string::npos) << r.status();
   EXPECT_EQ(store->Snapshot()->catalog_version, v0);
@@ -130,19 +130,17 @@ TEST_F(StoreReliabilityTest, FullDatabaseIsResourceExhaustedAndWritesNothing) {
   EXPECT_EQ(store->Snapshot()->catalog_version, v0);
   EXPECT_EQ(store->Snapshot()->instances.size(), instances0);
   // With room again, the same import goes through.
-  EXPECT_TRUE(store->ImportPricesCsv({"ops", "ImportPricesCsv"}, "aws", OffersCsv(5000),
-                                     {"test", "2026-01-01", ""}, 1767225600)
-                  .ok());
+  EXPECT_TRUE(
+      store->ImportPricesCsv({"ops", "ImportPricesCsv"}, "aws", OffersCsv(5000), {"test", "2026-01-01", ""}, 1767225600)
+          .ok());
 }
 
 TEST_F(StoreReliabilityTest, RequestIdsAreBoundedAndSurviveRestart) {
   std::unique_ptr<CatalogStore> store = OpenStore();
   ASSERT_NE(store, nullptr);
-  absl::StatusOr<WriteResult> w =
-      store->SetPrice({"ops", "SetPrice", std::string(129, 'r'), "f1"}, Price(91));
+  absl::StatusOr<WriteResult> w = store->SetPrice({"ops", "SetPrice", std::string(129, 'r'), "f1"}, Price(91));
   EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(w.status().message().find("request_id: must be at most 128 bytes"), std::string::npos)
-      << w.status();
+  EXPECT_NE(w.status().message().find("request_id: must be at most 128 bytes"), std::string::npos) << w.status();
   w = store->SetPrice({"ops", "SetPrice", "r-1", "f1"}, Price(91));
   ASSERT_TRUE(w.ok()) << w.status();
   store.reset();
