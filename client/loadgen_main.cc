@@ -39,7 +39,7 @@ ABSL_FLAG(std::string, background_rpc, "",
 ABSL_FLAG(int, background_concurrency, 8, "calls of --background_rpc in flight at once");
 ABSL_FLAG(std::string, view, "full", "Plan view for plan_serving and plan_training: basic or full");
 ABSL_FLAG(bool, distinct, false,
-          "make every plan_serving / plan_training call a different question (the offered load or "
+          "make every plan_* call a different question (the offered load or "
           "token count moves by a tiny step), so none is answered from the server's memo");
 ABSL_FLAG(int, server_pid, 0, "server process id, to report its resident memory (VmRSS)");
 ABSL_FLAG(std::string, admin_token_file, "",
@@ -132,9 +132,8 @@ std::shared_ptr<v1::PlanRequest> SeedPlan(bool serving) {
 }
 
 // With --distinct, every call moves the offered load or token count by a tiny step, so no
-// two calls ask the same question.
-Caller SeedPlanCaller(v1::PlannerService::Stub* planner, bool serving) {
-  auto req = SeedPlan(serving);
+// two calls ask the same question (none is answered from the server's memo).
+Caller PlanCaller(v1::PlannerService::Stub* planner, std::shared_ptr<v1::PlanRequest> req) {
   auto counter = std::make_shared<std::atomic<int64_t>>(0);
   const bool distinct = absl::GetFlag(FLAGS_distinct);
   return [planner, req, distinct, counter](const std::function<void(bool)>& done) {
@@ -145,9 +144,9 @@ Caller SeedPlanCaller(v1::PlannerService::Stub* planner, bool serving) {
       call = std::make_shared<v1::PlanRequest>(*req);
       const double step = static_cast<double>(counter->fetch_add(1) % 1000000);
       if (call->has_serving()) {
-        call->mutable_serving()->set_requests_per_second(35 + step * 1e-6);
+        call->mutable_serving()->set_requests_per_second(call->serving().requests_per_second() + step * 1e-6);
       } else {
-        call->mutable_training()->set_tokens(2e9 + step);
+        call->mutable_training()->set_tokens(call->training().tokens() + step);
       }
     }
     planner->async()->Plan(ctx.get(), call.get(), resp.get(),
@@ -217,7 +216,6 @@ std::shared_ptr<v1::TcoRequest> TcoRequest() {
 
 Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner, grpc::health::v1::Health::Stub* health,
                   v1::AdminService::Stub* admin, const std::string& token) {
-  auto plan = [planner](auto... a) { planner->async()->Plan(a...); };
   auto compare = [planner](auto... a) { planner->async()->Compare(a...); };
   if (rpc == "set_price") {
     return Unary<v1::SetPriceRequest, v1::WriteResponse>(
@@ -232,8 +230,8 @@ Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner, grp
         std::make_shared<grpc::health::v1::HealthCheckRequest>(),
         [health](auto... a) { health->async()->Check(a...); });
   }
-  if (rpc == "plan_serving" || rpc == "plan_training") return SeedPlanCaller(planner, rpc == "plan_serving");
-  if (rpc == "plan_heavy") return Unary<v1::PlanRequest, v1::PlanResponse>(HeavyPlan(), plan);
+  if (rpc == "plan_serving" || rpc == "plan_training") return PlanCaller(planner, SeedPlan(rpc == "plan_serving"));
+  if (rpc == "plan_heavy") return PlanCaller(planner, HeavyPlan());
   if (rpc == "compare" || rpc == "compare_heavy") {
     return Unary<v1::CompareRequest, v1::CompareResponse>(CompareRequest(rpc == "compare_heavy"), compare);
   }
