@@ -134,6 +134,44 @@ absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest&
   return absl::OkStatus();
 }
 
+namespace {
+
+// Cost per 1M requests and output tokens of the parts that serve (those named "serving", or
+// every part when none is), after checking they carry the load.
+absl::Status ServingCosts(const core::CatalogView& catalog, const v1::TcoRequest& req, const core::TcoResult& tco,
+                          v1::TcoResponse* resp) {
+  absl::StatusOr<core::ServingWorkload> w = ServingWorkloadFrom(catalog, req.serving(), "serving");
+  if (!w.ok()) return w.status();
+  if (!(w->requests_per_second > 0)) {
+    return absl::InvalidArgumentError("serving.requests_per_second: must be > 0 for per-request costs");
+  }
+  // Parts named "serving" carry the load; with none so named, every part does.
+  bool any_serving_role = false;
+  for (const v1::TcoFleet& f : req.fleets()) any_serving_role = any_serving_role || f.role() == "serving";
+  double capacity = 0, own_serving = 0, rent_serving = 0;
+  for (int i = 0; i < req.fleets_size(); ++i) {
+    if (any_serving_role && req.fleets(i).role() != "serving") continue;
+    own_serving += tco.fleets[i].own_usd_per_month;
+    rent_serving += tco.fleets[i].rent_usd_per_month;
+    capacity += ServingCapacity(catalog, *w, *catalog.FindGpu(req.fleets(i).gpu_name()), req.fleets(i).gpu_count());
+  }
+  resp->set_serving_capacity_requests_per_second(capacity);
+  if (capacity < w->requests_per_second) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "serving: the serving GPUs carry %.2f req/s at the SLOs and %.0f%% planned use; the workload offers %.2f",
+        capacity, w->target_utilization * 100, w->requests_per_second));
+  }
+  const core::ServingCostPerUnit c =
+      core::ServingCosts(own_serving, rent_serving, w->requests_per_second, static_cast<double>(w->output_tokens));
+  resp->set_own_usd_per_million_requests(c.own_usd_per_million_requests);
+  resp->set_rent_usd_per_million_requests(c.rent_usd_per_million_requests);
+  resp->set_own_usd_per_million_output_tokens(c.own_usd_per_million_output_tokens);
+  resp->set_rent_usd_per_million_output_tokens(c.rent_usd_per_million_output_tokens);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status Tco(const core::CatalogView& catalog, const v1::TcoRequest& req, v1::TcoResponse* resp) {
   if (req.horizon_months() < 1 || req.horizon_months() > core::kMaxHorizonMonths) {
     return absl::InvalidArgumentError(
@@ -184,33 +222,8 @@ absl::Status Tco(const core::CatalogView& catalog, const v1::TcoRequest& req, v1
   resp->set_own_usd_per_used_gpu_hour(tco->own_usd_per_used_gpu_hour);
   resp->set_rent_usd_per_used_gpu_hour(tco->rent_usd_per_used_gpu_hour);
   if (req.has_serving()) {
-    absl::StatusOr<core::ServingWorkload> w = ServingWorkloadFrom(catalog, req.serving(), "serving");
-    if (!w.ok()) return w.status();
-    if (!(w->requests_per_second > 0)) {
-      return absl::InvalidArgumentError("serving.requests_per_second: must be > 0 for per-request costs");
-    }
-    // Parts named "serving" carry the load; with none so named, every part does.
-    bool any_serving_role = false;
-    for (const v1::TcoFleet& f : req.fleets()) any_serving_role = any_serving_role || f.role() == "serving";
-    double capacity = 0, own_serving = 0, rent_serving = 0;
-    for (int i = 0; i < req.fleets_size(); ++i) {
-      if (any_serving_role && req.fleets(i).role() != "serving") continue;
-      own_serving += tco->fleets[i].own_usd_per_month;
-      rent_serving += tco->fleets[i].rent_usd_per_month;
-      capacity += ServingCapacity(catalog, *w, *catalog.FindGpu(req.fleets(i).gpu_name()), req.fleets(i).gpu_count());
-    }
-    resp->set_serving_capacity_requests_per_second(capacity);
-    if (capacity < w->requests_per_second) {
-      return absl::FailedPreconditionError(absl::StrFormat(
-          "serving: the serving GPUs carry %.2f req/s at the SLOs and %.0f%% planned use; the workload offers %.2f",
-          capacity, w->target_utilization * 100, w->requests_per_second));
-    }
-    const core::ServingCostPerUnit c =
-        core::ServingCosts(own_serving, rent_serving, w->requests_per_second, static_cast<double>(w->output_tokens));
-    resp->set_own_usd_per_million_requests(c.own_usd_per_million_requests);
-    resp->set_rent_usd_per_million_requests(c.rent_usd_per_million_requests);
-    resp->set_own_usd_per_million_output_tokens(c.own_usd_per_million_output_tokens);
-    resp->set_rent_usd_per_million_output_tokens(c.rent_usd_per_million_output_tokens);
+    absl::Status s = ServingCosts(catalog, req, *tco, resp);
+    if (!s.ok()) return s;
   }
   for (const std::string& f : core::TcoFormulas()) prov->add_formulas(f);
   return absl::OkStatus();
