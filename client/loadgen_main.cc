@@ -133,7 +133,7 @@ std::shared_ptr<v1::PlanRequest> SeedPlan(bool serving) {
 
 // With --distinct, every call moves the offered load or token count by a tiny step, so no
 // two calls ask the same question (none is answered from the server's memo).
-Caller PlanCaller(v1::PlannerService::Stub* planner, std::shared_ptr<v1::PlanRequest> req) {
+Caller PlanCaller(v1::PlannerService::Stub* planner, const std::shared_ptr<v1::PlanRequest>& req) {
   auto counter = std::make_shared<std::atomic<int64_t>>(0);
   const bool distinct = absl::GetFlag(FLAGS_distinct);
   return [planner, req, distinct, counter](const std::function<void(bool)>& done) {
