@@ -32,6 +32,15 @@ absl::Status ValidatePlanQuery(const CatalogView& catalog, const PlanQuery& q) {
   CAPPLAN_RETURN_IF_ERROR(CheckRange("max_rejected", int64_t{q.max_rejected}, 0, kMaxRejected));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("deadline_seconds", q.deadline_seconds, 0, 1e10));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("budget_usd", q.budget_usd, 0, 1e12));
+  // Misses are measured as a ratio to the limit: a positive limit must be a real one
+  // (found by rpc_fuzz: a subnormal budget made that ratio infinite).
+  if (q.deadline_seconds > 0 && q.deadline_seconds < kMinDeadlineSeconds) {
+    return FieldError("deadline_seconds",
+                      absl::StrCat("must be 0 or in [", kMinDeadlineSeconds, ", 1e10], got ", q.deadline_seconds));
+  }
+  if (q.budget_usd > 0 && q.budget_usd < kMinBudgetUsd) {
+    return FieldError("budget_usd", absl::StrCat("must be 0 or in [", kMinBudgetUsd, ", 1e12], got ", q.budget_usd));
+  }
   if (q.objective == Objective::kCheapestWithinDeadline && !(q.deadline_seconds > 0)) {
     return FieldError("deadline_seconds", "must be > 0 for CHEAPEST_WITHIN_DEADLINE");
   }

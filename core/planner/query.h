@@ -24,6 +24,8 @@ inline constexpr int kDefaultMaxRejected = 40;
 inline constexpr int kMaxRejected = 200;
 inline constexpr int kMaxFilterNames = 64;  // providers, regions, allowed or excluded GPUs
 inline constexpr int kMaxOwnedPools = 64;
+inline constexpr double kMinDeadlineSeconds = 1;  // a positive deadline at least this long
+inline constexpr double kMinBudgetUsd = 0.01;     // a positive budget at least a cent
 
 enum class Objective { kCheapest, kFastest, kCheapestWithinDeadline, kFastestWithinBudget };
 

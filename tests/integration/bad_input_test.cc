@@ -77,6 +77,13 @@ std::vector<BadInput> Cases() {
       {"deadline NaN", Rpc::kPlan,
        absl::StrCat(kTraining, " objective: OBJECTIVE_CHEAPEST_WITHIN_DEADLINE deadline_seconds: nan"),
        C::kInvalidArgument, "deadline_seconds: must be a finite number, got NaN"},
+      // Found by rpc_fuzz: a subnormal budget made a rejection's distance infinite.
+      {"budget 5e-324", Rpc::kPlan,
+       absl::StrCat(kTraining, " objective: OBJECTIVE_FASTEST_WITHIN_BUDGET budget_usd: 5e-324"), C::kInvalidArgument,
+       "budget_usd: must be 0 or in [0.01, 1e12]"},
+      {"deadline 1e-9 s", Rpc::kPlan,
+       absl::StrCat(kTraining, " objective: OBJECTIVE_CHEAPEST_WITHIN_DEADLINE deadline_seconds: 1e-9"),
+       C::kInvalidArgument, "deadline_seconds: must be 0 or in [1, 1e10]"},
       {"budget NaN", Rpc::kPlan, absl::StrCat(kTraining, " objective: OBJECTIVE_FASTEST_WITHIN_BUDGET budget_usd: nan"),
        C::kInvalidArgument, "budget_usd: must be a finite number"},
       {"objective 99", Rpc::kPlan, absl::StrCat(kTraining, " objective: 99"), C::kInvalidArgument,
