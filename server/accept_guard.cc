@@ -68,8 +68,6 @@ absl::Status InstallAcceptGuard(const AcceptGuardOptions& options) {
   return absl::OkStatus();
 }
 
-int AcceptGuardCeiling() { return g_ceiling.load(); }
-
 int64_t AcceptGuardShedConnections() { return g_shed.load(); }
 
 }  // namespace capplan::server

@@ -29,9 +29,6 @@ struct AcceptGuardOptions {
 // the ceiling. Fails only when no reserve descriptor can be opened. Idempotent.
 absl::Status InstallAcceptGuard(const AcceptGuardOptions& options);
 
-// The descriptor number at or above which a new connection is shed (0: not installed).
-int AcceptGuardCeiling();
-
 // Connections shed since start (over the ceiling, or while descriptors were exhausted).
 int64_t AcceptGuardShedConnections();
 

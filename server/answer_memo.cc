@@ -58,9 +58,4 @@ void AnswerMemo::EvictWhileOver() {
   }
 }
 
-size_t AnswerMemo::size() const {
-  absl::MutexLock lock(&mu_);
-  return lru_.size();
-}
-
 }  // namespace capplan::server

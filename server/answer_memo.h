@@ -37,8 +37,6 @@ class AnswerMemo {
   bool Find(const std::string& key, google::protobuf::Message* answer);
   void Insert(const std::string& key, const google::protobuf::Message& answer);
 
-  size_t size() const;
-
  private:
   using Clock = std::chrono::steady_clock;
   struct Entry {
@@ -50,7 +48,7 @@ class AnswerMemo {
   void EvictWhileOver() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const AnswerMemoOptions options_;
-  mutable absl::Mutex mu_;
+  absl::Mutex mu_;
   std::list<Entry> lru_ ABSL_GUARDED_BY(mu_);  // most recently used first
   absl::flat_hash_map<std::string, std::list<Entry>::iterator> index_ ABSL_GUARDED_BY(mu_);
   size_t bytes_ ABSL_GUARDED_BY(mu_) = 0;

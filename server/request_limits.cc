@@ -39,10 +39,8 @@ class Walker {
           absl::StrCat(PathOf(frames_), ": nested deeper than ", limits_.max_depth, " messages"));
     }
     const pb::Reflection* r = m.GetReflection();
-    fields_.clear();
-    r->ListFields(m, &fields_);
-    // ListFields reuses one vector per level; copy this level's list before recursing.
-    const std::vector<const pb::FieldDescriptor*> fields = fields_;
+    std::vector<const pb::FieldDescriptor*> fields;
+    r->ListFields(m, &fields);
     for (const pb::FieldDescriptor* f : fields) {
       if (f->is_repeated()) {
         const int n = r->FieldSize(m, f);
@@ -122,7 +120,6 @@ class Walker {
   const MessageLimits& limits_;
   const bool response_;
   std::vector<Frame> frames_;
-  std::vector<const pb::FieldDescriptor*> fields_;
 };
 
 }  // namespace

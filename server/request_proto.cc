@@ -207,10 +207,6 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const v1::PlanRequest& req) {
   q.constraints.excluded_gpus.insert(c.excluded_gpus().begin(), c.excluded_gpus().end());
   q.constraints.spot_allowed = c.spot_allowed();
   if (c.max_gpus() > 0) q.constraints.max_gpus = c.max_gpus();
-  if (c.owned_pools_size() > planner::kMaxOwnedPools) {
-    return absl::InvalidArgumentError(absl::StrCat("constraints.owned_pools: at most ", planner::kMaxOwnedPools,
-                                                   " pools, got ", c.owned_pools_size()));
-  }
   for (const v1::OwnedPool& p : c.owned_pools()) {
     q.constraints.owned_pools.push_back({p.name(), p.gpu_name(), p.gpu_count(), p.cost_usd_per_gpu_hour()});
   }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "client/client.h"
 #include "server_process.h"
+#include "shared_server.h"
 
 namespace capplan::testing {
 namespace {
@@ -162,28 +163,7 @@ std::vector<BadInput> Cases() {
   };
 }
 
-class BadInputTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    server_ =
-        new ServerProcess({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir_->path() + "/c.db"});
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    delete dir_;
-  }
-  void SetUp() override { ASSERT_TRUE(server_->started()); }
-  client::Client MakeClient() {
-    client::ClientOptions o;
-    o.server = server_->grpc_address();
-    return client::Client(o);
-  }
-  static TempDir* dir_;
-  static ServerProcess* server_;
-};
-TempDir* BadInputTest::dir_ = nullptr;
-ServerProcess* BadInputTest::server_ = nullptr;
+class BadInputTest : public SharedServerTest {};
 
 template <typename Req>
 Req Parse(const std::string& text) {

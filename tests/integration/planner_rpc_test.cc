@@ -4,34 +4,14 @@
 
 #include "client/client.h"
 #include "server_process.h"
+#include "shared_server.h"
 
 namespace capplan::testing {
 namespace {
 
 namespace v1 = capplan::v1;
 
-class PlannerRpcTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    server_ =
-        new ServerProcess({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir_->path() + "/c.db"});
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    delete dir_;
-  }
-  void SetUp() override { ASSERT_TRUE(server_->started()); }
-  client::Client MakeClient() {
-    client::ClientOptions o;
-    o.server = server_->grpc_address();
-    return client::Client(o);
-  }
-  static TempDir* dir_;
-  static ServerProcess* server_;
-};
-TempDir* PlannerRpcTest::dir_ = nullptr;
-ServerProcess* PlannerRpcTest::server_ = nullptr;
+class PlannerRpcTest : public SharedServerTest {};
 
 TEST_F(PlannerRpcTest, PlanServingTheSeedLoad) {
   // seeds/003: Llama-2-7B at 35 req/s.
@@ -116,6 +96,38 @@ TEST_F(PlannerRpcTest, OversizedRequestIsRefused) {
   v1::PlanRequest r;
   r.mutable_training()->set_model_name(std::string(5 * 1024 * 1024, 'x'));
   EXPECT_EQ(MakeClient().Plan(r).status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+}  // namespace
+}  // namespace capplan::testing
+
+namespace capplan::testing {
+namespace {
+
+TEST_F(PlannerRpcTest, ARepeatedQuestionIsAnsweredFromTheMemo) {
+  // seeds/003: Llama-2-7B at 35 req/s; a scheduler asking twice pays a lookup the second time.
+  v1::PlanRequest r;
+  r.mutable_serving()->set_model_name("Llama-2-7B");
+  r.mutable_serving()->set_prompt_tokens(512);
+  r.mutable_serving()->set_output_tokens(128);
+  r.mutable_serving()->set_requests_per_second(35);
+  r.set_view(v1::VIEW_BASIC);
+  client::Client c = MakeClient();
+  absl::StatusOr<v1::PlanResponse> first = c.Plan(r);
+  absl::StatusOr<v1::PlanResponse> second = c.Plan(r);
+  ASSERT_TRUE(first.ok() && second.ok()) << first.status() << second.status();
+  EXPECT_FALSE(first->from_memo());
+  EXPECT_TRUE(second->from_memo());
+  second->clear_from_memo();
+  EXPECT_EQ(first->SerializeAsString(), second->SerializeAsString());
+  // BASIC: no formulas, no rejected candidates.
+  EXPECT_EQ(first->formulas_size(), 0);
+  EXPECT_EQ(first->rejected_size(), 0);
+  // Another question is computed afresh.
+  r.mutable_serving()->set_requests_per_second(36);
+  absl::StatusOr<v1::PlanResponse> other = c.Plan(r);
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_FALSE(other->from_memo());
 }
 
 }  // namespace
