@@ -16,4 +16,8 @@ const char* PriceKindName(PriceKind k) {
   return "on_demand";
 }
 
+const char* BenchmarkFigureName(BenchmarkFigure f) {
+  return f == BenchmarkFigure::kEndToEnd ? "end_to_end" : "steady_state";
+}
+
 }  // namespace capplan::core

@@ -9,6 +9,7 @@
 
 #include "absl/strings/string_view.h"
 #include "core/efficiency.h"
+#include "core/fabric.h"
 #include "core/gpu.h"
 #include "core/model.h"
 #include "core/serving.h"
@@ -31,6 +32,16 @@ struct GpuRow {
   std::string vendor;
   std::string form_factor;
   double list_price_usd = 0;
+  // The catalog fabric assumed for this GPU when no offer says otherwise (a GPU named
+  // without an instance, an owned pool without a fabric); empty: FallbackFabric(spec).
+  std::string default_fabric_name;
+  Source source;
+};
+
+// A named fabric: e.g. "aws-p5-efa" (8 x H100 on NVSwitch, 3,200 Gbit/s EFA per node).
+struct FabricRow {
+  std::string name;
+  core::Fabric fabric;
   Source source;
 };
 
@@ -48,6 +59,7 @@ struct InstanceRow {
   int gpu_count = 0;
   int vcpus = 0;
   int64_t memory_bytes = 0;
+  std::string fabric_name;  // a FabricRow; empty: the GPU's default fabric
   Source source;
 };
 
@@ -75,6 +87,12 @@ struct BenchmarkRow {
   int64_t output_tokens = 0;
   double measured_value = 0;
   core::MeasuredUnit unit = core::MeasuredUnit::kRequestsPerSecond;
+  // Training runs: the published setup, so that calibration re-runs the estimator on it.
+  // Zeros: not published (calibration searches that part of the layout).
+  int tensor_parallel = 0, pipeline_parallel = 0, data_parallel = 0;
+  int context_parallel = 0, expert_parallel = 0, virtual_pipeline_stages = 0;
+  core::BenchmarkFigure figure = core::BenchmarkFigure::kSteadyState;
+  std::string fabric_name;  // the cluster's fabric; empty: the GPU's default fabric
   Source source;
 };
 
@@ -87,6 +105,7 @@ class CatalogView {
   virtual const std::vector<InstanceRow>& Instances() const = 0;
   virtual const GpuRow* FindGpu(absl::string_view name) const = 0;
   virtual const ModelRow* FindModel(absl::string_view name) const = 0;
+  virtual const FabricRow* FindFabric(absl::string_view name) const = 0;
   // The price of `kind` in force at `as_of_unix_seconds` (0 or less: now); null when none.
   virtual const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind, int64_t as_of_unix_seconds) const = 0;
   virtual const std::vector<TrainingBenchmark>& TrainingBenchmarks() const = 0;

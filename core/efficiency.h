@@ -21,5 +21,9 @@ struct Efficiency {
 // A measured figure from the catalog, with the model it was measured on already resolved.
 enum class MeasuredUnit { kRequestsPerSecond, kTokensPerSecond, kSecondsPerStep };
 enum class WorkloadKind { kTraining, kFineTuning, kServing };
+// What a training figure measures: steady-state throughput (what MFU describes), or the
+// whole run's wall time including failures, restarts, checkpoints and evaluation.
+enum class BenchmarkFigure { kSteadyState = 0, kEndToEnd };
+const char* BenchmarkFigureName(BenchmarkFigure f);  // steady_state, end_to_end
 
 }  // namespace capplan::core

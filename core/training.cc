@@ -84,9 +84,9 @@ absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
 absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& cluster) {
   CAPPLAN_RETURN_IF_ERROR(ValidateTrainingJob(job));
   CAPPLAN_RETURN_IF_ERROR(ValidateGpu(cluster.gpu));
-  CAPPLAN_RETURN_IF_ERROR(
-      CheckRange("network_bytes_per_second_per_gpu", cluster.network_bytes_per_second_per_gpu, 1e8, 1e13));
   Prepared p;
+  p.fabric = cluster.fabric.Known() ? cluster.fabric : FallbackFabric(cluster.gpu);
+  CAPPLAN_RETURN_IF_ERROR(ValidateFabric(p.fabric));
   p.job = &job;
   p.cluster = &cluster;
   absl::StatusOr<ParameterCounts> counts = CountParameters(job.model);
@@ -191,7 +191,7 @@ void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   const double activation_msg =
       static_cast<double>(par.micro_batch) * job.sequence_length * p.shape.hidden_size * p.act_elem_bytes;
   const double intra = gpu.interconnect_bandwidth_bytes_per_second;
-  const double network = std::min(p.cluster->network_bytes_per_second_per_gpu, intra);
+  const double network = std::min(p.fabric.network_bytes_per_second_per_gpu, intra);
   e->tp_comm = 0;
   if (par.tp > 1) {
     // Megatron tensor parallelism: two all-reduces per layer forward, two backward

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/efficiency.h"
+#include "core/fabric.h"
 #include "core/gpu.h"
 #include "core/model.h"
 #include "core/precision.h"
@@ -30,9 +31,6 @@ inline constexpr double kDefaultGlobalBatchTokens = 4.0 * 1024 * 1024;
 // work. Llama 3 (Dubey et al. 2024, Sec. 3.3.4) reports >90% effective training time on
 // 16k H100s; smaller fleets see fewer interruptions, so 0.9 is a cautious default.
 inline constexpr double kDefaultGoodput = 0.9;
-// Inter-node network per GPU: AWS p4d.24xlarge has 4x100 Gbit/s EFA for 8 A100s
-// (aws.amazon.com/ec2/instance-types/p4), i.e. 50 Gbit/s = 6.25 GB/s per GPU.
-inline constexpr double kDefaultNetworkBytesPerSecondPerGpu = 6.25e9;
 // Power usage effectiveness of a typical modern data centre (Uptime Institute 2023 global
 // average 1.58; hyperscalers ~1.1). 1.2 is a well-run colocation figure.
 inline constexpr double kDefaultPue = 1.2;
@@ -41,6 +39,8 @@ struct TrainingJob {
   ModelArchitecture model;
   double tokens = 0;  // D
   int64_t sequence_length = 4096;
+  // Tokens per optimizer step. 0: searched over a sensible range (SearchParallelism);
+  // EstimateTraining then uses kDefaultGlobalBatchTokens.
   double global_batch_tokens = kDefaultGlobalBatchTokens;
   Precision precision = Precision::kBf16;  // kFp32, or kBf16/kFp16/kFp8 mixed precision
   TrainingMethod method = TrainingMethod::kFull;
@@ -59,12 +59,17 @@ struct ParallelConfig {
   Recompute recompute = Recompute::kNone;
   bool sequence_parallel = true;  // with tp > 1 (Korthikanti et al. 2022)
   int64_t micro_batch = 1;        // sequences per micro-batch
-  int NumGpus() const { return tp * pp * dp; }
+  int vpp = 1;                    // virtual pipeline stages per GPU (interleaved 1F1B); 1: plain 1F1B
+  int cp = 1;                     // context parallel: each sequence split over cp GPUs
+  int ep = 1;                     // expert parallel (MoE): experts spread over ep of the dp x cp ranks
+  int NumGpus() const { return tp * pp * cp * dp; }
 };
 
+// The GPUs and how they are connected. A fabric that is not Known() is replaced by
+// FallbackFabric(gpu).
 struct ClusterSpec {
   GpuSpec gpu;
-  double network_bytes_per_second_per_gpu = kDefaultNetworkBytesPerSecondPerGpu;
+  Fabric fabric;
 };
 
 struct MemoryBreakdown {
@@ -98,12 +103,20 @@ struct TrainingEstimate {
   double dp_comm_exposed_seconds_per_step = 0;
   double step_seconds = 0;
 
-  double duration_seconds = 0;       // wall clock, goodput included
+  double global_batch_tokens = 0;  // the batch this estimate is for (given or searched)
+  // Steady state: steps x step time, what MFU describes. End to end: divided by goodput
+  // (failures, restarts, checkpoints, evaluation).
+  double steady_duration_seconds = 0;
+  double steady_duration_seconds_low = 0;
+  double steady_duration_seconds_high = 0;
+  double duration_seconds = 0;       // end to end: wall clock, goodput included
   double duration_seconds_low = 0;   // at the efficiency range's high end
   double duration_seconds_high = 0;  // at its low end
+  double goodput = 0;
   double gpu_hours = 0;
-  double model_tflops_per_gpu = 0;  // achieved model FLOP/s per GPU / 1e12
+  double model_tflops_per_gpu = 0;  // steady-state model FLOP/s per GPU / 1e12
   double mfu = 0;                   // model_tflops_per_gpu over the dense peak
+  double tokens_per_second = 0;     // steady state, whole cluster
   double energy_kwh = 0;            // TDP x GPUs x duration x PUE
   Bottleneck bottleneck = Bottleneck::kCompute;
   bool shape_inferred = false;  // model given as a bare count: shape from aspect ratio
@@ -149,6 +162,10 @@ struct TrainingBenchmark {
   int64_t sequence_length = 0;
   double value = 0;
   MeasuredUnit unit = MeasuredUnit::kTokensPerSecond;  // cluster-wide tokens/s, or s/step
+  // The published layout; zero fields were not published and are searched.
+  ParallelConfig layout{0, 0, 0, 0, Recompute::kNone, true, 0, 0, 0, 0};
+  BenchmarkFigure figure = BenchmarkFigure::kSteadyState;
+  Fabric fabric;  // the run's cluster fabric; not Known(): the GPU's default
   std::string citation;
 };
 

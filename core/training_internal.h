@@ -25,6 +25,7 @@ struct Prepared {
   double act_elem_bytes = 2;
   const TrainingJob* job = nullptr;
   const ClusterSpec* cluster = nullptr;
+  Fabric fabric;  // the cluster's, or FallbackFabric when it has none
 };
 
 // Per-step figures at compute efficiency 1, from which any efficiency's step is derived.

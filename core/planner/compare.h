@@ -25,6 +25,7 @@ struct Pin {
   bool sequence_parallel = false;
   int64_t micro_batch_sequences = 0;
   int64_t serving_batch_sequences = 0;
+  int64_t virtual_pipeline_stages = 0, context_parallel = 0, expert_parallel = 0;
 
   bool TrainingPinned() const { return tensor_parallel > 0 || pipeline_parallel > 0 || data_parallel > 0; }
 };
@@ -35,6 +36,7 @@ struct CompareTarget {
   std::string region;
   int count = 0;  // GPUs, or instances (0: 1) of an instance type
   Pin pin;
+  FabricOverride fabric;  // replaces or amends the offer's (or the GPU's default) fabric
 };
 
 struct CompareRow {

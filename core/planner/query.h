@@ -35,6 +35,7 @@ struct OwnedPool {
   std::string gpu_name;
   int gpu_count = 0;
   double cost_usd_per_gpu_hour = 0;
+  FabricOverride fabric;  // a catalog fabric and/or fields; empty: the GPU's default fabric
 };
 
 struct Constraints {

@@ -23,6 +23,7 @@ namespace capplan::store {
 // The row types are core's (core/catalog.h); the store names them as its own.
 using core::BenchmarkRow;
 using core::GpuRow;
+using core::FabricRow;
 using core::InstanceRow;
 using core::kNumPriceKinds;
 using core::ModelRow;
@@ -109,6 +110,7 @@ class CatalogSnapshot final : public core::CatalogView {
   const std::vector<core::ServingBenchmark>& ServingBenchmarks() const override { return serving_benchmarks; }
   const GpuRow* FindGpu(absl::string_view name) const override;
   const ModelRow* FindModel(absl::string_view name) const override;
+  const FabricRow* FindFabric(absl::string_view name) const override;
   const InstanceRow* FindInstance(absl::string_view provider, absl::string_view type, absl::string_view region) const;
   // Position of an offer in `instances`; -1 when absent.
   int64_t InstancePosition(absl::string_view provider, absl::string_view type, absl::string_view region) const;

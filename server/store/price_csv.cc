@@ -111,6 +111,7 @@ bool ReadOfferRow(Row& r, const std::string& provider, const Source& source, con
                   static_cast<int>(count),
                   static_cast<int>(vcpus),
                   static_cast<int64_t>(std::llround(mem_gib * 1024.0 * 1024.0 * 1024.0)),
+                  "",
                   source};
     o.on_demand_usd_per_hour = price;
     o.first_row = r.row_no();

@@ -177,6 +177,9 @@ CatalogSnapshot::CatalogSnapshot(CatalogTables t)
 
 const GpuRow* CatalogSnapshot::FindGpu(absl::string_view name) const { return Find(*tables_.gpus, std::string(name)); }
 
+// TODO(fabric store): fabrics table.
+const FabricRow* CatalogSnapshot::FindFabric(absl::string_view) const { return nullptr; }
+
 const ModelRow* CatalogSnapshot::FindModel(absl::string_view name) const {
   return Find(*tables_.models, std::string(name));
 }

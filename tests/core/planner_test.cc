@@ -44,6 +44,12 @@ class FakeCatalog final : public CatalogView {
     }
     return nullptr;
   }
+  const FabricRow* FindFabric(absl::string_view name) const override {
+    for (const FabricRow& f : fabrics_) {
+      if (f.name == name) return &f;
+    }
+    return nullptr;
+  }
   const PriceRow* PriceAt(const InstanceRow& i, PriceKind kind, int64_t as_of) const override {
     auto it = prices_.find({i.provider, i.instance_type, i.region});
     if (it == prices_.end()) return nullptr;
@@ -65,6 +71,7 @@ class FakeCatalog final : public CatalogView {
   }
   std::vector<GpuRow> gpus_;
   std::vector<ModelRow> models_;
+  std::vector<FabricRow> fabrics_;
   std::vector<InstanceRow> instances_;
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<PriceRow>> prices_;
   std::vector<TrainingBenchmark> training_;
