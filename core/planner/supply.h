@@ -21,6 +21,11 @@ struct Supply {
   const PriceRow* price = nullptr;
   const OwnedPool* pool = nullptr;  // ...or an owned pool
   int units_max = 0;                // instances (cloud) or GPUs (pool) available
+  // How the GPUs are wired: the offer's or pool's catalog fabric, else the GPU's default,
+  // else FallbackFabric; with any caller override applied. fabric_name says which catalog
+  // row it came from ("" for the fallback; "+override" appended when the caller changed it).
+  Fabric fabric;
+  std::string fabric_name;
 
   // "aws p4d.24xlarge x2 (16 x A100-SXM4-40GB, us-east-1, on_demand)".
   std::string Label(int units) const;
