@@ -202,14 +202,14 @@ absl::Status DoesNotFit(const ServingWorkload& w, const ServingMemory& mem, cons
   const double usable = gpu.memory_bytes * kUsableMemoryFraction;
   if (mem.weights_bytes >= usable) {
     return absl::FailedPreconditionError(absl::StrFormat(
-        "weights need %.1f GB per GPU at tp=%d; %s has %.1f GB usable of %.1f GB", mem.weights_bytes / units::kGB, tp,
-        gpu.name, usable / units::kGB, gpu.memory_bytes / units::kGB));
+        "weights need %.1f GiB per GPU at tp=%d; %s has %.1f GiB usable of %.1f GiB", mem.weights_bytes / units::kGiB,
+        tp, gpu.name, usable / units::kGiB, gpu.memory_bytes / units::kGiB));
   }
   return absl::FailedPreconditionError(
       absl::StrFormat("one sequence of %d tokens needs %.2f GB of KV cache per GPU at tp=%d; %s has %.2f GB "
-                      "left after %.1f GB of weights",
-                      w.prompt_tokens + w.output_tokens, mem.kv_bytes_per_sequence / units::kGB, tp, gpu.name,
-                      (usable - mem.weights_bytes) / units::kGB, mem.weights_bytes / units::kGB));
+                      "left after %.1f GiB of weights",
+                      w.prompt_tokens + w.output_tokens, mem.kv_bytes_per_sequence / units::kGiB, tp, gpu.name,
+                      (usable - mem.weights_bytes) / units::kGiB, mem.weights_bytes / units::kGiB));
 }
 
 }  // namespace
@@ -300,8 +300,8 @@ absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w,
   if (mem.max_concurrent_sequences < 1) return DoesNotFit(w, mem, gpu, tp);
   if (batch > mem.max_concurrent_sequences) {
     return absl::FailedPreconditionError(
-        absl::StrFormat("batch %d needs %.1f GB of KV cache per GPU; %s fits %d sequences of %d tokens at tp=%d", batch,
-                        batch * mem.kv_bytes_per_sequence / units::kGB, gpu.name, mem.max_concurrent_sequences,
+        absl::StrFormat("batch %d needs %.1f GiB of KV cache per GPU; %s fits %d sequences of %d tokens at tp=%d",
+                        batch, batch * mem.kv_bytes_per_sequence / units::kGiB, gpu.name, mem.max_concurrent_sequences,
                         w.prompt_tokens + w.output_tokens, tp));
   }
   return Materialize(w, *s, mem, gpu, tp, batch, eff);

@@ -22,23 +22,24 @@ constexpr double kFragmentationFraction = 0.075;
 // QLoRA (Dettmers et al. 2023, Sec. 3): NF4 weights at 4 bits plus double-quantised
 // constants at 0.127 bits per parameter. Embeddings stay 16-bit.
 constexpr double kQloraBytesPerParameter = (4.0 + 0.127) / 8.0;
-// Latency of one small all-reduce, NCCL ring over NVLink vs. PCIe; order of magnitude from
-// nccl-tests small-message results. Uncertain, and only visible at tiny micro-batches.
-constexpr double kAllReduceLatencyNvlinkSeconds = 10e-6;
-constexpr double kAllReduceLatencyPcieSeconds = 30e-6;
-// Data-parallel gradient all-reduce overlaps the backward pass in bucketed DDP (Li et al.
-// 2020, "PyTorch Distributed", Sec. 3.2.3); the last bucket cannot overlap. We charge 10% of
-// the overlappable part as exposed.
-constexpr double kUnoverlappedDpFraction = 0.1;
+// Latency of one small collective inside a node, NCCL over NVLink vs. PCIe; order of
+// magnitude from nccl-tests small-message results. Uncertain; visible only at tiny batches.
+constexpr double kLatencyNvlinkSeconds = 10e-6;
+constexpr double kLatencyPcieSeconds = 30e-6;
+// Bucketed gradient reduction overlaps the backward pass (Li et al. 2020, "PyTorch
+// Distributed", Sec. 3.2.3); the last bucket cannot. We charge 5% of the overlapped part.
+constexpr double kUnoverlappedDpFraction = 0.05;
 // FP8 GEMMs reach 2x BF16 peak on Hopper, but attention, norms and casts stay in BF16:
 // published FP8 training speedups are ~1.3-1.5x (NVIDIA Transformer Engine docs). 0.7 of
 // the FP8 peak's efficiency gives ~1.4x. An estimate, not a measurement.
 constexpr double kFp8PeakUtilisation = 0.7;
+// GEMM efficiency falls for short micro-batches: tokens per micro-batch per GPU t reach
+// t / (t + kHalfEfficiencyTokens) of the large-GEMM rate. Narayanan et al. 2021 (Sec. 5.7,
+// Fig. 16) measure ~1.2-1.3x more throughput per GPU going from micro-batch 1 to 4-8 at
+// sequence 2,048 on a 91B model; 256 tokens reproduces that order. Uncertain (+-50%).
+constexpr double kHalfEfficiencyTokens = 256;
 
 bool MixedPrecision(Precision p) { return p != Precision::kFp32; }
-double WeightBytes(Precision p) { return MixedPrecision(p) ? 2.0 : 4.0; }
-double GradientBytes(Precision p) { return MixedPrecision(p) ? 2.0 : 4.0; }
-double ActivationBytesScale(Precision p) { return MixedPrecision(p) ? 1.0 : 2.0; }
 
 // Optimizer state bytes per trainable parameter. Mixed precision adds the fp32 master copy
 // (ZeRO paper, Sec. 3.1: K = 12 for mixed-precision Adam). 8-bit Adam keeps m and v in one
@@ -56,8 +57,8 @@ double OptimizerBytes(Optimizer o, Precision p) {
   return master + 8.0;
 }
 
-double LinkLatency(const GpuSpec& gpu) {
-  return gpu.interconnect == Interconnect::kPcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
+double IntraLatency(const Fabric& f) {
+  return f.intra_link == Interconnect::kPcie ? kLatencyPcieSeconds : kLatencyNvlinkSeconds;
 }
 
 absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
@@ -81,6 +82,34 @@ absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
   return peak;
 }
 
+// Parameter groups of the effective shape; a bare count is all "layer" parameters.
+void SplitParameters(Prepared* p) {
+  const ModelArchitecture& m = p->shape;
+  const double L = static_cast<double>(m.num_layers);
+  const double h = static_cast<double>(m.hidden_size);
+  const double v = static_cast<double>(m.vocab_size);
+  absl::StatusOr<ParameterCounts> c = CountParameters(m);
+  if (!c.ok()) return;
+  const double experts = m.IsMoe() ? c->expert_per_layer * static_cast<double>(m.num_experts) : 0.0;
+  p->layer_expert_params = experts;
+  p->layer_dense_params = c->per_layer_total - experts;
+  p->embedding_params = v * h;
+  p->head_params = m.tied_embeddings ? 0.0 : v * h;
+  // A bare parameter count: scale the inferred shape's layers to the caller's total.
+  if (!p->job->model.HasArchitecture() && c->total > 0) {
+    const double scale = (p->counts.total - p->embedding_params - p->head_params) / (L * c->per_layer_total);
+    if (scale > 0) p->layer_dense_params *= scale;
+  }
+  // The head's matmul (h x V per token, forward and backward) in units of one layer's.
+  const double layer_flops = 6.0 * (p->layer_dense_params + c->expert_per_layer * m.experts_per_token) +
+                             12.0 * h * static_cast<double>(p->job->sequence_length);
+  p->head_layer_equivalents = layer_flops > 0 ? 6.0 * v * h / layer_flops : 0.0;
+}
+
+void SetGlobalBatch(Prepared* p, double global_batch_tokens) {
+  p->global_sequences = std::max(1.0, std::floor(global_batch_tokens / static_cast<double>(p->job->sequence_length)));
+}
+
 absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& cluster) {
   CAPPLAN_RETURN_IF_ERROR(ValidateTrainingJob(job));
   CAPPLAN_RETURN_IF_ERROR(ValidateGpu(cluster.gpu));
@@ -97,19 +126,21 @@ absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& clus
   absl::StatusOr<double> peak = PeakFor(cluster.gpu, job.precision);
   if (!peak.ok()) return peak.status();
   p.peak_flops = *peak;
+  SplitParameters(&p);
 
-  const double n_total = p.counts.total;
-  const double n_active = p.counts.active;
-  p.weight_bytes = WeightBytes(job.precision);
-  p.grad_bytes = GradientBytes(job.precision);
+  const bool mixed = MixedPrecision(job.precision);
+  // Mixed precision keeps 16-bit weights for the matmuls beside fp32 master weights (in the
+  // optimizer bytes) and accumulates gradients in fp32: 2 + 4 + 12 = 18 bytes per parameter
+  // with Adam (Megatron-LM distributed-optimizer docs, "bf16 params, fp32 grads"; PyTorch
+  // AMP keeps fp32 weights and gradients and casts 16-bit copies per forward, the same 18).
+  p.weight_bytes = mixed ? 2.0 : 4.0;
+  p.grad_bytes = 4.0;
   p.optimizer_bytes = OptimizerBytes(job.optimizer, job.precision);
   if (job.method == TrainingMethod::kFull) {
-    p.trainable = n_total;
+    p.trainable = p.counts.total;
   } else {
     p.trainable = LoraParameters(p.shape, job.lora_rank);
-    p.frozen_base_bytes = job.method == TrainingMethod::kQlora
-                              ? (n_total - p.counts.embedding) * kQloraBytesPerParameter + p.counts.embedding * 2.0
-                              : n_total * p.weight_bytes;
+    p.frozen_bytes_per_parameter = job.method == TrainingMethod::kQlora ? kQloraBytesPerParameter : p.weight_bytes;
   }
   // Attention score and value FLOPs per token, forward: 4·L·h·s (PaLM, Chowdhery et al.
   // 2022, App. B: 6N + 12·L·h·s per token for forward plus backward).
@@ -119,63 +150,190 @@ absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& clus
   p.attention_fwd_flops_per_token = 4.0 * L * h * s;
   // Adapters: the frozen base needs no weight gradients, so backward costs ~2N, not 4N.
   const double dense = job.method == TrainingMethod::kFull ? 6.0 : 4.0;
-  p.dense_flops_per_token = dense * n_active;
+  p.dense_flops_per_token = dense * p.counts.active;
   p.model_flops_per_token = p.dense_flops_per_token + 3.0 * p.attention_fwd_flops_per_token;
   p.hw_flops_per_token_base = p.model_flops_per_token;
-  p.global_sequences = std::max(1.0, job.global_batch_tokens / s);
-  p.activation_scale = ActivationBytesScale(job.precision);
-  p.act_elem_bytes = MixedPrecision(job.precision) ? 2.0 : 4.0;
+  SetGlobalBatch(&p, job.global_batch_tokens > 0 ? job.global_batch_tokens : kDefaultGlobalBatchTokens);
+  p.activation_scale = mixed ? 1.0 : 2.0;
+  p.act_elem_bytes = mixed ? 2.0 : 4.0;
   return p;
 }
 
-StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
-  StepParts s;
-  s.compute = e.compute1 / efficiency;
-  // Narayanan et al. 2021, Sec. 2.2.1: bubble fraction (p-1)/m of the ideal time.
-  s.bubble = s.compute * (par.pp - 1) / e.micro_batches;
-  const double backward = s.compute * 2.0 / 3.0;
-  s.dp_exposed = std::max(e.dp_raw - backward, 0.0) + kUnoverlappedDpFraction * std::min(e.dp_raw, backward);
-  s.total = s.compute + s.bubble + e.tp_comm + e.pp_comm + s.dp_exposed;
-  return s;
+StageSplit SplitStages(int64_t layers, int pp, double head) {
+  StageSplit out;
+  const double L = static_cast<double>(layers);
+  if (pp <= 1) {
+    out.slowest_load = L + head;
+    out.first_layers = out.last_layers = L;
+    return out;
+  }
+  // The last stage also runs the head, so it takes k layers and the others share the rest;
+  // the best k balances (L - k) / (pp - 1) against k + head (Dubey et al. 2024, Sec. 3.3.2:
+  // Llama 3 moves layers off the end stages for the same reason).
+  const double ideal = (L - (pp - 1) * head) / pp;
+  double best = 1e300;
+  for (double k : {std::floor(ideal), std::ceil(ideal)}) {
+    k = std::clamp(k, 0.0, L - (pp - 1));
+    const double others = std::ceil((L - k) / (pp - 1));
+    const double load = std::max(others, k + head);
+    if (load < best) {
+      best = load;
+      out.first_layers = others;
+      out.last_layers = k;
+    }
+  }
+  out.slowest_load = best;
+  out.imbalance = best / ((L + head) / pp);
+  return out;
 }
 
+std::string LayoutProblem(const Prepared& p, const ParallelConfig& par) {
+  const Fabric& f = p.fabric;
+  if (par.tp > f.gpus_per_node) {
+    return absl::StrCat("tensor parallel ", par.tp, " spans more than a node of ", f.gpus_per_node, " GPUs");
+  }
+  if (f.network == NetworkKind::kNone && par.NumGpus() > f.gpus_per_node) {
+    return absl::StrCat(par.NumGpus(), " GPUs need more than one node of ", f.gpus_per_node,
+                        " and this offer has no network between nodes");
+  }
+  if (par.ep > 1 && !p.shape.IsMoe()) return "expert parallelism needs a mixture-of-experts model";
+  if (par.ep > 1 && (p.shape.num_experts % par.ep != 0 || (par.dp * par.cp) % par.ep != 0)) {
+    return absl::StrCat("expert parallel ", par.ep, " must divide the experts (", p.shape.num_experts,
+                        ") and data x context parallel (", par.dp * par.cp, ")");
+  }
+  if (par.vpp > 1 && (par.pp == 1 || par.vpp * par.pp > p.shape.num_layers)) {
+    return absl::StrCat("virtual stages ", par.vpp, " need pipeline parallelism and at least one layer per stage");
+  }
+  if (par.cp > 1 && p.job->sequence_length % (2 * par.cp) != 0) {
+    return absl::StrCat("context parallel ", par.cp, " must split the sequence into 2 x cp equal chunks");
+  }
+  return "";
+}
+
+// Memory of the first pipeline stage (most activations in flight, embedding) and the last
+// (head and logits); the larger one is the layout's need.
 void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   const TrainingJob& job = *p.job;
-  const double model_shards = static_cast<double>(par.tp) * par.pp;
-  const double dp = par.dp;
-  MemoryBreakdown& m = e->memory;
-  // ZeRO (Rajbhandari et al. 2020, Sec. 5): stage 1 shards optimizer state over data
-  // parallel ranks, stage 2 also gradients, stage 3 also parameters.
-  m.weights_bytes =
-      (p.frozen_base_bytes + p.trainable * p.weight_bytes) / model_shards / (par.zero_stage >= 3 ? dp : 1.0);
-  m.gradients_bytes = p.trainable * p.grad_bytes / model_shards / (par.zero_stage >= 2 ? dp : 1.0);
-  m.optimizer_bytes = p.trainable * p.optimizer_bytes / model_shards / (par.zero_stage >= 1 ? dp : 1.0);
-
-  e->micro_batches = std::max(1.0, std::floor(p.global_sequences / (dp * par.micro_batch)));
-  const double layers_per_stage = std::ceil(static_cast<double>(p.shape.num_layers) / static_cast<double>(par.pp));
-  // 1F1B schedule: the first stage holds activations of min(p, m) micro-batches
-  // (Korthikanti et al. 2022, Sec. 4.2.3).
-  const double in_flight = std::min(static_cast<double>(par.pp), e->micro_batches);
-  const double per_layer = ActivationBytesPerLayer(p.shape, job.sequence_length, par.micro_batch, par.tp,
+  const double tp = par.tp;
+  const double shard_dp = static_cast<double>(par.dp) * par.cp;  // ZeRO shards over dp x cp ranks
+  const double ep = par.ep;
+  const StageSplit& st = e->stages;
+  const double sp_len = static_cast<double>(job.sequence_length) / par.cp;
+  const double per_layer = ActivationBytesPerLayer(p.shape, static_cast<int64_t>(sp_len), par.micro_batch, par.tp,
                                                    par.sequence_parallel, par.recompute, job.flash_attention) *
                            p.activation_scale;
-  // Output logits in fp32 for the cross-entropy: 4·s·b·V/t (Korthikanti et al. 2022,
-  // Sec. 4.3), held by the last stage.
-  const double logits = 4.0 * job.sequence_length * par.micro_batch * static_cast<double>(p.shape.vocab_size) / par.tp;
-  m.activations_bytes = per_layer * layers_per_stage * in_flight + logits;
-  const double states = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
-  m.overhead_bytes = kContextBytes + kFragmentationFraction * states;
-  e->fits = m.TotalBytes() <= p.cluster->gpu.memory_bytes;
+  // 1F1B: the first stage holds activations of min(p, m) micro-batches (Korthikanti et al.
+  // 2022, Sec. 4.2.3); interleaving adds (p-1)/(p·v) of that (Narayanan et al. 2021, Sec. 2.2.2).
+  double in_flight = std::min(static_cast<double>(par.pp), e->micro_batches);
+  if (par.vpp > 1) in_flight *= 1.0 + (par.pp - 1.0) / (static_cast<double>(par.pp) * par.vpp);
+  // Output logits in fp32 for the cross-entropy: 4·s·b·V/t (Korthikanti et al. 2022, Sec. 4.3).
+  const double logits = 4.0 * sp_len * par.micro_batch * static_cast<double>(p.shape.vocab_size) / tp;
+  MemoryBreakdown best;
+  for (int stage = 0; stage < (par.pp > 1 ? 2 : 1); ++stage) {
+    const bool first = stage == 0, last = stage == 1 || par.pp == 1;
+    const double layers = first ? st.first_layers : st.last_layers;
+    const double dense = layers * p.layer_dense_params + (first ? p.embedding_params : 0.0) +
+                         (last ? p.head_params + p.shape.hidden_size : 0.0);
+    const double params = (dense + layers * p.layer_expert_params / ep) / tp;
+    const double trainable = job.method == TrainingMethod::kFull ? params : p.trainable / (tp * par.pp);
+    MemoryBreakdown m;
+    const double frozen = job.method == TrainingMethod::kFull ? 0.0 : params * p.frozen_bytes_per_parameter;
+    // ZeRO (Rajbhandari et al. 2020, Sec. 5): stage 1 shards optimizer state over the data
+    // parallel ranks, stage 2 also gradients, stage 3 also parameters.
+    m.weights_bytes = (frozen + trainable * p.weight_bytes) / (par.zero_stage >= 3 ? shard_dp : 1.0);
+    m.gradients_bytes = trainable * p.grad_bytes / (par.zero_stage >= 2 ? shard_dp : 1.0);
+    m.optimizer_bytes = trainable * p.optimizer_bytes / (par.zero_stage >= 1 ? shard_dp : 1.0);
+    m.activations_bytes = per_layer * layers * (first ? in_flight : 1.0) + (last ? logits : 0.0);
+    if (job.method == TrainingMethod::kQlora) {
+      // bitsandbytes dequantises one 4-bit matrix to 16 bits per matmul, forward and
+      // backward: two buffers of the largest matrix (h x ffn).
+      m.activations_bytes += 2.0 * 2.0 * p.shape.hidden_size * static_cast<double>(p.shape.ffn_hidden_size) / tp;
+    }
+    const double states = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
+    m.overhead_bytes = kContextBytes + kFragmentationFraction * states;
+    if (m.TotalBytes() > best.TotalBytes()) best = m;
+  }
+  e->memory = best;
+  e->fits = best.TotalBytes() <= p.cluster->gpu.memory_bytes;
+}
+
+// Communication of one step, at the link each group uses. Megatron-LM orders ranks
+// tp-cp-ep-dp-pp (innermost first): a group is inside a node while the product of its
+// own and the inner sizes fits in one.
+void CommFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
+  const TrainingJob& job = *p.job;
+  const Fabric& f = p.fabric;
+  const double node = f.gpus_per_node;
+  const double intra = f.intra_node_bytes_per_second_per_gpu;
+  const double net = f.network == NetworkKind::kNone ? intra : std::min(f.network_bytes_per_second_per_gpu, intra);
+  const double net_lat = std::max(f.network_latency_seconds, IntraLatency(f));
+  const double m = e->micro_batches;
+  const double tokens_mb = static_cast<double>(par.micro_batch) * job.sequence_length / par.cp;  // per CP rank
+  const double h = static_cast<double>(p.shape.hidden_size);
+  const double act_msg = tokens_mb * h * p.act_elem_bytes;  // one layer's activations of a micro-batch
+  const double layers = e->stages.first_layers;
+  e->tp_comm = 0;
+  if (par.tp > 1) {
+    // Two all-reduces forward and two backward per layer (Narayanan et al. 2021, Sec. 2.3),
+    // two more when the forward is recomputed; with sequence parallelism the same volume as
+    // reduce-scatter + all-gather. Not overlapped with compute.
+    const double per_layer = par.recompute == Recompute::kFull ? 6.0 : 4.0;
+    const double ring = 2.0 * (par.tp - 1) / par.tp * act_msg / intra + IntraLatency(f);
+    e->tp_comm = per_layer * layers * m * ring;
+  }
+  e->tp_cp_over_network = static_cast<double>(par.tp) * par.cp > node;
+  e->cp_comm_raw = 0;
+  if (par.cp > 1) {
+    // Ring attention: K and V chunks go around the cp ranks forward (cp - 1 hops), K, V and
+    // their gradients backward; overlapped with the attention it feeds (Liu et al. 2023).
+    const double kv =
+        2.0 * tokens_mb * static_cast<double>(p.shape.KvHeads() * p.shape.HeadDim()) * p.act_elem_bytes / par.tp;
+    const double bw = e->tp_cp_over_network ? net : intra;
+    e->cp_comm_raw = 3.0 * (par.cp - 1) * layers * m * (kv / bw + (e->tp_cp_over_network ? net_lat : 0.0));
+  }
+  e->ep_over_network = static_cast<double>(par.tp) * par.cp * par.ep > node;
+  e->ep_comm = 0;
+  if (par.ep > 1) {
+    // Token dispatch and combine all-to-alls, forward and backward, per MoE layer: each
+    // token's hidden state to top-k experts, (ep-1)/ep of them elsewhere. Not overlapped.
+    const double bytes = tokens_mb / par.tp * h * p.act_elem_bytes * p.shape.experts_per_token * (par.ep - 1) / par.ep;
+    const double bw = e->ep_over_network ? net : intra;
+    e->ep_comm = 4.0 * layers * m * (bytes / bw + (e->ep_over_network ? net_lat : IntraLatency(f)));
+  }
+  // Point-to-point between stages: one micro-batch's activations, scattered over tp.
+  e->pp_over_network = static_cast<double>(par.tp) * par.cp * par.dp * par.pp > node;
+  e->pp_send = par.pp > 1 ? act_msg / par.tp / (e->pp_over_network ? net : intra) +
+                                (e->pp_over_network ? net_lat : IntraLatency(f))
+                          : 0.0;
+  // Data parallel over dp x cp ranks: gradients reduce-scattered (fp32) and parameters
+  // all-gathered (16-bit) with a distributed optimizer / ZeRO-1+, or one all-reduce without
+  // (Rajbhandari et al. 2020, Sec. 7). ZeRO-3 gathers parameters for every micro-batch's
+  // forward and backward. Expert parameters reduce over their own dp x cp / ep ranks.
+  const double d = static_cast<double>(par.dp) * par.cp;
+  e->dp_over_network = static_cast<double>(par.tp) * d > node;
+  e->dp_reduce = e->dp_gather = 0;
+  if (d > 1) {
+    const double stage_params =
+        (e->stages.first_layers * (p.layer_dense_params + p.layer_expert_params / par.ep) + p.embedding_params) /
+        par.tp;
+    const double trainable = job.method == TrainingMethod::kFull ? stage_params : p.trainable / (par.tp * par.pp);
+    const double bw = e->dp_over_network ? net : intra;
+    const double frac = (d - 1) / d;
+    if (par.zero_stage == 0) {
+      e->dp_reduce = 2.0 * frac * trainable * p.grad_bytes / bw;
+    } else {
+      e->dp_reduce = frac * trainable * p.grad_bytes / bw;
+      e->dp_gather = frac * trainable * p.weight_bytes / bw * (par.zero_stage >= 3 ? 2.0 * m : 1.0);
+    }
+  }
 }
 
 void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   const TrainingJob& job = *p.job;
-  const GpuSpec& gpu = p.cluster->gpu;
   const double n = par.NumGpus();
   const double sequences_per_step = e->micro_batches * par.dp * par.micro_batch;
   const double tokens_per_step = sequences_per_step * job.sequence_length;
   e->steps = job.tokens / tokens_per_step;
-
   double hw = p.hw_flops_per_token_base;
   if (par.recompute == Recompute::kFull) {
     // Full recompute repeats the forward pass: 8·N·D instead of 6·N·D.
@@ -185,40 +343,15 @@ void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
     hw += p.attention_fwd_flops_per_token;
   }
   e->hw_flops_per_token = hw;
-  e->compute1 = hw * tokens_per_step / (n * p.peak_flops);
-
-  const double layers_per_stage = std::ceil(static_cast<double>(p.shape.num_layers) / static_cast<double>(par.pp));
-  const double activation_msg =
-      static_cast<double>(par.micro_batch) * job.sequence_length * p.shape.hidden_size * p.act_elem_bytes;
-  const double intra = gpu.interconnect_bandwidth_bytes_per_second;
-  const double network = std::min(p.fabric.network_bytes_per_second_per_gpu, intra);
-  e->tp_comm = 0;
-  if (par.tp > 1) {
-    // Megatron tensor parallelism: two all-reduces per layer forward, two backward
-    // (Narayanan et al. 2021, Sec. 2.3), two more when the forward is recomputed. With
-    // sequence parallelism they become reduce-scatter + all-gather of the same volume.
-    const double per_layer = par.recompute == Recompute::kFull ? 6.0 : 4.0;
-    const double ring = 2.0 * (par.tp - 1) / par.tp * activation_msg / intra + LinkLatency(gpu);
-    e->tp_comm = per_layer * layers_per_stage * e->micro_batches * ring;
-  }
-  e->pp_comm = 0;
-  e->pp_over_network = par.tp * par.pp > gpu.gpus_per_node;
-  if (par.pp > 1) {
-    const double bw = e->pp_over_network ? network : intra;
-    e->pp_comm = 2.0 * e->micro_batches * activation_msg / bw;
-  }
-  e->dp_raw = 0;
-  e->dp_over_network = n > gpu.gpus_per_node;
-  if (par.dp > 1) {
-    // Ring all-reduce of the gradients: 2(d-1)/d of their bytes over the slowest link;
-    // ZeRO-3 adds a parameter all-gather, 1.5x the volume (Rajbhandari et al. 2020, Sec. 7).
-    const double bytes = p.trainable * p.grad_bytes / (static_cast<double>(par.tp) * par.pp);
-    const double volume = 2.0 * (par.dp - 1) / par.dp * bytes * (par.zero_stage >= 3 ? 1.5 : 1.0);
-    e->dp_raw = volume / (e->dp_over_network ? network : intra);
-  }
+  e->attention_share = 3.0 * p.attention_fwd_flops_per_token / hw;
+  const double tokens_mb = static_cast<double>(par.micro_batch) * job.sequence_length / par.cp;
+  e->kernel_scale = tokens_mb / (tokens_mb + kHalfEfficiencyTokens);
+  // Balanced work per GPU, times the busiest stage's share over the mean.
+  e->compute1 = hw * tokens_per_step / (n * p.peak_flops) * e->stages.imbalance / e->kernel_scale;
+  CommFor(p, par, e);
 }
 
-Bottleneck BottleneckOf(const Eval& e, const ParallelConfig& par, const StepParts& s) {
+Bottleneck BottleneckOf(const Eval& e, const StepParts& s) {
   Bottleneck b = Bottleneck::kCompute;
   double worst = s.compute;
   auto consider = [&](double v, Bottleneck which) {
@@ -228,10 +361,41 @@ Bottleneck BottleneckOf(const Eval& e, const ParallelConfig& par, const StepPart
     }
   };
   consider(s.bubble, Bottleneck::kPipelineBubble);
-  consider(e.tp_comm, Bottleneck::kInterconnect);
-  consider(e.pp_comm, e.pp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
+  consider(s.tp, Bottleneck::kInterconnect);
+  consider(s.cp, e.tp_cp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
+  consider(s.ep, e.ep_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
+  consider(s.pp, e.pp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
   consider(s.dp_exposed, e.dp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
   return b;
+}
+
+StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
+  StepParts s;
+  s.compute = e.compute1 / efficiency;
+  const double m = e.micro_batches;
+  // Pipeline flush: (p-1)/(m·v) of the ideal time for (interleaved) 1F1B (Narayanan et al.
+  // 2021, Sec. 2.2).
+  s.bubble = s.compute * (par.pp - 1) / (m * par.vpp);
+  s.tp = e.tp_comm;
+  s.ep = e.ep_comm;
+  s.cp = std::max(e.cp_comm_raw - e.attention_share * s.compute, 0.0) + 0.05 * std::min(e.cp_comm_raw, s.compute);
+  // Sends (one forward, one backward per chunk of a micro-batch): on the critical path in
+  // plain 1F1B; the interleaved schedule overlaps them with the other chunks' compute
+  // (Megatron-Core overlap_p2p_comm), leaving what a chunk's compute cannot hide.
+  if (par.pp > 1) {
+    const double per_chunk = s.compute / (m * par.vpp);
+    s.pp = par.vpp > 1 ? m * par.vpp * std::max(2.0 * e.pp_send - per_chunk, 0.0) : 2.0 * m * e.pp_send;
+  }
+  // Gradient reduction overlaps the last micro-batch's backward (2/3 of its compute),
+  // parameter gathers the first one's forward (1/3); ZeRO-3 gathers overlap all compute.
+  const double mb_compute = s.compute / m;
+  const double reduce_window = mb_compute * 2.0 / 3.0 * par.vpp;
+  const double gather_window = par.zero_stage >= 3 ? s.compute : mb_compute / 3.0 * par.vpp;
+  s.dp_exposed =
+      std::max(e.dp_reduce - reduce_window, 0.0) + std::max(e.dp_gather - gather_window, 0.0) +
+      kUnoverlappedDpFraction * (std::min(e.dp_reduce, reduce_window) + std::min(e.dp_gather, gather_window));
+  s.total = s.compute + s.bubble + s.tp + s.cp + s.ep + s.pp + s.dp_exposed;
+  return s;
 }
 
 TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const Eval& e, const Efficiency& eff) {
@@ -247,29 +411,37 @@ TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const
   out.hardware_flops = e.hw_flops_per_token * job.tokens;
   out.steps = e.steps;
   out.micro_batches_per_step = e.micro_batches;
+  out.global_batch_tokens = e.micro_batches * par.dp * par.micro_batch * job.sequence_length;
   const StepParts s = Step(e, par, eff.point);
   out.compute_seconds_per_step = s.compute;
   out.bubble_seconds_per_step = s.bubble;
-  out.tp_comm_seconds_per_step = e.tp_comm;
-  out.pp_comm_seconds_per_step = e.pp_comm;
+  out.tp_comm_seconds_per_step = s.tp + s.cp + s.ep;
+  out.pp_comm_seconds_per_step = s.pp;
   out.dp_comm_exposed_seconds_per_step = s.dp_exposed;
   out.step_seconds = s.total;
-  out.duration_seconds = e.steps * s.total / job.goodput;
-  out.duration_seconds_low = e.steps * Step(e, par, eff.high).total / job.goodput;
-  out.duration_seconds_high = e.steps * Step(e, par, eff.low).total / job.goodput;
+  out.goodput = job.goodput;
+  out.steady_duration_seconds = e.steps * s.total;
+  out.steady_duration_seconds_low = e.steps * Step(e, par, eff.high).total;
+  out.steady_duration_seconds_high = e.steps * Step(e, par, eff.low).total;
+  out.duration_seconds = out.steady_duration_seconds / job.goodput;
+  out.duration_seconds_low = out.steady_duration_seconds_low / job.goodput;
+  out.duration_seconds_high = out.steady_duration_seconds_high / job.goodput;
   const double n = par.NumGpus();
   out.gpu_hours = out.duration_seconds * n / units::kSecondsPerHour;
-  out.model_tflops_per_gpu = out.model_flops / (n * out.duration_seconds) / units::kTera;
+  out.model_tflops_per_gpu = out.model_flops / (n * out.steady_duration_seconds) / units::kTera;
+  out.tokens_per_second = job.tokens / out.steady_duration_seconds;
   const double dense_peak = p.peak_flops / (job.precision == Precision::kFp8 ? kFp8PeakUtilisation : 1.0);
   out.mfu = out.model_tflops_per_gpu * units::kTera / dense_peak;
   out.energy_kwh =
       gpu.tdp_watts * n * (out.duration_seconds / units::kSecondsPerHour) * job.pue / units::kWattHoursPerKilowattHour;
-  out.bottleneck = e.fits ? BottleneckOf(e, par, s) : Bottleneck::kMemoryCapacity;
+  out.bottleneck = e.fits ? BottleneckOf(e, s) : Bottleneck::kMemoryCapacity;
   out.shape_inferred = p.shape_inferred;
   return out;
 }
 
 void Evaluate(const Prepared& p, const ParallelConfig& par, Eval* e) {
+  e->micro_batches = std::max(1.0, std::floor(p.global_sequences / (static_cast<double>(par.dp) * par.micro_batch)));
+  e->stages = SplitStages(p.shape.num_layers, par.pp, p.head_layer_equivalents);
   MemoryFor(p, par, e);
   TimeFor(p, par, e);
 }
@@ -314,22 +486,37 @@ double LoraParameters(const ModelArchitecture& m, int rank) {
 double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int64_t micro_batch, int tp,
                                bool sequence_parallel, Recompute recompute, bool flash_attention) {
   const double s = static_cast<double>(seq);
-  const double sbh = s * static_cast<double>(micro_batch) * static_cast<double>(shape.hidden_size);
+  const double sb = s * static_cast<double>(micro_batch);
+  const double sbh = sb * static_cast<double>(shape.hidden_size);
   const double t = tp;
   const bool sp = sequence_parallel && tp > 1;
   if (recompute == Recompute::kFull) {
     // Only each layer's input is kept: 2·s·b·h bytes, scattered over t with SP.
     return sp ? 2.0 * sbh / t : 2.0 * sbh;
   }
-  // Selective recompute and FlashAttention both avoid storing the s x s attention scores:
-  // the 5·a·s/h term goes.
+  // Korthikanti et al. 2022, Sec. 4.1, term by term, for this model's attention and MLP
+  // (their 34·s·b·h is the GPT case: MHA, a 4h GELU MLP, dropout). Bytes, 16-bit values:
+  // two norm inputs 4sbh; attention: QKV input 2sbh, Q 2sbh, K and V 4·s·b·kv, the output
+  // (the projection's input) 2sbh; MLP: input 2sbh, then GELU: its input and output 4·s·b·f,
+  // or SwiGLU (Megatron's fused kernel keeps gate and up, 4sbf, and the product, 2sbf).
+  // Dropout masks (1 byte) after attention and MLP only for GELU-era models: Llama-style
+  // gated models train without dropout.
+  const double kv = sb * static_cast<double>(shape.KvHeads() * shape.HeadDim());
+  const double sbf = sb * static_cast<double>(shape.ffn_hidden_size);
+  const double experts = shape.IsMoe() ? static_cast<double>(shape.experts_per_token) : 1.0;
+  const double mlp = shape.gated_mlp ? 2.0 * sbh + 6.0 * sbf * experts : 2.0 * sbh + 4.0 * sbf * experts;
+  const double dropout = shape.gated_mlp ? 0.0 : 2.0 * sbh;
+  const double attention = 6.0 * sbh + 4.0 * kv;
+  const double norms = 4.0 * sbh;
+  // Selective recompute and FlashAttention both avoid storing the s x s attention scores
+  // (5·a·s²·b without either).
   const bool keep_scores = recompute == Recompute::kNone && !flash_attention;
-  const double scores =
-      keep_scores ? 5.0 * static_cast<double>(shape.num_attention_heads) * s / static_cast<double>(shape.hidden_size)
-                  : 0.0;
-  if (tp == 1) return sbh * (34.0 + scores);
-  if (sp) return sbh * (34.0 + scores) / t;
-  return sbh * (10.0 + 24.0 / t + scores / t);
+  const double scores = keep_scores ? 5.0 * static_cast<double>(shape.num_attention_heads) * s * sb : 0.0;
+  if (tp == 1) return norms + dropout + attention + mlp + scores;
+  if (sp) return (norms + dropout + attention + mlp + scores) / t;
+  // Without sequence parallelism the norms, dropout masks and the inputs of the attention
+  // and MLP blocks (2sbh each) are replicated on every tensor-parallel rank.
+  return norms + dropout + 4.0 * sbh + (attention + mlp - 4.0 * sbh + scores) / t;
 }
 
 absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job, const ParallelConfig& parallel) {
@@ -346,7 +533,7 @@ absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job, con
   if (!p.ok()) return p.status();
   CAPPLAN_RETURN_IF_ERROR(ValidateParallelConfig(parallel, p->shape));
   Eval e;
-  MemoryFor(*p, parallel, &e);
+  Evaluate(*p, parallel, &e);
   return e.memory;
 }
 
@@ -358,213 +545,11 @@ absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job, const 
   CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.point", efficiency.point, 0.01, 1.0));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.low", efficiency.low, 0.01, efficiency.point));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.high", efficiency.high, efficiency.point, 1.0));
-  if (parallel.tp > cluster.gpu.gpus_per_node) {
-    return FieldError("tp", absl::StrCat("tensor parallelism must stay inside a node of ", cluster.gpu.gpus_per_node,
-                                         " GPUs, got ", parallel.tp));
-  }
+  const std::string problem = LayoutProblem(*p, parallel);
+  if (!problem.empty()) return FieldError("parallelism", problem);
   Eval e;
   Evaluate(*p, parallel, &e);
   return Materialize(*p, parallel, e, efficiency);
-}
-
-namespace {
-
-// One parallelism search: candidate GPU counts, the layouts of each, the best few kept
-// sorted and the closest misses noted.
-class LayoutSearch {
- public:
-  LayoutSearch(const Prepared& p, const Efficiency& efficiency, const SearchOptions& options)
-      : p_(p),
-        job_(*p.job),
-        gpu_(p.cluster->gpu),
-        efficiency_(efficiency),
-        options_(options),
-        bounded_(options.top_k <= 16),
-        deadline_(options.deadline_seconds > 0) {
-    if (bounded_) feasible_.reserve(static_cast<size_t>(options.top_k) + 1);
-  }
-
-  SearchResult Run() {
-    const int64_t heads = p_.shape.num_attention_heads;
-    const int64_t layers = p_.shape.num_layers;
-    for (int n : Counts()) {
-      for (int tp = 1; tp <= std::min(n, gpu_.gpus_per_node); tp *= 2) {
-        if (n % tp != 0 || heads % tp != 0) continue;
-        for (int pp = 1; pp <= n / tp && pp <= layers; ++pp) {
-          if ((n / tp) % pp != 0 || layers % pp != 0) continue;
-          Layouts(n, tp, pp);
-        }
-      }
-    }
-    return Finish();
-  }
-
- private:
-  // Compact: the full Eval is recomputed for the few returned, not copied for every fit.
-  struct Candidate {
-    ParallelConfig par;
-    double duration;
-    double gpu_hours;
-  };
-
-  // Powers of two, whole nodes, and the largest count allowed.
-  std::vector<int> Counts() const {
-    std::vector<int> counts;
-    for (int n = 1; n <= options_.max_gpus; n *= 2) {
-      if (n >= options_.min_gpus) counts.push_back(n);
-      if (n > options_.max_gpus / 2) break;
-    }
-    for (int n = gpu_.gpus_per_node; n <= options_.max_gpus; n += gpu_.gpus_per_node) {
-      if (n >= options_.min_gpus) counts.push_back(n);
-    }
-    counts.push_back(options_.max_gpus);
-    std::sort(counts.begin(), counts.end());
-    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-    return counts;
-  }
-
-  bool Better(const Candidate& a, const Candidate& b) const {
-    const double ka = deadline_ ? a.gpu_hours : a.duration;
-    const double kb = deadline_ ? b.gpu_hours : b.duration;
-    if (ka != kb) return ka < kb;
-    if (a.par.NumGpus() != b.par.NumGpus()) return a.par.NumGpus() < b.par.NumGpus();
-    if (a.par.tp != b.par.tp) return a.par.tp < b.par.tp;
-    if (a.par.pp != b.par.pp) return a.par.pp < b.par.pp;
-    if (a.par.zero_stage != b.par.zero_stage) return a.par.zero_stage < b.par.zero_stage;
-    if (a.par.recompute != b.par.recompute) return a.par.recompute < b.par.recompute;
-    return a.par.micro_batch < b.par.micro_batch;
-  }
-
-  // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
-  static double Badness(const Rejection& x) {
-    switch (x.reason) {
-      case RejectReason::kMemory:
-        return 1.0 + x.needed_bytes / x.capacity_bytes;
-      case RejectReason::kDeadline:
-        return x.duration_seconds / x.deadline_seconds;
-      case RejectReason::kBatch:
-        break;
-    }
-    return 1e9;  // any memory or deadline miss is closer
-  }
-
-  void NoteMiss(const Rejection& r) {
-    if (static_cast<int>(misses_.size()) < options_.max_rejections) {
-      misses_.push_back(r);
-      return;
-    }
-    auto worst = std::max_element(misses_.begin(), misses_.end(),
-                                  [](const Rejection& a, const Rejection& b) { return Badness(a) < Badness(b); });
-    if (Badness(r) < Badness(*worst)) *worst = r;
-  }
-
-  void Keep(const Candidate& c) {
-    const auto better = [this](const Candidate& a, const Candidate& b) { return Better(a, b); };
-    if (!bounded_) {
-      feasible_.push_back(c);
-    } else if (static_cast<int>(feasible_.size()) < options_.top_k || Better(c, feasible_.back())) {
-      feasible_.insert(std::upper_bound(feasible_.begin(), feasible_.end(), c, better), c);
-      if (static_cast<int>(feasible_.size()) > options_.top_k) feasible_.pop_back();
-    }
-  }
-
-  // Every ZeRO stage, recompute policy and micro-batch of one (tp, pp) split of n GPUs.
-  void Layouts(int n, int tp, int pp) {
-    const int dp = n / (tp * pp);
-    if (dp > p_.global_sequences) {
-      // Every rank needs at least one sequence per step.
-      if (misses_.empty()) {
-        Rejection r;
-        r.parallel.tp = tp;
-        r.parallel.pp = pp;
-        r.parallel.dp = dp;
-        r.reason = RejectReason::kBatch;
-        r.global_batch_sequences = p_.global_sequences;
-        misses_.push_back(r);
-      }
-      return;
-    }
-    // ZeRO-1/2 shard state at the communication cost of a plain all-reduce, so stage 2
-    // dominates 0 and 1; stage 3 trades 1.5x traffic for sharded weights.
-    const int zero_options[2] = {dp > 1 ? 2 : 0, 3};
-    const int num_zero = dp > 1 ? 2 : 1;
-    for (int zi = 0; zi < num_zero; ++zi) {
-      for (Recompute rc : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
-        // With FlashAttention, selective recompute saves nothing more than none.
-        if (rc == Recompute::kSelective && job_.flash_attention) continue;
-        if (MicroBatches(n, ParallelConfig{tp, pp, dp, zero_options[zi], rc, tp > 1, 1}))
-          break;  // more recompute only adds time
-      }
-    }
-  }
-
-  // Micro-batches 1, 2, 4, 8 of one layout until one does not fit; true if any fit.
-  bool MicroBatches(int n, ParallelConfig par) {
-    bool any_fit = false;
-    for (int64_t mb = 1; mb <= 8 && mb * par.dp <= p_.global_sequences; mb *= 2) {
-      par.micro_batch = mb;
-      Evaluate(p_, par, &eval_);
-      ++result_.configurations_evaluated;
-      if (!eval_.fits) {
-        NoteMiss({par, RejectReason::kMemory, eval_.memory.TotalBytes(), gpu_.memory_bytes, 0, 0});
-        break;  // larger micro-batches need more memory
-      }
-      any_fit = true;
-      Candidate c{par, 0, 0};
-      c.duration = eval_.steps * Step(eval_, par, efficiency_.point).total / job_.goodput;
-      c.gpu_hours = c.duration * n / units::kSecondsPerHour;
-      if (deadline_ && c.duration > options_.deadline_seconds) {
-        NoteMiss({par, RejectReason::kDeadline, 0, 0, c.duration, options_.deadline_seconds});
-        continue;
-      }
-      Keep(c);
-    }
-    return any_fit;
-  }
-
-  SearchResult Finish() {
-    const size_t k = std::min<size_t>(options_.top_k, feasible_.size());
-    if (!bounded_) {
-      std::partial_sort(feasible_.begin(), feasible_.begin() + k, feasible_.end(),
-                        [this](const Candidate& a, const Candidate& b) { return Better(a, b); });
-    }
-    for (size_t i = 0; i < k; ++i) {
-      Evaluate(p_, feasible_[i].par, &eval_);
-      result_.ranked.push_back(Materialize(p_, feasible_[i].par, eval_, efficiency_));
-    }
-    std::sort(misses_.begin(), misses_.end(), [](const Rejection& a, const Rejection& b) {
-      if (a.reason != b.reason) return a.reason < b.reason;
-      if (a.reason == RejectReason::kMemory) return a.needed_bytes < b.needed_bytes;
-      return a.duration_seconds < b.duration_seconds;
-    });
-    result_.rejected = std::move(misses_);
-    return std::move(result_);
-  }
-
-  const Prepared& p_;
-  const TrainingJob& job_;
-  const GpuSpec& gpu_;
-  const Efficiency& efficiency_;
-  const SearchOptions& options_;
-  const bool bounded_, deadline_;
-  std::vector<Candidate> feasible_;  // the best top_k so far, sorted (unsorted when unbounded)
-  std::vector<Rejection> misses_;
-  Eval eval_;
-  SearchResult result_;
-};
-
-}  // namespace
-
-absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
-                                               const Efficiency& efficiency, const SearchOptions& options) {
-  absl::StatusOr<Prepared> prepared = Prepare(job, cluster);
-  if (!prepared.ok()) return prepared.status();
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("max_gpus", static_cast<int64_t>(options.max_gpus), 1, 65536));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("min_gpus", static_cast<int64_t>(options.min_gpus), 1, options.max_gpus));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("deadline_seconds", options.deadline_seconds, 0.0, 1e10));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("top_k", static_cast<int64_t>(options.top_k), 1, 1000));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.point", efficiency.point, 0.01, 1.0));
-  return LayoutSearch(*prepared, efficiency, options).Run();
 }
 
 }  // namespace capplan::core

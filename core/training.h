@@ -182,6 +182,11 @@ struct SearchOptions {
   double deadline_seconds = 0;  // > 0: cheapest (fewest GPU-hours) meeting it; else fastest
   int top_k = 5;
   int max_rejections = 5;  // the closest misses kept
+  // Parts of the layout fixed by the caller: tp, pp, dp, cp, vpp, ep (0: searched), and
+  // zero_stage / micro_batch when pin_zero / micro_batch > 0.
+  ParallelConfig pinned{0, 0, 0, 0, Recompute::kNone, true, 0, 0, 0, 0};
+  bool pin_zero = false;
+  bool pin_recompute = false;
 };
 
 enum class RejectReason { kMemory, kDeadline, kBatch };
@@ -202,9 +207,15 @@ struct SearchResult {
   int64_t configurations_evaluated = 0;
 };
 
-// Enumerates GPU counts (powers of two and multiples of the node size within the budget),
-// tensor parallel inside a node dividing the heads, pipeline stages dividing the layers,
-// ZeRO stages, recompute and micro-batch sizes; ranks the feasible ones.
+// The global batches (tokens) a search tries: the job's, or when it is 0 a sensible range
+// (0.5M-16M tokens, at least 1,000 steps).
+std::vector<double> BatchCandidates(const TrainingJob& job);
+
+// Enumerates GPU counts (powers of two and whole nodes within the budget), tensor parallel
+// inside the fabric's node dividing the heads, context parallel for long sequences, any
+// number of pipeline stages (uneven stages allowed) with interleaving, expert parallel for
+// MoE, ZeRO stages, recompute, micro-batch sizes and, when the job leaves it 0, the global
+// batch (BatchCandidates; the smallest batch within 5% of the best); ranks the feasible ones.
 absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
                                                const Efficiency& efficiency, const SearchOptions& options);
 

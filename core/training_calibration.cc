@@ -14,6 +14,7 @@ using training_internal::Eval;
 using training_internal::Evaluate;
 using training_internal::Prepare;
 using training_internal::Prepared;
+using training_internal::SetGlobalBatch;
 using training_internal::Step;
 
 Efficiency DefaultTrainingEfficiency(const GpuSpec& gpu, Precision precision) {
@@ -74,39 +75,99 @@ std::vector<Scored> ClosestBenchmarks(const TrainingJob& job, const ClusterSpec&
 }
 
 constexpr double kLowestEfficiency = 0.01;
+// The efficiency a layout is first searched at, before the solved one refines it.
+constexpr double kSearchStartEfficiency = 0.5;
 
-// The compute efficiency that reproduces the benchmark's measured step on its own setup
-// (pure data parallel, ZeRO-1, no recompute); an error when it implies one outside
-// [0.01, 1] or cannot be set up.
-absl::StatusOr<double> SolveEfficiency(const TrainingJob& job, const ClusterSpec& cluster, const TrainingBenchmark& b) {
-  TrainingJob bench = job;
-  bench.model = b.model;
-  bench.precision = b.precision;
-  bench.method = b.method;
-  if (b.sequence_length > 0) bench.sequence_length = b.sequence_length;
-  bench.global_batch_tokens = b.batch_sequences > 0
-                                  ? static_cast<double>(b.batch_sequences) * bench.sequence_length
-                                  : std::max(job.global_batch_tokens, static_cast<double>(bench.sequence_length));
-  bench.tokens = 1e9;
-  absl::StatusOr<Prepared> p = Prepare(bench, cluster);
-  if (!p.ok()) return p.status();
-  ParallelConfig par;
-  par.dp = b.gpu_count;
-  par.zero_stage = b.gpu_count > 1 ? 1 : 0;
+// The benchmark's own run as a job on its own cluster.
+struct BenchRun {
+  TrainingJob job;
+  ClusterSpec cluster;
+  SearchOptions options;
+};
+
+BenchRun BenchSetup(const TrainingJob& job, const ClusterSpec& cluster, const TrainingBenchmark& b) {
+  BenchRun r;
+  r.job = job;
+  r.job.model = b.model;
+  r.job.precision = b.precision;
+  r.job.method = b.method;
+  if (b.sequence_length > 0) r.job.sequence_length = b.sequence_length;
+  r.job.global_batch_tokens = b.batch_sequences > 0 ? static_cast<double>(b.batch_sequences) * r.job.sequence_length
+                                                    : kDefaultGlobalBatchTokens;
+  r.job.global_batch_tokens = std::max(r.job.global_batch_tokens, static_cast<double>(r.job.sequence_length));
+  r.job.tokens = 1e12;
+  // An end-to-end figure already includes lost time: it is reproduced at the default goodput.
+  r.job.goodput = kDefaultGoodput;
+  r.cluster = cluster;
+  if (b.fabric.Known()) r.cluster.fabric = b.fabric;
+  r.options.max_gpus = r.options.min_gpus = b.gpu_count;
+  r.options.top_k = 1;
+  r.options.max_rejections = 1;
+  r.options.pinned = b.layout;
+  return r;
+}
+
+// The steady-state seconds per step the benchmark implies for a step of `tokens_per_step`.
+double MeasuredStep(const TrainingBenchmark& b, double tokens_per_step) {
+  double step = b.unit == MeasuredUnit::kSecondsPerStep ? b.value : tokens_per_step / b.value;
+  if (b.figure == BenchmarkFigure::kEndToEnd) step *= kDefaultGoodput;  // wall time includes lost time
+  return step;
+}
+
+// The compute efficiency at which `layout` takes `measured_step`; OutOfRange outside [0.01, 1].
+absl::StatusOr<double> Bisect(const Prepared& p, const ParallelConfig& layout, double measured_step) {
   Eval e;
-  Evaluate(*p, par, &e);
-  const double tokens_per_step = e.micro_batches * par.dp * par.micro_batch * bench.sequence_length;
-  const double measured_step = b.unit == MeasuredUnit::kSecondsPerStep ? b.value : tokens_per_step / b.value;
-  if (Step(e, par, 1.0).total > measured_step || Step(e, par, kLowestEfficiency).total < measured_step) {
+  Evaluate(p, layout, &e);
+  if (Step(e, layout, 1.0).total > measured_step || Step(e, layout, kLowestEfficiency).total < measured_step) {
     return absl::OutOfRangeError(
         absl::StrFormat("it implies a compute efficiency outside [%.2f, 1]", kLowestEfficiency));
   }
   double lo = kLowestEfficiency, hi = 1.0;
-  for (int i = 0; i < 60 && hi - lo > 1e-6; ++i) {
+  for (int i = 0; i < 60 && hi - lo > 1e-7; ++i) {
     const double mid = 0.5 * (lo + hi);
-    (Step(e, par, mid).total > measured_step ? lo : hi) = mid;
+    (Step(e, layout, mid).total > measured_step ? lo : hi) = mid;
   }
   return 0.5 * (lo + hi);
+}
+
+// Re-runs the estimator on the benchmark's whole setup (GPU count, published layout with the
+// rest searched, batch, sequence, fabric) and solves for the compute efficiency that
+// reproduces its figure. The layout search depends on the efficiency, so the search is
+// repeated at the solved value until the layout stops changing.
+absl::StatusOr<double> SolveEfficiency(const TrainingJob& job, const ClusterSpec& cluster, const TrainingBenchmark& b) {
+  const BenchRun run = BenchSetup(job, cluster, b);
+  absl::StatusOr<Prepared> p = Prepare(run.job, run.cluster);
+  if (!p.ok()) return p.status();
+  double eff = kSearchStartEfficiency;
+  ParallelConfig last{};
+  absl::StatusOr<double> solved = absl::InternalError("not solved");
+  for (int round = 0; round < 4; ++round) {
+    Efficiency e{eff, eff, eff, "", 0};
+    absl::StatusOr<SearchResult> r = SearchParallelism(run.job, run.cluster, e, run.options);
+    if (!r.ok()) return r.status();
+    if (r->ranked.empty()) {
+      return absl::OutOfRangeError(
+          r->rejected.empty()
+              ? "its setup has no layout that runs"
+              : absl::StrCat("its setup does not fit: ", DescribeRejection(r->rejected.front(), cluster.gpu)));
+    }
+    const ParallelConfig& layout = r->ranked.front().parallel;
+    if (round > 0 && layout.tp == last.tp && layout.pp == last.pp && layout.dp == last.dp && layout.cp == last.cp &&
+        layout.vpp == last.vpp && layout.ep == last.ep && layout.zero_stage == last.zero_stage &&
+        layout.recompute == last.recompute && layout.micro_batch == last.micro_batch) {
+      break;
+    }
+    last = layout;
+    Prepared bench = *p;
+    SetGlobalBatch(&bench, run.job.global_batch_tokens);
+    Eval ev;
+    Evaluate(bench, layout, &ev);
+    const double tokens_per_step = ev.micro_batches * layout.dp * layout.micro_batch * run.job.sequence_length;
+    solved = Bisect(bench, layout, MeasuredStep(b, tokens_per_step));
+    if (!solved.ok()) return solved;
+    eff = *solved;
+  }
+  return solved;
 }
 
 }  // namespace

@@ -61,8 +61,8 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
   if (p.recompute != Recompute::kNone) {
     absl::StrAppend(&why, RecomputeName(p.recompute), " recompute needed to fit; ");
   }
-  absl::StrAppendFormat(&why, "needs %.1f GB of %.1f GB per GPU; bottleneck %s; MFU %.0f%%",
-                        e.memory_per_gpu.TotalBytes() / units::kGB, e.capacity_bytes / units::kGB,
+  absl::StrAppendFormat(&why, "needs %.1f GiB of %.1f GiB per GPU; bottleneck %s; MFU %.0f%%",
+                        e.memory_per_gpu.TotalBytes() / units::kGiB, e.capacity_bytes / units::kGiB,
                         BottleneckName(e.bottleneck), e.mfu * 100);
   return why;
 }
@@ -70,8 +70,8 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
 std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu) {
   const int n = r.parallel.NumGpus();
   if (r.reason == RejectReason::kMemory) {
-    return absl::StrFormat("%d x %s (%s): needs %.1f GB per GPU, %s has %.1f GB", n, gpu.name, Layout(r.parallel),
-                           r.needed_bytes / units::kGB, gpu.name, r.capacity_bytes / units::kGB);
+    return absl::StrFormat("%d x %s (%s): needs %.1f GiB per GPU, %s has %.1f GiB", n, gpu.name, Layout(r.parallel),
+                           r.needed_bytes / units::kGiB, gpu.name, r.capacity_bytes / units::kGiB);
   }
   if (r.reason == RejectReason::kBatch) {
     return absl::StrFormat(

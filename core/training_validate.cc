@@ -9,8 +9,10 @@ absl::Status ValidateTrainingJob(const TrainingJob& job) {
   CAPPLAN_RETURN_IF_ERROR(ValidateModel(job.model));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("tokens", job.tokens, 1e3, 1e15));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("sequence_length", job.sequence_length, int64_t{16}, int64_t{1} << 20));
-  CAPPLAN_RETURN_IF_ERROR(
-      CheckRange("global_batch_tokens", job.global_batch_tokens, static_cast<double>(job.sequence_length), 1e9));
+  if (job.global_batch_tokens != 0) {  // 0: searched
+    CAPPLAN_RETURN_IF_ERROR(
+        CheckRange("global_batch_tokens", job.global_batch_tokens, static_cast<double>(job.sequence_length), 1e9));
+  }
   const int prec = static_cast<int>(job.precision);
   if (!IsValidPrecision(prec) || job.precision == Precision::kTf32 || job.precision == Precision::kInt8 ||
       job.precision == Precision::kInt4) {
@@ -33,6 +35,9 @@ absl::Status ValidateParallelConfig(const ParallelConfig& p, const ModelArchitec
   CAPPLAN_RETURN_IF_ERROR(CheckRange("zero_stage", static_cast<int64_t>(p.zero_stage), 0, 3));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("recompute", static_cast<int64_t>(p.recompute), 0, 2));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("micro_batch", p.micro_batch, int64_t{1}, int64_t{4096}));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("vpp", static_cast<int64_t>(p.vpp), 1, 128));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("cp", static_cast<int64_t>(p.cp), 1, 1024));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("ep", static_cast<int64_t>(p.ep), 1, 1024));
   if (shape.num_attention_heads % p.tp != 0) {
     return FieldError("tp",
                       absl::StrCat("must divide num_attention_heads ", shape.num_attention_heads, ", got ", p.tp));

@@ -19,6 +19,9 @@ absl::Status CheckPin(const Pin& p, const std::string& field) {
         {"data_parallel", p.data_parallel, kMaxGpus},
         {"zero_stage", p.zero_stage, 3},
         {"micro_batch_sequences", p.micro_batch_sequences, 4096},
+        {"virtual_pipeline_stages", p.virtual_pipeline_stages, 128},
+        {"context_parallel", p.context_parallel, 1024},
+        {"expert_parallel", p.expert_parallel, 1024},
         {"serving_batch_sequences", p.serving_batch_sequences, int64_t{1} << 20}}) {
     if (v < 0 || v > hi) {
       return FieldError(absl::StrCat(field, ".", name), absl::StrCat("must be in [0, ", hi, "] (0: chosen), got ", v));
@@ -72,23 +75,36 @@ absl::StatusOr<Supply> TargetSupply(const CatalogView& catalog, const CompareTar
   return s;
 }
 
-absl::StatusOr<ParallelConfig> PinnedLayout(const Pin& p, int gpus, const std::string& field) {
-  ParallelConfig c;
-  c.tp = p.tensor_parallel > 0 ? static_cast<int>(p.tensor_parallel) : 1;
-  c.pp = p.pipeline_parallel > 0 ? static_cast<int>(p.pipeline_parallel) : 1;
-  // Each factor is at most 65536 (CheckPin), so the products fit in 64 bits.
-  const int64_t tp_pp = int64_t{c.tp} * c.pp;
-  c.dp = p.data_parallel > 0 ? static_cast<int>(p.data_parallel) : static_cast<int>(gpus / tp_pp);
-  if (c.dp < 1 || tp_pp * c.dp != gpus) {
-    return FieldError(
-        field, absl::StrCat("tp x pp x dp = ", c.tp, " x ", c.pp, " x ", p.data_parallel > 0 ? absl::StrCat(c.dp) : "?",
-                            " must equal the target's ", gpus, " GPUs"));
-  }
-  c.zero_stage = static_cast<int>(p.zero_stage);
-  c.recompute = p.recompute;
+// The parts of the layout the target fixes; the rest is searched. tp x pp x dp x cp must
+// equal the target's GPUs when tp, pp and dp are all given.
+absl::StatusOr<SearchOptions> PinnedSearch(const Pin& p, int gpus, const std::string& field) {
+  SearchOptions o;
+  ParallelConfig& c = o.pinned;
+  c.tp = static_cast<int>(p.tensor_parallel);
+  c.pp = static_cast<int>(p.pipeline_parallel);
+  c.dp = static_cast<int>(p.data_parallel);
+  c.cp = static_cast<int>(p.context_parallel);
+  c.vpp = static_cast<int>(p.virtual_pipeline_stages);
+  c.ep = static_cast<int>(p.expert_parallel);
+  c.micro_batch = p.micro_batch_sequences;
   c.sequence_parallel = p.sequence_parallel;
-  c.micro_batch = p.micro_batch_sequences > 0 ? p.micro_batch_sequences : 1;
-  return c;
+  // Each factor is at most 65536 (CheckPin), so the products fit in 64 bits.
+  const int64_t product = int64_t{std::max(c.tp, 1)} * std::max(c.pp, 1) * std::max(c.dp, 1) * std::max(c.cp, 1);
+  const bool all = c.tp > 0 && c.pp > 0 && c.dp > 0;
+  if (all ? product != gpus : gpus % product != 0) {
+    return FieldError(field, absl::StrCat("tp x pp x dp x cp = ", std::max(c.tp, 1), " x ", std::max(c.pp, 1), " x ",
+                                          c.dp > 0 ? absl::StrCat(c.dp) : "?", " x ", std::max(c.cp, 1),
+                                          all ? " must equal" : " must divide", " the target's ", gpus, " GPUs"));
+  }
+  if (p.zero_stage > 0) {
+    o.pin_zero = true;
+    c.zero_stage = static_cast<int>(p.zero_stage);
+  }
+  if (p.recompute != Recompute::kNone) {
+    o.pin_recompute = true;
+    c.recompute = p.recompute;
+  }
+  return o;
 }
 
 // Supplies and units for every target, each target's pin checked.
@@ -104,6 +120,8 @@ absl::Status ResolveTargets(const CatalogView& catalog, const std::vector<Compar
     if (!s.ok()) return s.status();
     row.supply = *s;
     CAPPLAN_RETURN_IF_ERROR(CheckPin(targets[i].pin, field + ".pinned_parallelism"));
+    CAPPLAN_RETURN_IF_ERROR(ResolveFabric(catalog, *row.supply.gpu, row.supply.instance, targets[i].fabric,
+                                          field + ".fabric", &row.supply));
   }
   return absl::OkStatus();
 }
@@ -128,12 +146,12 @@ absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catal
     const int gpus = row.units * row.supply.GpusPerUnit();
     TrainingPick pick;
     if (targets[i].pin.TrainingPinned()) {
-      absl::StatusOr<ParallelConfig> layout =
-          PinnedLayout(targets[i].pin, gpus, absl::StrCat("targets[", i, "].pinned_parallelism"));
-      if (!layout.ok()) return layout.status();
-      pick = eval.PickPinned(*row.supply.gpu, *layout);
+      absl::StatusOr<SearchOptions> pinned =
+          PinnedSearch(targets[i].pin, gpus, absl::StrCat("targets[", i, "].pinned_parallelism"));
+      if (!pinned.ok()) return pinned.status();
+      pick = eval.PickPinned(row.supply, gpus, *pinned);
     } else {
-      pick = eval.Pick(*row.supply.gpu, gpus);
+      pick = eval.Pick(row.supply, gpus);
     }
     if (!pick.ok) {
       row.infeasible_reason = pick.reason;

@@ -27,7 +27,11 @@ struct Pin {
   int64_t serving_batch_sequences = 0;
   int64_t virtual_pipeline_stages = 0, context_parallel = 0, expert_parallel = 0;
 
-  bool TrainingPinned() const { return tensor_parallel > 0 || pipeline_parallel > 0 || data_parallel > 0; }
+  bool TrainingPinned() const {
+    return tensor_parallel > 0 || pipeline_parallel > 0 || data_parallel > 0 || virtual_pipeline_stages > 0 ||
+           context_parallel > 0 || expert_parallel > 0 || zero_stage > 0 || micro_batch_sequences > 0 ||
+           recompute != Recompute::kNone;
+  }
 };
 
 struct CompareTarget {

@@ -1,6 +1,7 @@
 #include "core/planner/query.h"
 
 #include "absl/strings/str_cat.h"
+#include "core/planner/supply.h"
 #include "core/validate.h"
 
 namespace capplan::core::planner {
@@ -48,7 +49,7 @@ absl::Status ValidatePlanQuery(const CatalogView& catalog, const PlanQuery& q) {
     return FieldError("budget_usd", "must be > 0 for FASTEST_WITHIN_BUDGET");
   }
   const Constraints& c = q.constraints;
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("constraints.max_gpus", int64_t{c.max_gpus}, 1, kMaxGpus));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("constraints.max_gpus", int64_t{c.max_gpus}, 0, kMaxGpus));
   CAPPLAN_RETURN_IF_ERROR(KnownGpus(catalog, c.allowed_gpus, "allowed_gpus"));
   CAPPLAN_RETURN_IF_ERROR(KnownGpus(catalog, c.excluded_gpus, "excluded_gpus"));
   if (c.owned_pools.size() > static_cast<size_t>(kMaxOwnedPools)) {
@@ -66,6 +67,9 @@ absl::Status ValidatePlanQuery(const CatalogView& catalog, const PlanQuery& q) {
     }
     CAPPLAN_RETURN_IF_ERROR(CheckRange(field + ".gpu_count", int64_t{p.gpu_count}, 1, kMaxGpus));
     CAPPLAN_RETURN_IF_ERROR(CheckRange(field + ".cost_usd_per_gpu_hour", p.cost_usd_per_gpu_hour, 0, 1000));
+    Supply resolved;
+    CAPPLAN_RETURN_IF_ERROR(
+        ResolveFabric(catalog, *catalog.FindGpu(p.gpu_name), nullptr, p.fabric, field + ".fabric", &resolved));
   }
   return absl::OkStatus();
 }

@@ -41,7 +41,11 @@ struct OwnedPool {
 struct Constraints {
   std::set<std::string, std::less<>> providers, regions, allowed_gpus, excluded_gpus;
   bool spot_allowed = false;
-  int max_gpus = kDefaultMaxGpus;
+  // The largest fleet considered; 0: not limited by the caller. Serving plans then use
+  // kDefaultMaxGpus per deployment; training plans go to kMaxGpus (and say when a limit binds).
+  int max_gpus = 0;
+  int ServingMaxGpus() const { return max_gpus > 0 ? max_gpus : kDefaultMaxGpus; }
+  int TrainingMaxGpus() const { return max_gpus > 0 ? max_gpus : kMaxGpus; }
   std::vector<OwnedPool> owned_pools;
 
   bool GpuOk(absl::string_view gpu) const;

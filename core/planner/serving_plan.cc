@@ -108,7 +108,7 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
     return FieldError("objective", "CHEAPEST_WITHIN_DEADLINE applies to training; serving has SLOs");
   }
   ServingPlan plan;
-  plan.supplies = BuildSupplies(catalog, q);
+  plan.supplies = BuildSupplies(catalog, q, q.constraints.ServingMaxGpus());
   ServingEvaluator eval(catalog, w);
   std::vector<Candidate> cands;
   std::map<const GpuRow*, ServingFit> gpu_miss;  // by GPU type, its closest miss

@@ -19,7 +19,29 @@ double Supply::UsdPerUnitHour() const {
   return price != nullptr ? price->price_usd_per_hour : 0.0;
 }
 
-std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q) {
+absl::Status ResolveFabric(const CatalogView& catalog, const GpuRow& gpu, const InstanceRow* instance,
+                           const FabricOverride& override, absl::string_view field, Supply* out) {
+  const FabricRow* row = nullptr;
+  if (instance != nullptr && !instance->fabric_name.empty()) row = catalog.FindFabric(instance->fabric_name);
+  if (row == nullptr && !gpu.default_fabric_name.empty()) row = catalog.FindFabric(gpu.default_fabric_name);
+  if (!override.fabric_name.empty()) {
+    row = catalog.FindFabric(override.fabric_name);
+    if (row == nullptr) {
+      return absl::NotFoundError(
+          absl::StrCat(field, ".name: no fabric named \"", override.fabric_name, "\" in the catalog"));
+    }
+  }
+  out->fabric = row != nullptr ? row->fabric : FallbackFabric(gpu.spec);
+  out->fabric_name = row != nullptr ? row->name : "";
+  if (instance != nullptr) out->fabric.gpus_per_node = std::min(out->fabric.gpus_per_node, instance->gpu_count);
+  if (override.ChangesFields()) {
+    out->fabric = ApplyOverride(out->fabric, override);
+    absl::StrAppend(&out->fabric_name, "+override");
+  }
+  return ValidateFabric(out->fabric, std::string(field));
+}
+
+std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q, int max_gpus) {
   const Constraints& c = q.constraints;
   std::vector<Supply> out;
   const std::vector<InstanceRow>& instances = catalog.Instances();
@@ -29,18 +51,28 @@ std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q
     if (!c.InstanceOk(i)) continue;
     const GpuRow* gpu = catalog.FindGpu(i.gpu_name);
     if (gpu == nullptr) continue;
+    Supply base{gpu, &i, nullptr, nullptr, max_gpus / i.gpu_count, {}, ""};
+    // A hand-edited fabric the store would refuse: plan on the fallback rather than fail.
+    if (!ResolveFabric(catalog, *gpu, &i, {}, "fabric", &base).ok()) {
+      base.fabric = FallbackFabric(gpu->spec);
+      base.fabric.gpus_per_node = std::min(base.fabric.gpus_per_node, i.gpu_count);
+      base.fabric_name = "";
+    }
     for (PriceKind kind : {PriceKind::kOnDemand, PriceKind::kSpot}) {
       if (kind == PriceKind::kSpot && !c.spot_allowed) continue;
       const PriceRow* p = catalog.PriceAt(i, kind, q.prices_as_of_unix_seconds);
       if (p == nullptr) continue;
-      out.push_back({gpu, &i, p, nullptr, c.max_gpus / i.gpu_count});
+      out.push_back(base);
+      out.back().price = p;
     }
   }
   for (const OwnedPool& p : c.owned_pools) {
     if (!c.GpuOk(p.gpu_name)) continue;
     const GpuRow* gpu = catalog.FindGpu(p.gpu_name);
     if (gpu == nullptr) continue;
-    out.push_back({gpu, nullptr, nullptr, &p, std::min(p.gpu_count, c.max_gpus)});
+    Supply s{gpu, nullptr, nullptr, &p, std::min(p.gpu_count, max_gpus), {}, ""};
+    // Checked by ValidatePlanQuery, so this cannot fail here.
+    if (ResolveFabric(catalog, *gpu, nullptr, p.fabric, "fabric", &s).ok()) out.push_back(std::move(s));
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "core/catalog.h"
 #include "core/planner/query.h"
@@ -35,7 +36,14 @@ struct Supply {
 
 // Every supply the query allows. Instance rows outside the store's limits (a hand-edited
 // database) are never planned on. The supplies point into `catalog` and `q`.
-std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q);
+// `max_gpus` caps the GPUs of one supply (PlanQuery's, or kMaxGpus for training without one).
+std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q, int max_gpus);
+
+// The fabric of an offer (instance != null) or a GPU alone: the instance's catalog fabric,
+// else the GPU's default fabric, else FallbackFabric; an instance's node is at most its GPUs.
+// Then the caller's override. NotFound naming `field` for an unknown fabric name.
+absl::Status ResolveFabric(const CatalogView& catalog, const GpuRow& gpu, const InstanceRow* instance,
+                           const FabricOverride& override, absl::string_view field, Supply* out);
 
 // Options that differ only by region (same provider, instance, count, price kind and price)
 // are shown once; this is their common key (none for owned pools).

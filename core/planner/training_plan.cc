@@ -16,39 +16,17 @@ namespace capplan::core::planner {
 const Efficiency& TrainingEvaluator::EfficiencyFor(const GpuRow& gpu) {
   auto it = efficiency_.find(gpu.spec.name);
   if (it == efficiency_.end()) {
-    it = efficiency_.emplace(gpu.spec.name, TrainingEfficiency(job_, {gpu.spec}, catalog_.TrainingBenchmarks())).first;
+    it = efficiency_
+             .emplace(gpu.spec.name, TrainingEfficiency(job_, ClusterSpec{gpu.spec, {}}, catalog_.TrainingBenchmarks()))
+             .first;
   }
   return it->second;
 }
 
-TrainingPick TrainingEvaluator::PickPinned(const GpuRow& gpu, const ParallelConfig& layout) {
+TrainingPick TrainingEvaluator::Search(const Supply& supply, const SearchOptions& o) {
   TrainingPick pick;
-  absl::StatusOr<TrainingEstimate> e = EstimateTraining(job_, ClusterSpec{gpu.spec}, layout, EfficiencyFor(gpu));
-  if (!e.ok()) {
-    pick.reason = std::string(e.status().message());
-  } else if (!e->fits) {
-    pick.reason = absl::StrFormat("needs %.1f GB per GPU, %s has %.1f GB", e->memory_per_gpu.TotalBytes() / units::kGB,
-                                  gpu.spec.name, gpu.spec.memory_bytes / units::kGB);
-    pick.code = RejectionReason::kMemory;
-    pick.distance = e->memory_per_gpu.TotalBytes() / gpu.spec.memory_bytes;
-  } else {
-    pick.ok = true;
-    pick.estimate = *e;
-  }
-  return pick;
-}
-
-const TrainingPick& TrainingEvaluator::Pick(const GpuRow& gpu, int gpus) {
-  const std::pair<const GpuRow*, int> key{&gpu, gpus};
-  auto it = picks_.find(key);
-  if (it != picks_.end()) return it->second;
-  TrainingPick pick;
-  SearchOptions o;
-  o.max_gpus = gpus;
-  o.min_gpus = gpus;
-  o.top_k = 1;
-  o.max_rejections = 1;
-  absl::StatusOr<SearchResult> r = SearchParallelism(job_, ClusterSpec{gpu.spec}, EfficiencyFor(gpu), o);
+  const GpuRow& gpu = *supply.gpu;
+  absl::StatusOr<SearchResult> r = SearchParallelism(job_, ClusterSpec{gpu.spec, supply.fabric}, EfficiencyFor(gpu), o);
   if (!r.ok()) {
     pick.reason = std::string(r.status().message());
   } else if (!r->ranked.empty()) {
@@ -64,10 +42,39 @@ const TrainingPick& TrainingEvaluator::Pick(const GpuRow& gpu, int gpus) {
       pick.code = RejectionReason::kNoLayout;
     }
   } else {
-    pick.reason = absl::StrCat("no tensor/pipeline split of ", gpus, " GPUs divides the model's heads and layers");
+    pick.reason = absl::StrCat("no layout of ", o.max_gpus, " GPUs runs on this fabric (", supply.fabric.gpus_per_node,
+                               " GPUs per node, network ", NetworkKindName(supply.fabric.network),
+                               ") and divides the model's heads");
     pick.code = RejectionReason::kNoLayout;
   }
-  return picks_.emplace(key, std::move(pick)).first->second;
+  return pick;
+}
+
+TrainingPick TrainingEvaluator::PickPinned(const Supply& supply, int gpus, const SearchOptions& pinned) {
+  SearchOptions o = pinned;
+  o.max_gpus = o.min_gpus = gpus;
+  o.top_k = 1;
+  o.max_rejections = 1;
+  return Search(supply, o);
+}
+
+const TrainingPick& TrainingEvaluator::Pick(const Supply& supply, int gpus) {
+  const Fabric& f = supply.fabric;
+  const PickKey key{supply.gpu,
+                    f.gpus_per_node,
+                    static_cast<int>(f.intra_link),
+                    static_cast<int>(f.network),
+                    f.intra_node_bytes_per_second_per_gpu,
+                    f.network_bytes_per_second_per_gpu,
+                    f.network_latency_seconds,
+                    gpus};
+  auto it = picks_.find(key);
+  if (it != picks_.end()) return it->second;
+  SearchOptions o;
+  o.max_gpus = o.min_gpus = gpus;
+  o.top_k = 1;
+  o.max_rejections = 1;
+  return picks_.emplace(key, Search(supply, o)).first->second;
 }
 
 namespace {
@@ -103,24 +110,59 @@ Rejection Describe(const std::vector<Supply>& supplies, const Miss& m) {
   return r;
 }
 
-// Every supply at every count it offers: feasible candidates, deadline or budget misses,
-// and for each GPU type that fits nowhere, its closest miss.
-// The picks of one supply shape (GPU type, GPUs per unit, units available): the same for
-// every offer of that shape, so computed once and then only priced per offer.
-using ShapeKey = std::tuple<const GpuRow*, int, int, bool>;
+// The picks of one supply shape (GPU type, fabric, GPUs per unit, units available): the same
+// for every offer of that shape, so computed once and then only priced per offer.
+using ShapeKey = std::tuple<const GpuRow*, std::string, int, int, bool>;
 using ShapePicks = std::vector<std::pair<int, const TrainingPick*>>;  // (units, pick)
 
-const ShapePicks& PicksFor(const Supply& s, TrainingEvaluator& eval, std::map<ShapeKey, ShapePicks>* shapes) {
-  auto [it, inserted] = shapes->try_emplace(ShapeKey{s.gpu, s.GpusPerUnit(), s.units_max, s.pool != nullptr});
+// Counts are tried smallest first. Once a layout fits, the search stops after two counts in
+// a row that do not help the objective: 10% more GPU-hours than the best so far (cheapest
+// objectives) or less than 5% faster (fastest objectives). Communication grows with the
+// fleet, so past that point larger fleets only get worse; this keeps a plan without a GPU
+// limit from estimating every size up to 65,536 GPUs.
+class CountScan {
+ public:
+  explicit CountScan(const PlanQuery& q)
+      : by_time_(q.objective == Objective::kFastest || q.objective == Objective::kFastestWithinBudget),
+        deadline_(q.objective == Objective::kCheapestWithinDeadline ? q.deadline_seconds : 0) {}
+
+  // False once larger counts cannot help.
+  bool Continue(const TrainingPick& pick) {
+    if (!pick.ok) return true;
+    const TrainingEstimate& e = pick.estimate;
+    if (deadline_ > 0 && e.duration_seconds > deadline_) return true;  // more GPUs may meet it
+    const double key = by_time_ ? e.duration_seconds : e.gpu_hours;
+    const bool helps = by_time_ ? key < best_ * 0.95 : key <= best_ * 1.10;
+    best_ = std::min(best_, key);
+    stale_ = helps ? 0 : stale_ + 1;
+    return stale_ < 2;
+  }
+
+ private:
+  const bool by_time_;
+  const double deadline_;
+  double best_ = INFINITY;
+  int stale_ = 0;
+};
+
+const ShapePicks& PicksFor(const Supply& s, const PlanQuery& q, TrainingEvaluator& eval,
+                           std::map<ShapeKey, ShapePicks>* shapes) {
+  auto [it, inserted] =
+      shapes->try_emplace(ShapeKey{s.gpu, s.fabric_name, s.GpusPerUnit(), s.units_max, s.pool != nullptr});
   if (inserted) {
-    for (int u : UnitCounts(s)) it->second.emplace_back(u, &eval.Pick(*s.gpu, u * s.GpusPerUnit()));
+    CountScan scan(q);
+    for (int u : UnitCounts(s)) {
+      const TrainingPick& pick = eval.Pick(s, u * s.GpusPerUnit());
+      it->second.emplace_back(u, &pick);
+      if (!scan.Continue(pick)) break;
+    }
   }
   return it->second;
 }
 
 // Every supply at every count it offers: feasible candidates, deadline or budget misses,
 // and for each GPU type that fits nowhere, its closest miss.
-void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, TrainingEvaluator& eval,
+void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, int max_gpus, TrainingEvaluator& eval,
              std::vector<Candidate>* cands, std::vector<Miss>* misses, std::vector<Rejection>* rejected) {
   std::map<const GpuRow*, const TrainingPick*> gpu_miss;  // GPU type -> its closest miss
   std::set<const GpuRow*> gpu_ok;
@@ -128,7 +170,7 @@ void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, TrainingEv
   for (size_t si = 0; si < supplies.size(); ++si) {
     const Supply& s = supplies[si];
     const double usd_per_unit_hour = s.UsdPerUnitHour();
-    for (const auto& [u, pick] : PicksFor(s, eval, &shapes)) {
+    for (const auto& [u, pick] : PicksFor(s, q, eval, &shapes)) {
       if (!pick->ok) {
         const TrainingPick*& miss = gpu_miss[s.gpu];
         if (miss == nullptr ||
@@ -151,9 +193,30 @@ void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, TrainingEv
   }
   for (const auto& [gpu, miss] : gpu_miss) {
     if (gpu_ok.count(gpu) > 0) continue;  // fits at some other count
-    rejected->push_back({absl::StrCat(gpu->spec.name, " (every offer up to ", q.constraints.max_gpus, " GPUs)"),
-                         miss->reason, miss->code, miss->distance});
+    rejected->push_back({absl::StrCat(gpu->spec.name, " (every offer up to ", max_gpus, " GPUs)"), miss->reason,
+                         miss->code, miss->distance});
   }
+}
+
+// The top option at a GPU ceiling says so, and what the next size would give.
+void NoteCeiling(const PlanQuery& q, int max_gpus, TrainingEvaluator& eval, TrainingPlan* plan) {
+  TrainingChoice& top = plan->options.front();
+  const Supply& s = plan->supplies[top.supply];
+  if (top.units * 2 <= s.units_max || (s.pool != nullptr && s.units_max == s.pool->gpu_count)) return;
+  const std::string limit = q.constraints.max_gpus > 0
+                                ? absl::StrCat("max_gpus=", max_gpus)
+                                : absl::StrCat("the largest fleet a request may describe (", kMaxGpus, " GPUs)");
+  const int next = top.units * 2 * s.GpusPerUnit();
+  top.ceiling_note = absl::StrCat("limited by ", limit);
+  if (next > kMaxGpus) return;
+  const TrainingPick& more = eval.Pick(s, next);
+  if (!more.ok) {
+    absl::StrAppend(&top.ceiling_note, "; ", next, " GPUs would not help: ", more.reason);
+    return;
+  }
+  const double cost = more.estimate.duration_seconds / units::kSecondsPerHour * top.units * 2 * s.UsdPerUnitHour();
+  absl::StrAppend(&top.ceiling_note, "; ", next, " GPUs would take ", Fixed(more.estimate.duration_seconds / 86400, 1),
+                  " days for $", Fixed(cost, 0));
 }
 
 }  // namespace
@@ -161,11 +224,12 @@ void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, TrainingEv
 absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q) {
   CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
   TrainingPlan plan;
-  plan.supplies = BuildSupplies(catalog, q);
+  const int max_gpus = q.constraints.TrainingMaxGpus();
+  plan.supplies = BuildSupplies(catalog, q, max_gpus);
   TrainingEvaluator eval(catalog, job);
   std::vector<Candidate> cands;
   std::vector<Miss> misses;
-  Collect(plan.supplies, q, eval, &cands, &misses, &plan.rejected);
+  Collect(plan.supplies, q, max_gpus, eval, &cands, &misses, &plan.rejected);
   // Only the closest misses are formatted, at most half the rejections shown, so that the
   // reasons whole GPU types cannot work still show.
   const size_t keep = std::max<size_t>(static_cast<size_t>(q.max_rejected) / 2, 1);
@@ -207,6 +271,7 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
               },
               [&](const Candidate& c) { return c.supply; });
   KeepClosest(&plan.rejected, static_cast<size_t>(q.max_rejected));
+  if (!plan.options.empty()) NoteCeiling(q, max_gpus, eval, &plan);
   return plan;
 }
 

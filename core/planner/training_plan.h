@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -35,16 +36,20 @@ class TrainingEvaluator {
 
   // The efficiency for this GPU type: cited defaults, or calibrated on its benchmarks.
   const Efficiency& EfficiencyFor(const GpuRow& gpu);
-  // The fastest layout of exactly `gpus` GPUs of this type.
-  const TrainingPick& Pick(const GpuRow& gpu, int gpus);
-  // One given layout (not cached).
-  TrainingPick PickPinned(const GpuRow& gpu, const ParallelConfig& layout);
+  // The best layout of exactly `gpus` GPUs of this supply's GPU type on its fabric.
+  const TrainingPick& Pick(const Supply& supply, int gpus);
+  // The best layout with the parts the caller fixed (SearchOptions::pinned; not cached).
+  TrainingPick PickPinned(const Supply& supply, int gpus, const SearchOptions& pinned);
 
  private:
+  // GPU type, fabric figures, GPU count.
+  using PickKey = std::tuple<const GpuRow*, int, int, int, double, double, double, int>;
+  TrainingPick Search(const Supply& supply, const SearchOptions& o);
+
   const CatalogView& catalog_;
   const TrainingJob& job_;
   std::map<std::string, Efficiency, std::less<>> efficiency_;
-  std::map<std::pair<const GpuRow*, int>, TrainingPick> picks_;
+  std::map<PickKey, TrainingPick> picks_;
 };
 
 struct TrainingChoice {
@@ -54,6 +59,9 @@ struct TrainingChoice {
   Efficiency efficiency;
   double cost_usd = 0;
   std::vector<std::string> same_offer_regions;  // the same offer, same price, elsewhere
+  // Set when the option sits at a GPU ceiling (the caller's max_gpus or the API's limit):
+  // the ceiling and what the next size would give.
+  std::string ceiling_note;
 };
 
 struct TrainingPlan {

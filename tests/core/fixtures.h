@@ -1,6 +1,6 @@
 // Datasheet GPU specs and config.json model architectures used across core tests. Every
-// figure names its source; throughput is dense (not sparse). Memory is the datasheet's GB
-// figure in decimal bytes, as the catalog stores it.
+// figure names its source; throughput is dense (not sparse). Memory is the datasheet's "GB"
+// figure as the part holds it: binary (an 80 GB H100 holds 80 GiB), as the catalog stores it.
 #pragma once
 
 #include "core/gpu.h"
@@ -13,7 +13,7 @@ inline GpuSpec MakeGpu(const char* name, double memory_gb, double bandwidth_gb_s
                        bool datacenter) {
   GpuSpec g;
   g.name = name;
-  g.memory_bytes = memory_gb * 1e9;
+  g.memory_bytes = memory_gb * 1024.0 * 1024.0 * 1024.0;
   g.memory_bandwidth_bytes_per_second = bandwidth_gb_s * 1e9;
   g.peak_flops_per_second = {fp32 * 1e12, tf32 * 1e12, fp16 * 1e12, bf16 * 1e12, fp8 * 1e12, int8 * 1e12, 0};
   g.tdp_watts = tdp;

@@ -162,13 +162,13 @@ TEST(PlannerTest, FuturePricesAndBrokenRowsAreNotSupplies) {
   c.AddOffer("cloud", "zero", "east", "A100-SXM4-80GB", 0, 1.0);
   c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 5.0, 1704067200, PriceKind::kSpot);
   PlanQuery q = Query();
-  std::vector<Supply> s = BuildSupplies(c, q);
+  std::vector<Supply> s = BuildSupplies(c, q, q.constraints.ServingMaxGpus());
   ASSERT_EQ(s.size(), 1u);  // on-demand only, today's price, no zero-GPU row
   EXPECT_DOUBLE_EQ(s[0].UsdPerUnitHour(), 20.0);
   q.constraints.spot_allowed = true;
-  EXPECT_EQ(BuildSupplies(c, q).size(), 2u);
+  EXPECT_EQ(BuildSupplies(c, q, q.constraints.ServingMaxGpus()).size(), 2u);
   q.constraints.providers = {"elsewhere"};
-  EXPECT_TRUE(BuildSupplies(c, q).empty());
+  EXPECT_TRUE(BuildSupplies(c, q, q.constraints.ServingMaxGpus()).empty());
 }
 
 TEST(PlannerTest, ServingPacksReplicasIntoInstances) {

@@ -164,7 +164,7 @@ TEST(CapacityTest, SeventyBillionFp16DoesNotFitOneA100ButFitsWithTensorParallel)
   const ServingEfficiency eff = DefaultServingEfficiency(A100_80GB());
   absl::StatusOr<ServingEstimate> one = EstimateServing(w, A100_80GB(), 1, eff);
   EXPECT_EQ(one.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(one.status().message().find("weights need 138.0 GB per GPU at tp=1"), std::string::npos) << one.status();
+  EXPECT_NE(one.status().message().find("weights need 128.5 GiB per GPU at tp=1"), std::string::npos) << one.status();
   std::vector<ServingOption> options = SearchServing(w, A100_80GB(), eff);
   ASSERT_FALSE(options.empty());
   ASSERT_TRUE(options.front().estimate.ok());

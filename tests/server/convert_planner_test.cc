@@ -47,7 +47,9 @@ TEST(ConvertPlannerTest, PlanQueryDefaultsAndViews) {
   EXPECT_EQ(q->objective, planner::Objective::kCheapest);
   EXPECT_EQ(q->top_k, planner::kDefaultTopK);
   EXPECT_EQ(q->max_rejected, planner::kDefaultMaxRejected);  // VIEW_UNSPECIFIED is FULL
-  EXPECT_EQ(q->constraints.max_gpus, planner::kDefaultMaxGpus);
+  // No caller limit: serving deployments default to 64 GPUs, training to the API's limit.
+  EXPECT_EQ(q->constraints.ServingMaxGpus(), planner::kDefaultMaxGpus);
+  EXPECT_EQ(q->constraints.TrainingMaxGpus(), planner::kMaxGpus);
   EXPECT_GT(q->prices_as_of_unix_seconds, 1700000000);  // 0 means now
 
   r.set_view(v1::VIEW_BASIC);

@@ -237,6 +237,7 @@ TEST_F(PlanningTest, CompareShowsTheSeedTableSideBySide) {
 
   // A pinned layout that does not multiply to the GPU count is refused, naming the target.
   r.mutable_targets(1)->mutable_pinned_parallelism()->set_tensor_parallel(2);
+  r.mutable_targets(1)->mutable_pinned_parallelism()->set_pipeline_parallel(1);
   r.mutable_targets(1)->mutable_pinned_parallelism()->set_data_parallel(2);
   s = Compare(snap(), r, &resp);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
