@@ -121,10 +121,6 @@ core::Recompute RecomputeFrom(v1::Recompute r) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // A training sequence longer than the model's context window asks for something the model
 // cannot do; an unset one is the default, capped at the window.
 absl::Status SetSequence(const ResolvedModel& m, int64_t sequence_tokens, const std::string& field,
