@@ -1,9 +1,12 @@
 #include "server/option_proto.h"
 
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
 #include "core/format.h"
 #include "core/units.h"
 #include "server/convert.h"
+#include "server/fabric_proto.h"
 
 namespace capplan::server {
 
@@ -114,6 +117,9 @@ void SetSupply(int64_t catalog_version, const planner::Supply& s, int units, con
     o->set_instance_count(units);
     o->set_region(s.instance->region);
   }
+  // Unknown until the planner resolves it (a supply built by hand, or a planner before
+  // issue 16): an all-zero fabric would read as a PCIe box with no network, so none is sent.
+  if (s.fabric.Known()) AssumedFabricToProto(s.fabric, s.fabric_name, o->mutable_fabric());
   v1::Provenance* p = o->mutable_provenance();
   p->set_catalog_version(catalog_version);
   if (s.price != nullptr) PriceToProto(*s.price, p->add_prices());
@@ -140,8 +146,18 @@ void FillTrainingOption(int64_t catalog_version, const planner::Supply& s, const
   p->set_recompute(RecomputeToProto(e.parallel.recompute));
   p->set_sequence_parallel(e.parallel.sequence_parallel && e.parallel.tp > 1);
   p->set_micro_batch_sequences(e.parallel.micro_batch);
+  p->set_virtual_pipeline_stages(e.parallel.vpp);
+  p->set_context_parallel(e.parallel.cp);
+  p->set_expert_parallel(e.parallel.ep);
   MemoryToProto(e.memory_per_gpu, e.capacity_bytes, o->mutable_memory_per_gpu());
   SetRange(o->mutable_duration_seconds(), e.duration_seconds, e.duration_seconds_low, e.duration_seconds_high);
+  SetRange(o->mutable_steady_state_duration_seconds(), e.steady_duration_seconds, e.steady_duration_seconds_low,
+           e.steady_duration_seconds_high);
+  o->set_global_batch_tokens(std::llround(e.global_batch_tokens));  // at most 1e9 (ValidateTrainingJob)
+  o->set_model_tflops_per_gpu(e.model_tflops_per_gpu);
+  o->set_mfu_fraction(e.mfu);
+  o->set_goodput_fraction(e.goodput);
+  o->set_tokens_per_second(e.tokens_per_second);
   const double usd_per_hour = c.units * s.UsdPerUnitHour();
   o->set_cost_usd_per_hour(usd_per_hour);
   const double hours = 1 / units::kSecondsPerHour;
@@ -151,10 +167,16 @@ void FillTrainingOption(int64_t catalog_version, const planner::Supply& s, const
   o->set_bottleneck(BottleneckToProto(e.bottleneck));
   constexpr double kSecondsPerDay = 86400;
   std::string* x = o->mutable_explanation();
-  absl::StrAppend(x, core::ExplainTraining(e, s.gpu->spec), "; ", core::Fixed(e.duration_seconds / kSecondsPerDay, 1),
-                  " days (", core::Fixed(e.duration_seconds_low / kSecondsPerDay, 1), "-",
-                  core::Fixed(e.duration_seconds_high / kSecondsPerDay, 1), "), $",
-                  core::Fixed(o->total_cost_usd().point(), 0), " at $", core::Fixed(usd_per_hour, 2), "/h",
+  absl::StrAppend(x, core::ExplainTraining(e, s.gpu->spec), "; end to end ",
+                  core::Fixed(e.duration_seconds / kSecondsPerDay, 1), " days (",
+                  core::Fixed(e.duration_seconds_low / kSecondsPerDay, 1), "-",
+                  core::Fixed(e.duration_seconds_high / kSecondsPerDay, 1), ")");
+  if (e.steady_duration_seconds > 0) {
+    absl::StrAppend(x, ", steady state ", core::Fixed(e.steady_duration_seconds / kSecondsPerDay, 1), " days at ",
+                    core::Fixed(e.goodput * 100, 0), "% goodput");
+  }
+  absl::StrAppend(x, ", $", core::Fixed(o->total_cost_usd().point(), 0), " at $", core::Fixed(usd_per_hour, 2), "/h",
+                  s.fabric_name.empty() ? "" : "; fabric " + s.fabric_name,
                   e.shape_inferred ? "; model shape inferred from its parameter count" : "");
   AppendRegions(c.same_offer_regions, x);
 }

@@ -74,7 +74,7 @@ double ServingCapacity(const core::CatalogView& catalog, const core::ServingWork
 }  // namespace
 
 absl::Status Plan(const core::CatalogView& catalog, const v1::PlanRequest& req, v1::PlanResponse* resp) {
-  absl::StatusOr<planner::PlanQuery> q = PlanQueryFrom(req);
+  absl::StatusOr<planner::PlanQuery> q = PlanQueryFrom(catalog, req);
   if (!q.ok()) return q.status();
   resp->set_catalog_version(catalog.Version());
   switch (req.workload_case()) {
@@ -93,14 +93,15 @@ absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest&
     return absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)");
   }
   const int64_t as_of = PricesAsOf(req.prices_as_of_unix_seconds());
-  const std::vector<planner::CompareTarget> targets = CompareTargetsFrom(req);
+  absl::StatusOr<std::vector<planner::CompareTarget>> targets = CompareTargetsFrom(catalog, req);
+  if (!targets.ok()) return targets.status();
   absl::StatusOr<std::vector<planner::CompareRow>> rows;
   core::ServingWorkload load;
   switch (req.workload_case()) {
     case v1::CompareRequest::kTraining: {
       absl::StatusOr<core::TrainingJob> job = TrainingJobFrom(catalog, req.training(), "training");
       if (!job.ok()) return job.status();
-      rows = planner::CompareTraining(catalog, *job, targets, as_of);
+      rows = planner::CompareTraining(catalog, *job, *targets, as_of);
       if (req.view() != v1::VIEW_BASIC) AddFormulas(TrainingFormulas(), resp->mutable_formulas());
       break;
     }
@@ -108,7 +109,7 @@ absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest&
       absl::StatusOr<core::ServingWorkload> w = ServingWorkloadFrom(catalog, req.serving(), "serving");
       if (!w.ok()) return w.status();
       load = *w;
-      rows = planner::CompareServing(catalog, load, targets, as_of);
+      rows = planner::CompareServing(catalog, load, *targets, as_of);
       if (req.view() != v1::VIEW_BASIC) AddFormulas(ServingFormulas(), resp->mutable_formulas());
       break;
     }

@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "core/units.h"
 #include "server/convert.h"
+#include "server/fabric_proto.h"
 
 namespace capplan::server {
 
@@ -24,24 +25,42 @@ int64_t PricesAsOf(int64_t requested_unix_seconds) {
 
 namespace {
 
-absl::StatusOr<core::ModelArchitecture> ResolveModel(const core::CatalogView& catalog, bool by_name,
-                                                     const std::string& name, bool inline_arch,
-                                                     const v1::ModelArchitecture& arch, const std::string& field) {
+// A workload's model: its architecture and, from the catalog row (or the inline
+// architecture), its context window.
+struct ResolvedModel {
+  core::ModelArchitecture arch;
+  int64_t max_context_tokens = 0;  // 0: unknown, nothing is checked against it
+  std::string name;                // as a message names it
+};
+
+absl::StatusOr<ResolvedModel> ResolveModel(const core::CatalogView& catalog, bool by_name, const std::string& name,
+                                           bool inline_arch, const v1::ModelArchitecture& arch,
+                                           const std::string& field) {
   if (by_name) {
     const core::ModelRow* m = catalog.FindModel(name);
     if (m == nullptr) {
       return absl::NotFoundError(
           absl::StrCat(field, ".model_name: no model named \"", name, "\" in the catalog (ListModels lists them)"));
     }
-    return m->arch;
+    return ResolvedModel{m->arch, m->max_context_tokens, name};
   }
   if (inline_arch) {
     core::ModelArchitecture a = ArchitectureFromProto(arch);
     absl::Status s = core::ValidateModel(a);
     if (!s.ok()) return Prefixed(s, field + ".architecture.");
-    return a;
+    if (arch.max_context_tokens() < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, ".architecture.max_context_tokens: must be >= 0 (0: unknown), got ", arch.max_context_tokens()));
+    }
+    return ResolvedModel{a, arch.max_context_tokens(), arch.name().empty() ? "the architecture" : arch.name()};
   }
   return absl::InvalidArgumentError(absl::StrCat(field, ": set model_name or architecture"));
+}
+
+// What a message says of a model's context window, e.g. "Llama-2-7B's context window of
+// 4096 tokens (max_context_tokens)".
+std::string ContextWindow(const ResolvedModel& m) {
+  return absl::StrCat(m.name, "'s context window of ", m.max_context_tokens, " tokens (max_context_tokens)");
 }
 
 absl::StatusOr<core::TrainingMethod> MethodFrom(v1::TrainingMethod m, const std::string& field) {
@@ -102,19 +121,48 @@ core::Recompute RecomputeFrom(v1::Recompute r) {
   }
 }
 
+// A training sequence longer than the model's context window asks for something the model
+// cannot do; an unset one is the default, capped at the window.
+absl::Status SetSequence(const ResolvedModel& m, int64_t sequence_tokens, const std::string& field,
+                         core::TrainingJob* job) {
+  const int64_t max = m.max_context_tokens;
+  if (sequence_tokens == 0) {
+    if (max > 0 && job->sequence_length > max) job->sequence_length = max;
+    return absl::OkStatus();
+  }
+  if (max > 0 && sequence_tokens > max) {
+    return absl::InvalidArgumentError(absl::StrCat(field, ".sequence_tokens: ", sequence_tokens, " tokens is beyond ",
+                                                   ContextWindow(m), "; must be at most ", max));
+  }
+  job->sequence_length = sequence_tokens;
+  return absl::OkStatus();
+}
+
+// Core checks the job; a global batch of 0 asks core to search it (issue 16). A core that
+// does not search yet rejects 0: it gets the Llama 2 default instead, as before.
+absl::Status ValidateJob(core::TrainingJob* job) {
+  absl::Status valid = core::ValidateTrainingJob(*job);
+  if (!valid.ok() && job->global_batch_tokens == 0) {
+    job->global_batch_tokens = core::kDefaultGlobalBatchTokens;
+    valid = core::ValidateTrainingJob(*job);
+  }
+  return valid;
+}
+
 }  // namespace
 
 absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catalog, const v1::TrainingWorkload& w,
                                                   const std::string& field) {
   core::TrainingJob job;
-  absl::StatusOr<core::ModelArchitecture> model =
+  absl::StatusOr<ResolvedModel> model =
       ResolveModel(catalog, w.model_case() == v1::TrainingWorkload::kModelName, w.model_name(),
                    w.model_case() == v1::TrainingWorkload::kArchitecture, w.architecture(), field);
   if (!model.ok()) return model.status();
-  job.model = *model;
+  job.model = model->arch;
   job.tokens = w.tokens();
-  if (w.sequence_tokens() != 0) job.sequence_length = w.sequence_tokens();
-  if (w.global_batch_tokens() != 0) job.global_batch_tokens = static_cast<double>(w.global_batch_tokens());
+  absl::Status window = SetSequence(*model, w.sequence_tokens(), field, &job);
+  if (!window.ok()) return window;
+  job.global_batch_tokens = static_cast<double>(w.global_batch_tokens());  // 0: searched
   if (w.precision() != v1::PRECISION_UNSPECIFIED) {
     absl::StatusOr<core::Precision> p = PrecisionFromProto(w.precision(), field + ".precision");
     if (!p.ok()) return p.status();
@@ -129,7 +177,7 @@ absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catal
   if (w.lora_rank() != 0) job.lora_rank = w.lora_rank();
   job.flash_attention = !w.disable_flash_attention();
   if (w.goodput_fraction() != 0) job.goodput = w.goodput_fraction();
-  absl::Status valid = core::ValidateTrainingJob(job);
+  absl::Status valid = ValidateJob(&job);
   if (!valid.ok()) return Prefixed(valid, field + ".");
   return job;
 }
@@ -137,11 +185,11 @@ absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catal
 absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogView& catalog,
                                                           const v1::ServingWorkload& w, const std::string& field) {
   core::ServingWorkload s;
-  absl::StatusOr<core::ModelArchitecture> model =
+  absl::StatusOr<ResolvedModel> model =
       ResolveModel(catalog, w.model_case() == v1::ServingWorkload::kModelName, w.model_name(),
                    w.model_case() == v1::ServingWorkload::kArchitecture, w.architecture(), field);
   if (!model.ok()) return model.status();
-  s.model = *model;
+  s.model = model->arch;
   if (w.weight_precision() != v1::PRECISION_UNSPECIFIED) {
     absl::StatusOr<core::Precision> p = PrecisionFromProto(w.weight_precision(), field + ".weight_precision");
     if (!p.ok()) return p.status();
@@ -161,10 +209,17 @@ absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogVie
   if (w.target_utilization_fraction() != 0) s.target_utilization = w.target_utilization_fraction();
   absl::Status valid = core::ValidateServingWorkload(s);
   if (!valid.ok()) return Prefixed(valid, field + ".");
+  // Both lengths are bounded by the check above, so their sum cannot overflow.
+  const int64_t max = model->max_context_tokens;
+  if (max > 0 && s.prompt_tokens + s.output_tokens > max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".prompt_tokens + ", field, ".output_tokens: ", s.prompt_tokens, " + ", s.output_tokens,
+                     " = ", s.prompt_tokens + s.output_tokens, " tokens is beyond ", ContextWindow(*model)));
+  }
   return s;
 }
 
-absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const v1::PlanRequest& req) {
+absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const core::CatalogView& catalog, const v1::PlanRequest& req) {
   if (req.top_k() < 0 || req.top_k() > planner::kMaxTopK) {
     return absl::InvalidArgumentError(absl::StrCat("top_k: must be in [0, ", planner::kMaxTopK,
                                                    "] (0: ", planner::kDefaultTopK, "), got ", req.top_k()));
@@ -207,8 +262,13 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const v1::PlanRequest& req) {
   q.constraints.excluded_gpus.insert(c.excluded_gpus().begin(), c.excluded_gpus().end());
   q.constraints.spot_allowed = c.spot_allowed();
   if (c.max_gpus() > 0) q.constraints.max_gpus = c.max_gpus();
-  for (const v1::OwnedPool& p : c.owned_pools()) {
-    q.constraints.owned_pools.push_back({p.name(), p.gpu_name(), p.gpu_count(), p.cost_usd_per_gpu_hour()});
+  for (int i = 0; i < c.owned_pools_size(); ++i) {
+    const v1::OwnedPool& p = c.owned_pools(i);
+    absl::StatusOr<core::FabricOverride> fabric =
+        FabricOverrideFrom(catalog, p.fabric(), absl::StrCat("constraints.owned_pools[", i, "].fabric"));
+    if (!fabric.ok()) return fabric.status();
+    q.constraints.owned_pools.push_back(
+        {p.name(), p.gpu_name(), p.gpu_count(), p.cost_usd_per_gpu_hour(), *std::move(fabric)});
   }
   return q;
 }
@@ -315,19 +375,45 @@ absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, co
   return out;
 }
 
-std::vector<planner::CompareTarget> CompareTargetsFrom(const v1::CompareRequest& req) {
+namespace {
+
+// The pinned factors core's pin check does not cover yet: the same bound as tp, pp and dp.
+absl::Status CheckNewPinFactors(const v1::Parallelism& p, const std::string& field) {
+  for (const auto& [name, v] : {std::pair<const char*, int32_t>{"virtual_pipeline_stages", p.virtual_pipeline_stages()},
+                                {"context_parallel", p.context_parallel()},
+                                {"expert_parallel", p.expert_parallel()}}) {
+    if (v < 0 || v > planner::kMaxGpus) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".", name, ": must be in [0, ", planner::kMaxGpus, "] (0: chosen), got ", v));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<planner::CompareTarget>> CompareTargetsFrom(const core::CatalogView& catalog,
+                                                                       const v1::CompareRequest& req) {
   std::vector<planner::CompareTarget> out;
   out.reserve(static_cast<size_t>(req.targets_size()));
-  for (const v1::CompareTarget& t : req.targets()) {
+  for (int i = 0; i < req.targets_size(); ++i) {
+    const v1::CompareTarget& t = req.targets(i);
+    const std::string field = absl::StrCat("targets[", i, "]");
     planner::CompareTarget c;
     c.gpu_name = t.gpu_name();
     c.instance_type = t.instance_type();
     c.region = t.region();
     c.count = t.count();
     const v1::Parallelism& p = t.pinned_parallelism();
+    absl::Status pin = CheckNewPinFactors(p, field + ".pinned_parallelism");
+    if (!pin.ok()) return pin;
     c.pin = {
         p.tensor_parallel(),          p.pipeline_parallel(), p.data_parallel(),         p.zero_stage(),
-        RecomputeFrom(p.recompute()), p.sequence_parallel(), p.micro_batch_sequences(), p.serving_batch_sequences()};
+        RecomputeFrom(p.recompute()), p.sequence_parallel(), p.micro_batch_sequences(), p.serving_batch_sequences(),
+        p.virtual_pipeline_stages(),  p.context_parallel(),  p.expert_parallel()};
+    absl::StatusOr<core::FabricOverride> fabric = FabricOverrideFrom(catalog, t.fabric(), field + ".fabric");
+    if (!fabric.ok()) return fabric.status();
+    c.fabric = *std::move(fabric);
     out.push_back(std::move(c));
   }
   return out;

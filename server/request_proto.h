@@ -1,6 +1,9 @@
 // API requests to core's types: catalog names resolved (NotFound), API defaults applied (a
 // zero field means "the default"), and each error named by its field path as the caller
-// wrote it ("training.precision", "targets[2].pinned_parallelism.zero_stage").
+// wrote it ("training.precision", "targets[2].pinned_parallelism.zero_stage"). A workload
+// must fit its model's context window (catalog max_context_tokens; 0: unknown, unchecked):
+// a training sequence, or a serving prompt plus output; an unset training sequence is the
+// default capped at the window. A training global batch of 0 reaches core as 0 (searched).
 #pragma once
 
 #include <string>
@@ -26,10 +29,15 @@ absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogVie
                                                           const capplan::v1::ServingWorkload& w,
                                                           const std::string& field);
 
-// The objective, limits, constraints and view of a Plan. BASIC asks for no rejections.
-absl::StatusOr<core::planner::PlanQuery> PlanQueryFrom(const capplan::v1::PlanRequest& req);
+// The objective, limits, constraints and view of a Plan. BASIC asks for no rejections. An
+// owned pool's fabric is an override (server/fabric_proto.h) checked against the catalog.
+absl::StatusOr<core::planner::PlanQuery> PlanQueryFrom(const core::CatalogView& catalog,
+                                                       const capplan::v1::PlanRequest& req);
 
-std::vector<core::planner::CompareTarget> CompareTargetsFrom(const capplan::v1::CompareRequest& req);
+// Compare's targets, their pins and fabric overrides; InvalidArgument naming
+// "targets[i]..." for a pinned factor out of range or a fabric the catalog lacks.
+absl::StatusOr<std::vector<core::planner::CompareTarget>> CompareTargetsFrom(const core::CatalogView& catalog,
+                                                                             const capplan::v1::CompareRequest& req);
 
 // One TCO fleet part: the GPU's list price and TDP as defaults, the rent priced from the
 // catalog unless flat (the price row used is added to `prov`).

@@ -21,6 +21,13 @@ int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global);
 std::string Where(const v1::PlanOption& option);
 std::string Layout(const v1::Parallelism& p, bool serving);
 std::string BottleneckLabel(v1::Bottleneck b);
+// Training figures: days ("-" for 0, a figure the server did not fill), MFU in percent,
+// the global batch in millions of tokens, and the fabric the estimate assumed ("-" when
+// the answer names none, "fallback" for the server's assumed Ethernet).
+std::string Days(double seconds);
+std::string Mfu(const v1::PlanOption& o);
+std::string BatchTokens(const v1::PlanOption& o);
+std::string FabricLabel(const v1::PlanOption& o);
 // With --explain: each option's explanation and provenance, then the response's
 // formulas once.
 void PrintExplanations(const std::vector<const v1::PlanOption*>& options,

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "client/cli/commands.h"
+#include "client/cli/fabric_spec.h"
 #include "client/cli/workload.h"
 
 namespace capplan::cli {
@@ -18,11 +19,11 @@ namespace {
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 constexpr char kTargetHelp[] =
-    "targets, comma-separated or repeated: gpu:NAME:COUNT or "
-    "instance:TYPE[:REGION[:COUNT]], "
-    "each optionally "
-    "/tp=N/pp=N/dp=N/zero=N/micro_batch=N/batch=N/recompute=none|selective|full"
-    "/sp=true to pin the layout";
+    "targets, comma-separated or repeated: gpu:NAME:COUNT or instance:TYPE[:REGION[:COUNT]], each optionally "
+    "followed by /key=value segments: a pinned layout "
+    "/tp=N/pp=N/dp=N/vpp=N/cp=N/ep=N/zero=N/micro_batch=N/batch=N/recompute=none|selective|full/sp=true "
+    "(tensor, pipeline, data, virtual pipeline stages, context and expert parallel; unset: searched), and a fabric "
+    "override of the offer's network /fabric=NAME/network_gbit_per_s_per_gpu=G/...";
 
 const CommandInfo kTraining = {"compare training", "one training workload on the targets you name, side by side",
                                "(--model=NAME | --model_file=PATH) --tokens=N --targets=SPEC[,SPEC...] "
@@ -30,7 +31,10 @@ const CommandInfo kTraining = {"compare training", "one training workload on the
                                "  capplan compare training --model=Llama-2-13B --tokens=1e9 --method=lora "
                                "\\\n"
                                "    "
-                               "--targets=gpu:A100-SXM4-80GB:4,gpu:RTX-3090:8/tp=2/dp=4,gpu:RTX-A6000:2"};
+                               "--targets=gpu:A100-SXM4-80GB:4,gpu:RTX-3090:8/tp=2/dp=4,gpu:RTX-A6000:2\n"
+                               "  capplan compare training --model=Llama-2-70B --tokens=2e10 \\\n"
+                               "    --targets=instance:p5.48xlarge:us-east-1:4/tp=8/pp=4/vpp=2,"
+                               "instance:p5.48xlarge:us-east-1:4/tp=8/pp=4/vpp=2/network_gbit_per_s_per_gpu=100"};
 const CommandInfo kServing = {"compare serving", "one serving workload on the targets you name, side by side",
                               "(--model=NAME | --model_file=PATH) --prompt_tokens=N --output_tokens=N "
                               "--targets=SPEC[,SPEC...] [flags]",
@@ -58,6 +62,9 @@ absl::Status SetPinned(const std::string& key, const std::string& value, v1::Par
       {"tp", [](v1::Parallelism* q, int64_t n) { q->set_tensor_parallel(static_cast<int32_t>(n)); }},
       {"pp", [](v1::Parallelism* q, int64_t n) { q->set_pipeline_parallel(static_cast<int32_t>(n)); }},
       {"dp", [](v1::Parallelism* q, int64_t n) { q->set_data_parallel(static_cast<int32_t>(n)); }},
+      {"vpp", [](v1::Parallelism* q, int64_t n) { q->set_virtual_pipeline_stages(static_cast<int32_t>(n)); }},
+      {"cp", [](v1::Parallelism* q, int64_t n) { q->set_context_parallel(static_cast<int32_t>(n)); }},
+      {"ep", [](v1::Parallelism* q, int64_t n) { q->set_expert_parallel(static_cast<int32_t>(n)); }},
       {"zero", [](v1::Parallelism* q, int64_t n) { q->set_zero_stage(static_cast<int32_t>(n)); }},
       {"micro_batch", [](v1::Parallelism* q, int64_t n) { q->set_micro_batch_sequences(n); }},
       {"batch", [](v1::Parallelism* q, int64_t n) { q->set_serving_batch_sequences(n); }}};
@@ -90,7 +97,8 @@ absl::Status ParseTarget(const std::string& spec, v1::CompareTarget* t) {
   t->set_count(static_cast<int32_t>(count));
   for (size_t i = 1; i < parts.size(); ++i) {
     std::pair<std::string, std::string> kv = absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
-    absl::Status s = SetPinned(kv.first, kv.second, t->mutable_pinned_parallelism());
+    absl::Status s = IsFabricKey(kv.first) ? SetFabricKey(kv.first, kv.second, t->mutable_fabric())
+                                           : SetPinned(kv.first, kv.second, t->mutable_pinned_parallelism());
     if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("target \"", spec, "\": ", s.message()));
   }
   return absl::OkStatus();
@@ -105,20 +113,25 @@ std::string Ratio(double r) { return r > 0 ? absl::StrFormat("%.2f", r) : "-"; }
 
 void PrintRows(const v1::CompareResponse& resp, bool serving) {
   Table t(serving ? std::vector<std::string>{"target", "layout", "req/s", "TPOT ms", "$/h", "speed x", "cost x", "note"}
-                  : std::vector<std::string>{"target", "layout", "days", "cost", "speed x", "cost x", "bound", "note"});
+                  : std::vector<std::string>{"target", "layout", "e2e days", "steady days", "cost", "MFU", "batch",
+                                             "fabric", "speed x", "cost x", "bound", "note"});
   for (const v1::CompareRow& row : resp.rows()) {
     const std::string name = TargetName(row.target());
     const v1::PlanOption& o = row.option();
     if (!row.infeasible_reason().empty()) {
-      t.Add({name, "-", "-", "-", "-", "-", "-", row.infeasible_reason()});  // 8 columns
+      std::vector<std::string> cells(serving ? 8 : 12, "-");
+      cells.front() = name;
+      cells.back() = row.infeasible_reason();
+      t.Add(std::move(cells));
     } else if (serving) {
       t.Add({name, Layout(o.parallelism(), true), absl::StrFormat("%.1f", o.requests_per_second().point()),
              absl::StrFormat("%.1f", o.tpot_seconds().point() * 1000),
              o.cost_usd_per_hour() > 0 ? Usd(o.cost_usd_per_hour()) : "-",
              absl::StrFormat("%.2f", row.speed_ratio_vs_first()), Ratio(row.cost_ratio_vs_first()), ""});
     } else {
-      t.Add({name, Layout(o.parallelism(), false), absl::StrFormat("%.2f", o.duration_seconds().point() / 86400),
-             o.cost_usd_per_hour() > 0 ? Usd(o.total_cost_usd().point()) : "-",
+      t.Add({name, Layout(o.parallelism(), false), Days(o.duration_seconds().point()),
+             Days(o.steady_state_duration_seconds().point()),
+             o.cost_usd_per_hour() > 0 ? Usd(o.total_cost_usd().point()) : "-", Mfu(o), BatchTokens(o), FabricLabel(o),
              absl::StrFormat("%.2f", row.speed_ratio_vs_first()), Ratio(row.cost_ratio_vs_first()),
              BottleneckLabel(o.bottleneck()), ""});
     }
@@ -139,7 +152,7 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global) {
   std::vector<std::string> targets;
   v1::CompareRequest r;
   bool explain = false;
-  flags.Repeated("targets", "SPEC[,SPEC...]", kTargetHelp, &targets);
+  flags.Repeated("targets", "SPEC[,SPEC...]", absl::StrCat(kTargetHelp, "; fabric keys: ", kFabricKeysHelp), &targets);
   IsoTimeFlag(&flags, "prices_as_of", "read prices as they were at this UTC date or time",
               [&r](int64_t t) { r.set_prices_as_of_unix_seconds(t); });
   ViewFlag(&flags, [&r](v1::View v) { r.set_view(v); });

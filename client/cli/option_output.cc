@@ -19,8 +19,29 @@ std::string Layout(const v1::Parallelism& p, bool serving) {
   if (serving) {
     return absl::StrFormat("tp=%d x%d batch=%d", p.tensor_parallel(), p.data_parallel(), p.serving_batch_sequences());
   }
-  return absl::StrFormat("tp=%d pp=%d dp=%d z%d", p.tensor_parallel(), p.pipeline_parallel(), p.data_parallel(),
-                         p.zero_stage());
+  std::string out = absl::StrFormat("tp=%d pp=%d dp=%d z%d", p.tensor_parallel(), p.pipeline_parallel(),
+                                    p.data_parallel(), p.zero_stage());
+  // Shown only when they change the layout (1 or unset: plain 1F1B, no context or expert split).
+  if (p.virtual_pipeline_stages() > 1) absl::StrAppend(&out, " vpp=", p.virtual_pipeline_stages());
+  if (p.context_parallel() > 1) absl::StrAppend(&out, " cp=", p.context_parallel());
+  if (p.expert_parallel() > 1) absl::StrAppend(&out, " ep=", p.expert_parallel());
+  return out;
+}
+
+std::string Days(double seconds) { return seconds > 0 ? absl::StrFormat("%.2f", seconds / 86400) : "-"; }
+
+std::string Mfu(const v1::PlanOption& o) {
+  return o.mfu_fraction() > 0 ? absl::StrFormat("%.0f%%", o.mfu_fraction() * 100) : "-";
+}
+
+std::string BatchTokens(const v1::PlanOption& o) {
+  return o.global_batch_tokens() > 0 ? absl::StrFormat("%.2fM", static_cast<double>(o.global_batch_tokens()) / 1e6)
+                                     : "-";
+}
+
+std::string FabricLabel(const v1::PlanOption& o) {
+  if (!o.has_fabric()) return "-";
+  return o.fabric().name().empty() ? "fallback" : o.fabric().name();
 }
 
 std::string BottleneckLabel(v1::Bottleneck b) { return EnumLabel(v1::Bottleneck_Name(b), "BOTTLENECK_"); }

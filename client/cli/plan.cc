@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "client/cli/commands.h"
+#include "client/cli/fabric_spec.h"
 #include "client/cli/workload.h"
 
 namespace capplan::cli {
@@ -40,23 +41,35 @@ struct PlanFlags {
   bool explain = false;
 };
 
-// NAME:GPU:COUNT:USD_PER_GPU_HOUR
+constexpr char kOwnedPoolHelp[] =
+    "GPUs you own, priced per GPU-hour, e.g. lab:A100-SXM4-80GB:16:1.10, optionally followed by "
+    "/key=value segments overriding how the pool is wired (unset: the GPU's default fabric), e.g. "
+    "lab:H100-SXM5-80GB:64:2.00/fabric=aws-p5-efa/network_gbit_per_s_per_gpu=200";
+
+// NAME:GPU:COUNT:USD_PER_GPU_HOUR[/key=value...], the keys those of client/cli/fabric_spec.h.
 absl::Status ParseOwnedPool(const std::string& spec, v1::OwnedPool* pool) {
-  std::vector<std::string> f = absl::StrSplit(spec, ':');
+  std::vector<std::string> parts = absl::StrSplit(spec, '/');
+  std::vector<std::string> f = absl::StrSplit(parts[0], ':');
   int64_t count = 0;
   double usd = 0;
   if (f.size() != 4 || f[0].empty() || f[1].empty() || !absl::SimpleAtoi(f[2], &count) || count < 1 ||
       count > kInt32Max || !absl::SimpleAtod(f[3], &usd) || !(usd >= 0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--owned_pool: want NAME:GPU:COUNT:USD_PER_GPU_HOUR, e.g. "
-                     "lab:A100-SXM4-80GB:16:1.10, "
-                     "got \"",
-                     spec, "\""));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--owned_pool: want NAME:GPU:COUNT:USD_PER_GPU_HOUR[/fabric=NAME/...], e.g. lab:A100-SXM4-80GB:16:1.10, got \"",
+        spec, "\""));
   }
   pool->set_name(f[0]);
   pool->set_gpu_name(f[1]);
   pool->set_gpu_count(static_cast<int32_t>(count));
   pool->set_cost_usd_per_gpu_hour(usd);
+  for (size_t i = 1; i < parts.size(); ++i) {
+    std::pair<std::string, std::string> kv = absl::StrSplit(parts[i], absl::MaxSplits('=', 1));
+    absl::Status s =
+        IsFabricKey(kv.first)
+            ? SetFabricKey(kv.first, kv.second, pool->mutable_fabric())
+            : absl::InvalidArgumentError(absl::StrCat("unknown key \"", kv.first, "\"; want ", kFabricKeysHelp));
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("--owned_pool \"", spec, "\": ", s.message()));
+  }
   return absl::OkStatus();
 }
 
@@ -86,8 +99,8 @@ void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
   });
   IntField(flags, "max_gpus", "largest fleet to consider, GPUs", "64", 1, kInt32Max,
            [k](int64_t n) { k->set_max_gpus(static_cast<int32_t>(n)); });
-  flags->Repeated("owned_pool", "NAME:GPU:COUNT:USD_PER_GPU_HOUR",
-                  "GPUs you own, priced per GPU-hour, e.g. lab:A100-SXM4-80GB:16:1.10", &p->owned_pools);
+  flags->Repeated("owned_pool", "NAME:GPU:COUNT:USD_PER_GPU_HOUR[/KEY=VALUE...]",
+                  absl::StrCat(kOwnedPoolHelp, "; keys: ", kFabricKeysHelp), &p->owned_pools);
 }
 
 void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
@@ -141,11 +154,12 @@ absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
   return absl::OkStatus();
 }
 
+// Training rows say which duration is which: end to end (what the cost is for; failures,
+// restarts and checkpoints included) and steady state (what MFU describes).
 void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
-  Table t =
-      serving
-          ? Table({"#", "where", "GPUs", "layout", "req/s", "TTFT s", "TPOT ms", "$/h", "$/1M req", "bound"})
-          : Table({"#", "where", "GPUs", "layout", "days (low-high)", "cost (low-high)", "$/h", "mem GB/GPU", "bound"});
+  Table t = serving ? Table({"#", "where", "GPUs", "layout", "req/s", "TTFT s", "TPOT ms", "$/h", "$/1M req", "bound"})
+                    : Table({"#", "where", "GPUs", "layout", "e2e days (low-high)", "steady days", "cost (low-high)",
+                             "$/h", "MFU", "batch", "mem GB/GPU", "fabric", "bound"});
   for (const v1::PlanOption& o : resp.options()) {
     const std::string gpus = absl::StrCat(o.gpu_count(), "x", o.gpu_name());
     if (serving) {
@@ -160,9 +174,11 @@ void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
     const v1::Range& c = o.total_cost_usd();
     t.Add({absl::StrCat(o.rank()), Where(o), gpus, Layout(o.parallelism(), false),
            absl::StrFormat("%.2f (%.2f-%.2f)", d.point() / 86400, d.low() / 86400, d.high() / 86400),
+           Days(o.steady_state_duration_seconds().point()),
            absl::StrCat(Usd(c.point()), " (", Usd(c.low()), "-", Usd(c.high()), ")"), Usd(o.cost_usd_per_hour()),
+           Mfu(o), BatchTokens(o),
            absl::StrFormat("%s/%s", Gb(o.memory_per_gpu().total_bytes()), Gb(o.memory_per_gpu().capacity_bytes())),
-           BottleneckLabel(o.bottleneck())});
+           FabricLabel(o), BottleneckLabel(o.bottleneck())});
   }
   t.Print();
 }

@@ -62,10 +62,11 @@ void AddTrainingFlags(FlagSet* flags, TrainingFlags* t) {
   v1::TrainingWorkload* w = &t->workload;
   NumberField(flags, "tokens", "N", "training tokens, e.g. 2e9", "", 0, false, 1e18,
               [w](double d) { w->set_tokens(d); });
-  IntField(flags, "sequence_tokens", "tokens per training sequence", "4096", 1, kMaxTokens,
+  IntField(flags, "sequence_tokens", "tokens per training sequence, at most the model's context window",
+           "4096, or the model's context window if shorter", 1, kMaxTokens,
            [w](int64_t n) { w->set_sequence_tokens(n); });
-  IntField(flags, "global_batch_tokens", "tokens per optimizer step across all GPUs", "server's choice", 1, kMaxTokens,
-           [w](int64_t n) { w->set_global_batch_tokens(n); });
+  IntField(flags, "global_batch_tokens", "tokens per optimizer step across all GPUs", "0: searched by the server", 0,
+           kMaxTokens, [w](int64_t n) { w->set_global_batch_tokens(n); });
   EnumField<v1::Precision>(flags, "precision", "fp32|bf16|fp16|fp8", "training precision (16 and 8 bit: mixed)",
                            "server's choice", "PRECISION_", v1::Precision_Parse,
                            [w](v1::Precision p) { w->set_precision(p); });
@@ -76,8 +77,10 @@ void AddTrainingFlags(FlagSet* flags, TrainingFlags* t) {
                            "adamw", "OPTIMIZER_", v1::Optimizer_Parse, [w](v1::Optimizer o) { w->set_optimizer(o); });
   IntField(flags, "lora_rank", "LoRA rank with --method=lora|qlora", "16", 1, 65536,
            [w](int64_t n) { w->set_lora_rank(static_cast<int32_t>(n)); });
-  NumberField(flags, "goodput_fraction", "F", "share of wall time doing useful steps", "0.9", 0, false, 1,
-              [w](double d) { w->set_goodput_fraction(d); });
+  NumberField(flags, "goodput_fraction", "F",
+              "share of end-to-end wall time doing useful steps (failures, restarts, checkpoints and evaluation "
+              "take the rest)",
+              "0.9", 0, false, 1, [w](double d) { w->set_goodput_fraction(d); });
   flags->Bool("flash_attention", "assume FlashAttention (--noflash_attention: off)", &t->flash_attention);
 }
 

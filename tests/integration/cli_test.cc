@@ -60,7 +60,9 @@ TEST(CliHelpTest, EachCommandListsItsOwnFlagsAndNotOthers) {
        {"--model=NAME", "--model_file=PATH", "--tokens=N", "--global_batch_tokens=N", "--sequence_tokens=N",
         "--optimizer=", "--lora_rank=N", "--goodput_fraction=F", "--flash_attention",
         "--owned_pool=NAME:GPU:COUNT:USD_PER_GPU_HOUR", "--prices_as_of=", "--view=basic|full", "--max_rejected=N",
-        "(default: 4096)", "Example:", "capplan plan training --model=Llama-2-7B"}) {
+        "(default: 4096, or the model's context window if shorter)", "(default: 0: searched by the server)",
+        "[/KEY=VALUE...]", "network_gbit_per_s_per_gpu=Gbit/s",
+        "Example:", "capplan plan training --model=Llama-2-7B"}) {
     EXPECT_TRUE(Contains(plan.stdout_text, own)) << own << "\n" << plan.stdout_text;
   }
   for (const char* other :
@@ -253,6 +255,101 @@ TEST_F(CliTest, BasicViewPrintsNoNotChosenSection) {
   ASSERT_EQ(basic.exit_code, 0) << basic.stderr_text;
   EXPECT_FALSE(Contains(basic.stdout_text, "not chosen")) << basic.stdout_text;
   EXPECT_TRUE(Contains(basic.stdout_text, "catalog version")) << basic.stdout_text;
+}
+
+TEST(CliHelpTest, CompareHelpNamesEveryPinAndFabricKey) {
+  ExitResult r = Cli({"compare", "training", "--help"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  for (const char* key : {"/tp=N", "/pp=N", "/dp=N", "/vpp=N", "/cp=N", "/ep=N", "/zero=N", "/micro_batch=N",
+                          "/recompute=none|selective|full", "fabric=NAME", "gpus_per_node=N",
+                          "intra_link=pcie|nvlink|infinity_fabric|xe_link", "intra_node_gbyte_per_s_per_gpu=GB/s",
+                          "network_kind=none|ethernet|efa|infiniband|roce", "network_gbit_per_s_per_gpu=Gbit/s",
+                          "network_latency_us=US"}) {
+    EXPECT_TRUE(Contains(r.stdout_text, key)) << key << "\n" << r.stdout_text;
+  }
+}
+
+// A pinned vpp/cp/ep layout and a fabric override come back in the compare row's target, in
+// the API's units: 100 Gbit/s per GPU is 12.5e9 bytes/s (8 bits a byte); H100 NVLink's
+// 450 GB/s per direction (datasheet: 900 GB/s bidirectional) is 450e9; 5 us is 5e-6 s.
+TEST_F(CliTest, CompareSendsPinsAndFabricOverrides) {
+  ExitResult r = Run({"--json", "compare", "training", "--model=Llama-2-13B", "--tokens=1e9", "--method=lora",
+                      "--targets=gpu:H100-SXM5-80GB:8/tp=2/dp=4/vpp=1/cp=1/ep=1/gpus_per_node=8/intra_link=nvlink/"
+                      "intra_node_gbyte_per_s_per_gpu=450/network_kind=infiniband/network_gbit_per_s_per_gpu=100/"
+                      "network_latency_us=5"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto cmp = ParseJson<v1::CompareResponse>(r.stdout_text);
+  ASSERT_EQ(cmp.rows_size(), 1) << r.stdout_text;
+  const v1::CompareTarget& t = cmp.rows(0).target();
+  EXPECT_EQ(t.pinned_parallelism().virtual_pipeline_stages(), 1);
+  EXPECT_EQ(t.pinned_parallelism().context_parallel(), 1);
+  EXPECT_EQ(t.pinned_parallelism().expert_parallel(), 1);
+  EXPECT_EQ(t.fabric().gpus_per_node(), 8);
+  EXPECT_EQ(t.fabric().intra_link(), v1::INTERCONNECT_KIND_NVLINK);
+  EXPECT_DOUBLE_EQ(t.fabric().intra_node_bytes_per_second_per_gpu(), 450e9);
+  EXPECT_EQ(t.fabric().network(), v1::NETWORK_KIND_INFINIBAND);
+  EXPECT_DOUBLE_EQ(t.fabric().network_bytes_per_second_per_gpu(), 12.5e9);
+  EXPECT_DOUBLE_EQ(t.fabric().network_latency_seconds(), 5e-6);
+  EXPECT_EQ(cmp.rows(0).option().parallelism().data_parallel(), 4) << r.stdout_text;
+
+  // A fabric name the catalog lacks reaches the server, which names the field.
+  ExitResult unknown = Run({"compare", "training", "--model=Llama-2-13B", "--tokens=1e9", "--method=lora",
+                            "--targets=gpu:H100-SXM5-80GB:8/fabric=no-such-fabric"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_TRUE(Contains(unknown.stderr_text, "targets[0].fabric.name")) << unknown.stderr_text;
+  // A bad fabric value is a usage error before anything is sent.
+  ExitResult bad = Run({"compare", "training", "--model=Llama-2-13B", "--tokens=1e9",
+                        "--targets=gpu:H100-SXM5-80GB:8/network_kind=carrier_pigeon"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(Contains(bad.stderr_text, "network_kind: want none, ethernet, efa, infiniband or roce"))
+      << bad.stderr_text;
+}
+
+TEST_F(CliTest, OwnedPoolFabricAndTrainingFieldsReachTheRequest) {
+  // The pool's fabric override reaches the server: an unknown name is refused by field path.
+  std::vector<std::string> args = kLoraTraining;
+  args.push_back("--owned_pool=lab:H100-SXM5-80GB:16:2.00/fabric=no-such-fabric");
+  ExitResult unknown = Run(args);
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_TRUE(Contains(unknown.stderr_text, "constraints.owned_pools[0].fabric.name")) << unknown.stderr_text;
+  args.back() = "--owned_pool=lab:H100-SXM5-80GB:16:2.00/network_gbit_per_s_per_gpu=-5";
+  ExitResult negative = Run(args);
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_TRUE(Contains(negative.stderr_text, "network_gbit_per_s_per_gpu: want a number > 0")) << negative.stderr_text;
+  args.back() = "--owned_pool=lab:H100-SXM5-80GB:16:2.00/network_kind=infiniband/network_gbit_per_s_per_gpu=400";
+  args.push_back("--json");
+  ExitResult pool = Run(args);
+  ASSERT_EQ(pool.exit_code, 0) << pool.stderr_text;
+
+  // A global batch of 0 is "searched"; a sequence beyond Llama 2's 4k window (Touvron et
+  // al. 2023, Table 1) is refused by the server, naming the field.
+  std::vector<std::string> batch = kLoraTraining;
+  batch.push_back("--global_batch_tokens=0");
+  ExitResult searched = Run(batch);
+  EXPECT_EQ(searched.exit_code, 0) << searched.stderr_text;
+  std::vector<std::string> longer = kLoraTraining;
+  longer.push_back("--sequence_tokens=8192");
+  ExitResult too_long = Run(longer);
+  EXPECT_EQ(too_long.exit_code, 1);
+  EXPECT_TRUE(Contains(too_long.stderr_text, "training.sequence_tokens: 8192 tokens is beyond Llama-2-7B's context"))
+      << too_long.stderr_text;
+}
+
+// The training table says which duration is which, and shows MFU, the batch and the fabric.
+TEST_F(CliTest, TrainingTablesNameEndToEndAndSteadyState) {
+  std::vector<std::string> args = kLoraTraining;
+  args.push_back("--top_k=1");
+  ExitResult plan = Run(args);
+  ASSERT_EQ(plan.exit_code, 0) << plan.stderr_text;
+  for (const char* column : {"e2e days (low-high)", "steady days", "MFU", "batch", "fabric"}) {
+    EXPECT_TRUE(Contains(plan.stdout_text, column)) << column << "\n" << plan.stdout_text;
+  }
+  ExitResult cmp = Run({"compare", "training", "--model=Llama-2-13B", "--tokens=1e9", "--method=lora",
+                        "--targets=gpu:A100-SXM4-80GB:4/tp=2/dp=2/cp=1"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.stderr_text;
+  for (const char* column : {"e2e days", "steady days", "MFU", "batch", "fabric"}) {
+    EXPECT_TRUE(Contains(cmp.stdout_text, column)) << column << "\n" << cmp.stdout_text;
+  }
 }
 
 }  // namespace

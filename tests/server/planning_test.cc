@@ -92,6 +92,52 @@ TEST_F(PlanningTest, TrainingPlanRanksByCostAndExplainsItself) {
   EXPECT_TRUE(t4);
 }
 
+// What a scheduler reads survives the basic view: durations, cost, layout (vpp, cp and ep
+// included) and MFU; the fabric the estimate assumed comes with it once the planner
+// resolves one.
+TEST_F(PlanningTest, BasicViewKeepsTheSchedulersFigures) {
+  v1::PlanRequest r = FineTune7B();
+  r.set_view(v1::VIEW_BASIC);
+  v1::PlanResponse resp;
+  absl::Status s = Plan(snap(), r, &resp);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_GT(resp.options_size(), 0);
+  EXPECT_EQ(resp.rejected_size(), 0);
+  for (const v1::PlanOption& o : resp.options()) {
+    EXPECT_GT(o.duration_seconds().point(), 0);
+    EXPECT_GT(o.total_cost_usd().point(), 0);
+    EXPECT_GE(o.parallelism().virtual_pipeline_stages(), 1);
+    EXPECT_GE(o.parallelism().context_parallel(), 1);
+    EXPECT_GE(o.parallelism().expert_parallel(), 1);
+    EXPECT_GT(o.mfu_fraction(), 0);
+    EXPECT_LT(o.mfu_fraction(), 1);  // a fraction of the dense peak
+    EXPECT_GT(o.model_tflops_per_gpu(), 0);
+    // Steady state is never longer than end to end (goodput <= 1), when it is sent.
+    EXPECT_LE(o.steady_state_duration_seconds().point(), o.duration_seconds().point());
+    if (o.has_fabric()) {
+      EXPECT_GT(o.fabric().gpus_per_node(), 0);
+    }
+  }
+}
+
+// The shipped catalog's BLOOM-7B1 has a 2048-token window (BigScience 2022): an unset
+// sequence plans at 2048, a 4096-token one is refused naming the field.
+TEST_F(PlanningTest, TheContextWindowComesFromTheCatalog) {
+  v1::PlanRequest r;
+  r.mutable_training()->set_model_name("BLOOM-7B1");
+  r.mutable_training()->set_tokens(2e9);
+  r.mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
+  v1::PlanResponse resp;
+  absl::Status s = Plan(snap(), r, &resp);
+  EXPECT_TRUE(s.ok()) << s;
+  r.mutable_training()->set_sequence_tokens(4096);
+  s = Plan(snap(), r, &resp);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("training.sequence_tokens: 4096 tokens is beyond BLOOM-7B1's context window of 2048"),
+            std::string::npos)
+      << s;
+}
+
 TEST_F(PlanningTest, DeadlineAndBudgetObjectivesRespectTheirLimits) {
   v1::PlanRequest r = FineTune7B();
   r.set_objective(v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE);
