@@ -138,17 +138,6 @@ absl::Status SetSequence(const ResolvedModel& m, int64_t sequence_tokens, const 
   return absl::OkStatus();
 }
 
-// Core checks the job; a global batch of 0 asks core to search it (issue 16). A core that
-// does not search yet rejects 0: it gets the Llama 2 default instead, as before.
-absl::Status ValidateJob(core::TrainingJob* job) {
-  absl::Status valid = core::ValidateTrainingJob(*job);
-  if (!valid.ok() && job->global_batch_tokens == 0) {
-    job->global_batch_tokens = core::kDefaultGlobalBatchTokens;
-    valid = core::ValidateTrainingJob(*job);
-  }
-  return valid;
-}
-
 }  // namespace
 
 absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catalog, const v1::TrainingWorkload& w,
@@ -177,7 +166,7 @@ absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catal
   if (w.lora_rank() != 0) job.lora_rank = w.lora_rank();
   job.flash_attention = !w.disable_flash_attention();
   if (w.goodput_fraction() != 0) job.goodput = w.goodput_fraction();
-  absl::Status valid = ValidateJob(&job);
+  absl::Status valid = core::ValidateTrainingJob(job);  // a global batch of 0 is searched
   if (!valid.ok()) return Prefixed(valid, field + ".");
   return job;
 }
@@ -234,7 +223,8 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const core::CatalogView& catalo
   const v1::Constraints& c = req.constraints();
   if (c.max_gpus() < 0 || c.max_gpus() > planner::kMaxGpus) {
     return absl::InvalidArgumentError(absl::StrCat("constraints.max_gpus: must be in [0, ", planner::kMaxGpus,
-                                                   "] (0: ", planner::kDefaultMaxGpus, "), got ", c.max_gpus()));
+                                                   "] (0: serving deployments up to ", planner::kDefaultMaxGpus,
+                                                   " GPUs, training without a limit), got ", c.max_gpus()));
   }
   for (const auto& [list, name] : {std::pair{&c.providers(), "providers"},
                                    {&c.regions(), "regions"},
