@@ -33,11 +33,6 @@ constexpr double kUnoverlappedDpFraction = 0.05;
 // published FP8 training speedups are ~1.3-1.5x (NVIDIA Transformer Engine docs). 0.7 of
 // the FP8 peak's efficiency gives ~1.4x. An estimate, not a measurement.
 constexpr double kFp8PeakUtilisation = 0.7;
-// GEMM efficiency falls for short micro-batches: tokens per micro-batch per GPU t reach
-// t / (t + kHalfEfficiencyTokens) of the large-GEMM rate. Narayanan et al. 2021 (Sec. 5.7,
-// Fig. 16) measure ~1.2-1.3x more throughput per GPU going from micro-batch 1 to 4-8 at
-// sequence 2,048 on a 91B model; 256 tokens reproduces that order. Uncertain (+-50%).
-constexpr double kHalfEfficiencyTokens = 256;
 
 bool MixedPrecision(Precision p) { return p != Precision::kFp32; }
 
@@ -184,6 +179,10 @@ StageSplit SplitStages(int64_t layers, int pp, double head) {
   }
   out.slowest_load = best;
   out.imbalance = best / ((L + head) / pp);
+  // The first stage holds the most activations in flight, so it takes the fewest layers the
+  // others' pace allows (Dubey et al. 2024, Sec. 3.3.2: one layer fewer on the first stage).
+  const double middle = std::floor(best);
+  out.first_layers = std::clamp(L - out.last_layers - (pp - 2) * middle, 1.0, out.first_layers);
   return out;
 }
 
@@ -201,7 +200,9 @@ std::string LayoutProblem(const Prepared& p, const ParallelConfig& par) {
     return absl::StrCat("expert parallel ", par.ep, " must divide the experts (", p.shape.num_experts,
                         ") and data x context parallel (", par.dp * par.cp, ")");
   }
-  if (par.vpp > 1 && (par.pp == 1 || par.vpp * par.pp > p.shape.num_layers)) {
+  // Every model chunk holds a layer, except that the first may hold only the embedding and
+  // the last only the head (Dubey et al. 2024, Sec. 3.3.2).
+  if (par.vpp > 1 && (par.pp == 1 || par.vpp * par.pp > p.shape.num_layers + 2)) {
     return absl::StrCat("virtual stages ", par.vpp, " need pipeline parallelism and at least one layer per stage");
   }
   if (par.cp > 1 && p.job->sequence_length % (2 * par.cp) != 0) {
@@ -344,8 +345,16 @@ void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   }
   e->hw_flops_per_token = hw;
   e->attention_share = 3.0 * p.attention_fwd_flops_per_token / hw;
+  // A short micro-batch makes the layer's GEMMs memory-bound: roofline (Williams et al. 2009)
+  // of the MLP's up-projection, M tokens x K = h x N = ffn/tp at 16-bit elements, whose
+  // arithmetic intensity M·K·N / (M·K + K·N + M·N) FLOP/byte must reach the GPU's peak over
+  // its memory bandwidth to run at the compute rate. Large micro-batches are not faster.
   const double tokens_mb = static_cast<double>(par.micro_batch) * job.sequence_length / par.cp;
-  e->kernel_scale = tokens_mb / (tokens_mb + kHalfEfficiencyTokens);
+  const double k = static_cast<double>(p.shape.hidden_size);
+  const double n_dim = static_cast<double>(p.shape.ffn_hidden_size) / par.tp;
+  const double intensity = tokens_mb * k * n_dim / (tokens_mb * k + k * n_dim + tokens_mb * n_dim);
+  const double ridge = p.peak_flops / p.cluster->gpu.memory_bandwidth_bytes_per_second;
+  e->kernel_scale = std::min(1.0, intensity / ridge);
   // Balanced work per GPU, times the busiest stage's share over the mean.
   e->compute1 = hw * tokens_per_step / (n * p.peak_flops) * e->stages.imbalance / e->kernel_scale;
   CommFor(p, par, e);

@@ -94,8 +94,9 @@ class LayoutSearch {
     const ParallelConfig& pin = options_.pinned;
     for (int tp = 1; tp <= std::min(n, p_.fabric.gpus_per_node); tp *= 2) {
       if (n % tp != 0 || heads % tp != 0 || (pin.tp > 0 && tp != pin.tp)) continue;
-      for (int cp = 1; cp * tp <= n; cp *= 2) {
-        if (pin.cp > 0 ? cp != pin.cp : cp > 1 && seq < kMinSequenceForContextParallel) continue;
+      for (int cp = pin.cp > 0 ? pin.cp : 1; cp * tp <= n; cp *= 2) {
+        if (pin.cp > 0 && cp != pin.cp) break;
+        if (pin.cp == 0 && cp > 1 && seq < kMinSequenceForContextParallel) break;
         if (cp > 1 && seq % (2 * cp) != 0) break;
         const int rest = n / (tp * cp);
         if (rest * tp * cp != n) continue;
@@ -116,15 +117,16 @@ class LayoutSearch {
       return;
     }
     const ParallelConfig& pin = options_.pinned;
-    for (int vpp = 1; vpp == 1 || (pp > 1 && vpp * pp <= p_.shape.num_layers); vpp *= 2) {
-      if (pin.vpp > 0 && vpp != pin.vpp) continue;
-      for (int ep = 1; ep == 1 || (p_.shape.IsMoe() && ep <= p_.shape.num_experts); ep *= 2) {
-        if (pin.ep > 0 && ep != pin.ep) continue;
+    // Pinned values are taken as given (a published vpp of 3 or 6 is not a power of two).
+    for (int vpp = pin.vpp > 0 ? pin.vpp : 1; vpp == 1 || (pp > 1 && vpp * pp <= p_.shape.num_layers + 2); vpp *= 2) {
+      for (int ep = pin.ep > 0 ? pin.ep : 1; ep == 1 || (p_.shape.IsMoe() && ep <= p_.shape.num_experts); ep *= 2) {
         if (ep > 1 && (p_.shape.num_experts % ep != 0 || (dp * cp) % ep != 0)) break;
         ParallelConfig par{tp, pp, dp, 0, Recompute::kNone, tp > 1, 1, vpp, cp, ep};
         if (!LayoutProblem(p_, par).empty()) continue;
         Layouts(par);
+        if (pin.ep > 0) break;
       }
+      if (pin.vpp > 0) break;
     }
   }
 
