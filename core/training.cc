@@ -445,6 +445,7 @@ TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const
       gpu.tdp_watts * n * (out.duration_seconds / units::kSecondsPerHour) * job.pue / units::kWattHoursPerKilowattHour;
   out.bottleneck = e.fits ? BottleneckOf(e, s) : Bottleneck::kMemoryCapacity;
   out.shape_inferred = p.shape_inferred;
+  out.fabric = p.fabric;
   return out;
 }
 

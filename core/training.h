@@ -120,6 +120,7 @@ struct TrainingEstimate {
   double energy_kwh = 0;            // TDP x GPUs x duration x PUE
   Bottleneck bottleneck = Bottleneck::kCompute;
   bool shape_inferred = false;  // model given as a bare count: shape from aspect ratio
+  Fabric fabric;                // the fabric the estimate assumed
 };
 
 absl::Status ValidateTrainingJob(const TrainingJob& job);

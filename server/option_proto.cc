@@ -178,6 +178,7 @@ void FillTrainingOption(int64_t catalog_version, const planner::Supply& s, const
   absl::StrAppend(x, ", $", core::Fixed(o->total_cost_usd().point(), 0), " at $", core::Fixed(usd_per_hour, 2), "/h",
                   s.fabric_name.empty() ? "" : "; fabric " + s.fabric_name,
                   e.shape_inferred ? "; model shape inferred from its parameter count" : "");
+  if (!c.ceiling_note.empty()) absl::StrAppend(x, "; ", c.ceiling_note);
   AppendRegions(c.same_offer_regions, x);
 }
 

@@ -212,3 +212,54 @@ TEST(PlannerTest, ComparePinnedLayoutMustMultiplyToTheGpus) {
 
 }  // namespace
 }  // namespace capplan::core::planner
+
+namespace capplan::core::planner {
+namespace {
+
+TrainingJob FullFineTune7B() {
+  TrainingJob j;
+  j.model = Llama2_7B();
+  j.tokens = 2e9;
+  return j;
+}
+
+TEST(PlannerFabricTest, SingleGpuVmsAreNotPlannedAsNvlinkNodes) {
+  // Lambda's gpu_1x_h100 is one GPU per VM (lambdalabs.com/service/gpu-cloud): clustering
+  // them gives data parallel over the network, never tensor parallel over NVLink.
+  FakeCatalog c;
+  c.AddOffer("lambda", "gpu_1x_h100_sxm5", "us-east-1", "H100-SXM5-80GB", 1, 3.29);
+  PlanQuery q = Query();
+  q.constraints.max_gpus = 256;
+  absl::StatusOr<TrainingPlan> p = PlanTraining(c, FullFineTune7B(), q);
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_FALSE(p->options.empty());
+  for (const TrainingChoice& o : p->options) {
+    EXPECT_EQ(o.estimate.parallel.tp, 1);
+    EXPECT_EQ(o.estimate.fabric.gpus_per_node, 1);
+  }
+}
+
+TEST(PlannerFabricTest, NoSilentCeilingAndABindingOneIsSaid) {
+  // A 70B pre-training run on 8 x H100 offers, fastest first: without max_gpus the plan goes
+  // past 64 GPUs; with max_gpus=64 the top option says the limit binds and what 128 gives.
+  FakeCatalog c;
+  c.AddOffer("cloud", "h100x8", "east", "H100-SXM5-80GB", 8, 98.32);
+  TrainingJob job;
+  job.model = Llama2_70B();
+  job.tokens = 2e12;
+  PlanQuery q = Query();
+  q.objective = Objective::kFastest;
+  absl::StatusOr<TrainingPlan> open = PlanTraining(c, job, q);
+  ASSERT_TRUE(open.ok()) << open.status();
+  EXPECT_GT(open->options.front().estimate.parallel.NumGpus(), 64);
+  q.constraints.max_gpus = 64;
+  absl::StatusOr<TrainingPlan> capped = PlanTraining(c, job, q);
+  ASSERT_TRUE(capped.ok()) << capped.status();
+  EXPECT_EQ(capped->options.front().estimate.parallel.NumGpus(), 64);
+  const std::string& note = capped->options.front().ceiling_note;
+  EXPECT_NE(note.find("limited by max_gpus=64"), std::string::npos) << note;
+  EXPECT_NE(note.find("128 GPUs would take"), std::string::npos) << note;
+}
+
+}  // namespace
+}  // namespace capplan::core::planner
