@@ -61,6 +61,22 @@ void BM_PlanTraining(benchmark::State& state) {
 BENCHMARK(BM_PlanTraining);
 BENCHMARK(BM_PlanTraining)->Name("FixedPlanTraining")->Iterations(100);
 
+// Pre-training at cluster scale with no GPU limit: Llama 3.1 405B on 15.6T tokens (Dubey et
+// al. 2024), the batch searched, every offer scanned to the fleet size where it stops helping.
+void BM_PlanPretraining(benchmark::State& state) {
+  v1::PlanRequest r;
+  r.mutable_training()->set_model_name("Llama-3.1-405B");
+  r.mutable_training()->set_tokens(15.6e12);
+  r.mutable_training()->set_sequence_tokens(8192);
+  r.set_objective(state.range(0) == 0 ? v1::OBJECTIVE_CHEAPEST : v1::OBJECTIVE_FASTEST);
+  auto snap = Snapshot();
+  for (auto _ : state) {
+    v1::PlanResponse resp;
+    benchmark::DoNotOptimize(Plan(*snap, r, &resp));
+  }
+}
+BENCHMARK(BM_PlanPretraining)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 void BM_Tco(benchmark::State& state) {
   v1::TcoRequest r;
   r.set_horizon_months(36);
