@@ -56,11 +56,11 @@ absl::Status CheckUnused(SQLite::Database& db, const std::string& name) {
                        "SELECT provider || ' ' || instance_type || ' ' || region FROM instance_types "
                        "WHERE fabric_name = ? ORDER BY provider, instance_type, region",
                        name, kShown),
-                 "instance types"),
+                 "instance type(s)"),
         Describe(Users(db, "SELECT name FROM gpu_types WHERE default_fabric_name = ? ORDER BY name", name, kShown),
-                 "GPUs (default fabric)"),
+                 "GPU(s) (default fabric)"),
         Describe(Users(db, "SELECT 'id ' || id FROM benchmarks WHERE fabric_name = ? ORDER BY id", name, kShown),
-                 "benchmarks")}) {
+                 "benchmark(s)")}) {
     if (!part.empty()) parts.push_back(part);
   }
   if (parts.empty()) return absl::OkStatus();
