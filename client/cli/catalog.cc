@@ -38,13 +38,14 @@ int Gpus(client::Client& c, bool json) {
   auto r = c.ListGpus();
   if (!r.ok()) return Fail(r.status());
   if (json) return PrintJson(*r), 0;
-  Table t({"gpu", "memory GB", "GB/s", "bf16 TFLOPS", "TDP W", "link GB/s", "datacenter", "source"});
+  // Memory in GiB, the unit datasheets' "80 GB" means; bandwidths in 1e9 bytes/s.
+  Table t({"gpu", "memory GiB", "GB/s", "bf16 TFLOPS", "TDP W", "link GB/s", "datacenter", "source"});
   for (const v1::Gpu& g : r->gpus()) {
     double bf16 = 0;
     for (const auto& th : g.throughput()) {
       if (th.precision() == v1::PRECISION_BF16) bf16 = th.dense_tflops();
     }
-    t.Add({g.name(), Gb(static_cast<double>(g.memory_bytes())),
+    t.Add({g.name(), absl::StrFormat("%.1f", static_cast<double>(g.memory_bytes()) / (1 << 30)),
            absl::StrFormat("%.0f", g.memory_bandwidth_bytes_per_second() / 1e9), absl::StrFormat("%.1f", bf16),
            absl::StrFormat("%.0f", g.tdp_watts()),
            absl::StrFormat("%.0f", g.interconnect_bandwidth_bytes_per_second() / 1e9), g.datacenter() ? "yes" : "no",
