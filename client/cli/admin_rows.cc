@@ -27,10 +27,11 @@ namespace {
 
 const CommandInfo kUpsertFabric = {
     "admin upsert-fabric", "add or replace a named fabric: the link inside a node and the network between nodes",
-    "--name=NAME --gpus_per_node=N --intra_link=KIND --intra_node_gbyte_per_s_per_gpu=GB/s --network=KIND "
-    "[--network_gbit_per_s_per_node=Gbit/s] --network_latency_us=US --citation=TEXT --as_of_date=YYYY-MM-DD",
+    "--name=NAME --gpus_per_node=N --intra_link=KIND --intra_node_gbyte_per_s_per_gpu=GB/s --network_kind=KIND "
+    "[--network_gbit_per_s_per_gpu=Gbit/s | --network_gbit_per_s_per_node=Gbit/s] --network_latency_us=US "
+    "--citation=TEXT --as_of_date=YYYY-MM-DD",
     "  capplan admin upsert-fabric --name=lab-rig --gpus_per_node=4 --intra_link=pcie \\\n"
-    "    --intra_node_gbyte_per_s_per_gpu=32 --network=ethernet --network_gbit_per_s_per_node=25 \\\n"
+    "    --intra_node_gbyte_per_s_per_gpu=32 --network_kind=ethernet --network_gbit_per_s_per_node=25 \\\n"
     "    --network_latency_us=30 --citation=\"lab inventory\" --as_of_date=2026-11-30"};
 const CommandInfo kDeleteFabric = {"admin delete-fabric",
                                    "delete a fabric that no instance type, GPU or benchmark names", "--name=NAME",
@@ -79,11 +80,15 @@ void AddFabricFlags(FlagSet* flags, v1::Fabric* f, double* node_gbit) {
   NumberField(flags, "intra_node_gbyte_per_s_per_gpu", "GB/s",
               "intra-node bandwidth per GPU, one direction, in 1e9 bytes/s (900 GB/s NVLink bidirectional: 450)", "", 0,
               false, 1e4, [f](double d) { f->set_intra_node_bytes_per_second_per_gpu(d * 1e9); });
-  EnumField<v1::NetworkKind>(flags, "network", "none|ethernet|efa|infiniband|roce", "the network between nodes", "",
-                             "NETWORK_KIND_", v1::NetworkKind_Parse, [f](v1::NetworkKind k) { f->set_network(k); });
+  EnumField<v1::NetworkKind>(flags, "network_kind", "none|ethernet|efa|infiniband|roce", "the network between nodes",
+                             "", "NETWORK_KIND_", v1::NetworkKind_Parse, [f](v1::NetworkKind k) { f->set_network(k); });
+  NumberField(flags, "network_gbit_per_s_per_gpu", "Gbit/s",
+              "network bandwidth per GPU, one direction, in 1e9 bits/s (stored in bytes/s: / 8)", "0", 0, true, 1e4,
+              [f](double d) { f->set_network_bytes_per_second_per_gpu(d * 1e9 / 8); });
   NumberField(flags, "network_gbit_per_s_per_node", "Gbit/s",
-              "a node's network bandwidth, one direction, in 1e9 bits/s; stored per GPU (/ 8 / gpus_per_node)", "0", 0,
-              true, 1e6, [node_gbit](double d) { *node_gbit = d; });
+              "or a node's NIC bandwidth, the figure vendors print, in 1e9 bits/s; stored per GPU "
+              "(/ 8 / gpus_per_node)",
+              "0", 0, true, 1e6, [node_gbit](double d) { *node_gbit = d; });
   NumberField(flags, "network_latency_us", "US", "one small message end to end, in microseconds", "0", 0, true, 1e4,
               [f](double d) { f->set_network_latency_seconds(d * 1e-6); });
 }
@@ -101,6 +106,10 @@ int UpsertFabric(const std::vector<std::string>& args, GlobalOptions* global) {
   if (rc >= 0) return rc;
   v1::Fabric* f = r.mutable_fabric();
   if (node_gbit > 0) {
+    if (f->network_bytes_per_second_per_gpu() > 0) {
+      return UsageError(kUpsertFabric.path,
+                        "give one of --network_gbit_per_s_per_gpu and --network_gbit_per_s_per_node");
+    }
     if (f->gpus_per_node() <= 0) {
       return UsageError(kUpsertFabric.path, "--network_gbit_per_s_per_node needs --gpus_per_node");
     }

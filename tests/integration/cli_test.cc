@@ -276,9 +276,10 @@ TEST(CliFabricTest, ListsWritesAndRefusesDeletingAUsedFabric) {
   EXPECT_TRUE(Contains(list.stdout_text, "3200")) << list.stdout_text;
 
   // 25 Gbit/s per 4-GPU node is stored per GPU: 25e9 / 8 / 4 bytes/s.
-  ExitResult up = run({"admin", "upsert-fabric", "--name=lab-rig", "--gpus_per_node=4", "--intra_link=pcie",
-                       "--intra_node_gbyte_per_s_per_gpu=32", "--network=ethernet", "--network_gbit_per_s_per_node=25",
-                       "--network_latency_us=30", "--citation=lab inventory", "--as_of_date=2026-11-30"});
+  ExitResult up =
+      run({"admin", "upsert-fabric", "--name=lab-rig", "--gpus_per_node=4", "--intra_link=pcie",
+           "--intra_node_gbyte_per_s_per_gpu=32", "--network_kind=ethernet", "--network_gbit_per_s_per_node=25",
+           "--network_latency_us=30", "--citation=lab inventory", "--as_of_date=2026-11-30"});
   ASSERT_EQ(up.exit_code, 0) << up.stderr_text;
   ExitResult json = run({"--json", "catalog", "fabrics"});
   const auto fabrics = ParseJson<v1::ListFabricsResponse>(json.stdout_text);
