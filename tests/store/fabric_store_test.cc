@@ -206,6 +206,23 @@ TEST_F(FabricStoreTest, BenchmarkSetupIsStoredCheckedAndCalibratedOn) {
             absl::StatusCode::kFailedPrecondition);
 }
 
+TEST_F(FabricStoreTest, AnImportedPriceKeepsTheOffersFabricAndANewOfferHasNone) {
+  // SkyPilot columns name no fabric: a shipped offer keeps its own (migration 0004), and an
+  // offer the import creates has none (the planner then takes the GPU's default).
+  const std::string csv =
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n"
+      "p5.48xlarge,H100,8,192,2048,55.04,us-east-1\n"
+      "g6.12xlarge,L4,4,48,192,4.6016,us-east-1\n";
+  absl::StatusOr<CsvImportResult> r =
+      store_->ImportPricesCsv({"ops", "ImportPricesCsv"}, "aws", csv, {"test", "2025-11-01", ""}, 1761955200);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->errors.empty()) << r->errors.front().message;
+  std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
+  EXPECT_EQ(snap->FindInstance("aws", "p5.48xlarge", "us-east-1")->fabric_name, "aws-p5-efa");
+  ASSERT_NE(snap->FindInstance("aws", "g6.12xlarge", "us-east-1"), nullptr);
+  EXPECT_EQ(snap->FindInstance("aws", "g6.12xlarge", "us-east-1")->fabric_name, "");
+}
+
 TEST_F(FabricStoreTest, ReopeningMigratesNothingTwice) {
   const size_t fabrics = store_->Snapshot()->fabrics.size();
   const double a100 = store_->Snapshot()->FindGpu("A100-SXM4-80GB")->spec.memory_bytes;
