@@ -186,6 +186,15 @@ absl::StatusOr<capplan::v1::ListModelsResponse> Client::ListModels() {
   return response;
 }
 
+absl::StatusOr<capplan::v1::ListFabricsResponse> Client::ListFabrics() {
+  capplan::v1::ListFabricsResponse response;
+  absl::Status s =
+      ReadCall([this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListFabrics(c, r, out); },
+               capplan::v1::ListFabricsRequest(), &response);
+  if (!s.ok()) return s;
+  return response;
+}
+
 namespace {
 
 // Fetches `request` and every following page, appending each page to the first; the result
@@ -255,6 +264,8 @@ CAPPLAN_WRITE_RPC(UpsertInstanceType, UpsertInstanceTypeRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(UpsertModel, UpsertModelRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(RecordBenchmark, RecordBenchmarkRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(DeleteBenchmark, DeleteBenchmarkRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(UpsertFabric, UpsertFabricRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(DeleteFabric, DeleteFabricRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(ImportPricesCsv, ImportPricesCsvRequest, ImportPricesCsvResponse)
 
 #undef CAPPLAN_READ_RPC

@@ -41,6 +41,7 @@ class Client {
   absl::StatusOr<capplan::v1::GetCatalogVersionResponse> GetCatalogVersion();
   absl::StatusOr<capplan::v1::ListGpusResponse> ListGpus();
   absl::StatusOr<capplan::v1::ListModelsResponse> ListModels();
+  absl::StatusOr<capplan::v1::ListFabricsResponse> ListFabrics();
   // Every page, merged (catalog_version from the last page). The *Page calls fetch one.
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstances(const capplan::v1::ListInstancesRequest& request);
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstancesPage(
@@ -62,6 +63,8 @@ class Client {
   absl::StatusOr<capplan::v1::WriteResponse> UpsertModel(const capplan::v1::UpsertModelRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> RecordBenchmark(const capplan::v1::RecordBenchmarkRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> DeleteBenchmark(const capplan::v1::DeleteBenchmarkRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> UpsertFabric(const capplan::v1::UpsertFabricRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> DeleteFabric(const capplan::v1::DeleteFabricRequest& request);
   absl::StatusOr<capplan::v1::ImportPricesCsvResponse> ImportPricesCsv(
       const capplan::v1::ImportPricesCsvRequest& request);
 

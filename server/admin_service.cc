@@ -163,6 +163,22 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteBenchmark(grpc::CallbackServer
                [&](const store::WriteContext& wc) { return store_->DeleteBenchmark(wc, req->id()); });
 }
 
+grpc::ServerUnaryReactor* AdminServiceImpl::UpsertFabric(grpc::CallbackServerContext* ctx,
+                                                         const v1::UpsertFabricRequest* req, v1::WriteResponse* resp) {
+  return Write(ctx, "UpsertFabric", *req, resp,
+               [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+                 absl::StatusOr<store::FabricRow> row = FabricFromProto(req->fabric());
+                 if (!row.ok()) return row.status();
+                 return store_->UpsertFabric(wc, *row);
+               });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::DeleteFabric(grpc::CallbackServerContext* ctx,
+                                                         const v1::DeleteFabricRequest* req, v1::WriteResponse* resp) {
+  return Write(ctx, "DeleteFabric", *req, resp,
+               [&](const store::WriteContext& wc) { return store_->DeleteFabric(wc, req->name()); });
+}
+
 grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServerContext* ctx,
                                                             const v1::ImportPricesCsvRequest* req,
                                                             v1::ImportPricesCsvResponse* resp) {

@@ -41,6 +41,10 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
   grpc::ServerUnaryReactor* DeleteBenchmark(grpc::CallbackServerContext* ctx,
                                             const capplan::v1::DeleteBenchmarkRequest* req,
                                             capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* UpsertFabric(grpc::CallbackServerContext* ctx, const capplan::v1::UpsertFabricRequest* req,
+                                         capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteFabric(grpc::CallbackServerContext* ctx, const capplan::v1::DeleteFabricRequest* req,
+                                         capplan::v1::WriteResponse* resp) override;
   grpc::ServerUnaryReactor* ImportPricesCsv(grpc::CallbackServerContext* ctx,
                                             const capplan::v1::ImportPricesCsvRequest* req,
                                             capplan::v1::ImportPricesCsvResponse* resp) override;

@@ -41,6 +41,74 @@ void SourceToProto(const store::Source& s, v1::Source* out) {
   out->set_note(s.note);
 }
 
+absl::StatusOr<core::Interconnect> InterconnectFromProto(v1::InterconnectKind k, const std::string& field) {
+  switch (k) {
+    case v1::INTERCONNECT_KIND_PCIE:
+      return core::Interconnect::kPcie;
+    case v1::INTERCONNECT_KIND_NVLINK:
+      return core::Interconnect::kNvlink;
+    case v1::INTERCONNECT_KIND_INFINITY_FABRIC:
+      return core::Interconnect::kInfinityFabric;
+    case v1::INTERCONNECT_KIND_XE_LINK:
+      return core::Interconnect::kXeLink;
+    default:
+      return core::FieldError(field, "must be PCIE, NVLINK, INFINITY_FABRIC or XE_LINK");
+  }
+}
+
+v1::InterconnectKind InterconnectToProto(core::Interconnect i) {
+  return static_cast<v1::InterconnectKind>(static_cast<int>(i) + 1);
+}
+
+absl::StatusOr<core::NetworkKind> NetworkKindFromProto(v1::NetworkKind k, const std::string& field) {
+  switch (k) {
+    case v1::NETWORK_KIND_NONE:
+      return core::NetworkKind::kNone;
+    case v1::NETWORK_KIND_ETHERNET:
+      return core::NetworkKind::kEthernet;
+    case v1::NETWORK_KIND_EFA:
+      return core::NetworkKind::kEfa;
+    case v1::NETWORK_KIND_INFINIBAND:
+      return core::NetworkKind::kInfiniband;
+    case v1::NETWORK_KIND_ROCE:
+      return core::NetworkKind::kRoce;
+    default:
+      return core::FieldError(field, "must be NONE, ETHERNET, EFA, INFINIBAND or ROCE");
+  }
+}
+
+v1::NetworkKind NetworkKindToProto(core::NetworkKind k) {
+  return static_cast<v1::NetworkKind>(static_cast<int>(k) + 1);
+}
+
+absl::StatusOr<store::FabricRow> FabricFromProto(const v1::Fabric& f) {
+  store::FabricRow row;
+  row.name = f.name();
+  row.fabric.gpus_per_node = f.gpus_per_node();
+  absl::StatusOr<core::Interconnect> link = InterconnectFromProto(f.intra_link(), "fabric.intra_link");
+  if (!link.ok()) return link.status();
+  row.fabric.intra_link = *link;
+  row.fabric.intra_node_bytes_per_second_per_gpu = f.intra_node_bytes_per_second_per_gpu();
+  absl::StatusOr<core::NetworkKind> network = NetworkKindFromProto(f.network(), "fabric.network");
+  if (!network.ok()) return network.status();
+  row.fabric.network = *network;
+  row.fabric.network_bytes_per_second_per_gpu = f.network_bytes_per_second_per_gpu();
+  row.fabric.network_latency_seconds = f.network_latency_seconds();
+  row.source = SourceFromProto(f.source());
+  return row;
+}
+
+void FabricToProto(const store::FabricRow& row, v1::Fabric* out) {
+  out->set_name(row.name);
+  out->set_gpus_per_node(row.fabric.gpus_per_node);
+  out->set_intra_link(InterconnectToProto(row.fabric.intra_link));
+  out->set_intra_node_bytes_per_second_per_gpu(row.fabric.intra_node_bytes_per_second_per_gpu);
+  out->set_network(NetworkKindToProto(row.fabric.network));
+  out->set_network_bytes_per_second_per_gpu(row.fabric.network_bytes_per_second_per_gpu);
+  out->set_network_latency_seconds(row.fabric.network_latency_seconds);
+  SourceToProto(row.source, out->mutable_source());
+}
+
 absl::StatusOr<store::GpuRow> GpuFromProto(const v1::Gpu& g) {
   store::GpuRow row;
   row.spec.name = g.name();
@@ -58,27 +126,15 @@ absl::StatusOr<store::GpuRow> GpuFromProto(const v1::Gpu& g) {
     row.spec.peak_flops_per_second[static_cast<int>(*p)] = tflops * 1e12;
   }
   row.spec.tdp_watts = g.tdp_watts();
-  switch (g.interconnect_kind()) {
-    case v1::INTERCONNECT_KIND_PCIE:
-      row.spec.interconnect = core::Interconnect::kPcie;
-      break;
-    case v1::INTERCONNECT_KIND_NVLINK:
-      row.spec.interconnect = core::Interconnect::kNvlink;
-      break;
-    case v1::INTERCONNECT_KIND_INFINITY_FABRIC:
-      row.spec.interconnect = core::Interconnect::kInfinityFabric;
-      break;
-    case v1::INTERCONNECT_KIND_XE_LINK:
-      row.spec.interconnect = core::Interconnect::kXeLink;
-      break;
-    default:
-      return core::FieldError("gpu.interconnect_kind", "must be PCIE, NVLINK, INFINITY_FABRIC or XE_LINK");
-  }
+  absl::StatusOr<core::Interconnect> link = InterconnectFromProto(g.interconnect_kind(), "gpu.interconnect_kind");
+  if (!link.ok()) return link.status();
+  row.spec.interconnect = *link;
   row.spec.interconnect_bandwidth_bytes_per_second = g.interconnect_bandwidth_bytes_per_second();
   row.spec.gpus_per_node = g.gpus_per_node();
   row.spec.datacenter = g.datacenter();
   row.form_factor = g.form_factor();
   row.list_price_usd = g.list_price_usd();
+  row.default_fabric_name = g.default_fabric_name();
   row.source = SourceFromProto(g.source());
   return row;
 }
@@ -95,12 +151,13 @@ void GpuToProto(const store::GpuRow& row, v1::Gpu* out) {
     t->set_dense_tflops(row.spec.peak_flops_per_second[i] / 1e12);
   }
   out->set_tdp_watts(row.spec.tdp_watts);
-  out->set_interconnect_kind(static_cast<v1::InterconnectKind>(static_cast<int>(row.spec.interconnect) + 1));
+  out->set_interconnect_kind(InterconnectToProto(row.spec.interconnect));
   out->set_interconnect_bandwidth_bytes_per_second(row.spec.interconnect_bandwidth_bytes_per_second);
   out->set_gpus_per_node(row.spec.gpus_per_node);
   out->set_datacenter(row.spec.datacenter);
   out->set_form_factor(row.form_factor);
   out->set_list_price_usd(row.list_price_usd);
+  out->set_default_fabric_name(row.default_fabric_name);
   SourceToProto(row.source, out->mutable_source());
 }
 
@@ -156,6 +213,7 @@ absl::StatusOr<store::InstanceRow> InstanceFromProto(const v1::InstanceType& i, 
   row.gpu_count = i.gpu_count();
   row.vcpus = i.vcpus();
   row.memory_bytes = i.memory_bytes();
+  row.fabric_name = i.fabric_name();
   row.source = SourceFromProto(source);
   return row;
 }
@@ -168,6 +226,7 @@ void InstanceToProto(const store::InstanceRow& row, v1::InstanceType* out) {
   out->set_gpu_count(row.gpu_count);
   out->set_vcpus(row.vcpus);
   out->set_memory_bytes(row.memory_bytes);
+  out->set_fabric_name(row.fabric_name);
 }
 
 absl::StatusOr<store::PriceKind> PriceKindFromProto(v1::PriceKind k, const std::string& field) {
@@ -250,6 +309,24 @@ absl::StatusOr<store::BenchmarkRow> BenchmarkFromProto(const v1::Benchmark& b) {
   if (row.workload == core::WorkloadKind::kServing && row.unit == core::MeasuredUnit::kSecondsPerStep) {
     return core::FieldError("benchmark.measured_unit", "seconds_per_step is for training benchmarks");
   }
+  row.tensor_parallel = b.tensor_parallel();
+  row.pipeline_parallel = b.pipeline_parallel();
+  row.data_parallel = b.data_parallel();
+  row.context_parallel = b.context_parallel();
+  row.expert_parallel = b.expert_parallel();
+  row.virtual_pipeline_stages = b.virtual_pipeline_stages();
+  switch (b.figure()) {
+    case v1::BENCHMARK_FIGURE_UNSPECIFIED:  // the API's default: steady state
+    case v1::BENCHMARK_FIGURE_STEADY_STATE:
+      row.figure = core::BenchmarkFigure::kSteadyState;
+      break;
+    case v1::BENCHMARK_FIGURE_END_TO_END:
+      row.figure = core::BenchmarkFigure::kEndToEnd;
+      break;
+    default:
+      return core::FieldError("benchmark.figure", "must be STEADY_STATE or END_TO_END");
+  }
+  row.fabric_name = b.fabric_name();
   row.source = SourceFromProto(b.source());
   return row;
 }
@@ -276,6 +353,15 @@ void BenchmarkToProto(const store::BenchmarkRow& row, v1::Benchmark* out) {
       out->set_measured_unit("seconds_per_step");
       break;
   }
+  out->set_tensor_parallel(row.tensor_parallel);
+  out->set_pipeline_parallel(row.pipeline_parallel);
+  out->set_data_parallel(row.data_parallel);
+  out->set_context_parallel(row.context_parallel);
+  out->set_expert_parallel(row.expert_parallel);
+  out->set_virtual_pipeline_stages(row.virtual_pipeline_stages);
+  out->set_figure(row.figure == core::BenchmarkFigure::kEndToEnd ? v1::BENCHMARK_FIGURE_END_TO_END
+                                                                 : v1::BENCHMARK_FIGURE_STEADY_STATE);
+  out->set_fabric_name(row.fabric_name);
   SourceToProto(row.source, out->mutable_source());
 }
 

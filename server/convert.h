@@ -14,6 +14,16 @@ namespace capplan::server {
 absl::StatusOr<core::Precision> PrecisionFromProto(capplan::v1::Precision p, const std::string& field);
 capplan::v1::Precision PrecisionToProto(core::Precision p);
 
+absl::StatusOr<core::Interconnect> InterconnectFromProto(capplan::v1::InterconnectKind k, const std::string& field);
+capplan::v1::InterconnectKind InterconnectToProto(core::Interconnect i);
+absl::StatusOr<core::NetworkKind> NetworkKindFromProto(capplan::v1::NetworkKind k, const std::string& field);
+capplan::v1::NetworkKind NetworkKindToProto(core::NetworkKind k);
+
+// A catalog fabric row: every field must be set (an unset link or network kind is
+// InvalidArgument naming fabric.intra_link / fabric.network); ranges are the store's check.
+absl::StatusOr<store::FabricRow> FabricFromProto(const capplan::v1::Fabric& f);
+void FabricToProto(const store::FabricRow& row, capplan::v1::Fabric* out);
+
 absl::StatusOr<store::GpuRow> GpuFromProto(const capplan::v1::Gpu& g);
 void GpuToProto(const store::GpuRow& row, capplan::v1::Gpu* out);
 

@@ -113,6 +113,16 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListGpus(grpc::CallbackServerConte
   return Done(ctx, absl::OkStatus());
 }
 
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListFabrics(grpc::CallbackServerContext* ctx,
+                                                          const v1::ListFabricsRequest* req,
+                                                          v1::ListFabricsResponse* resp) {
+  if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  for (const store::FabricRow& f : snap->fabrics) FabricToProto(f, resp->add_fabrics());
+  resp->set_catalog_version(snap->catalog_version);
+  return Done(ctx, absl::OkStatus());
+}
+
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListModels(grpc::CallbackServerContext* ctx,
                                                          const v1::ListModelsRequest* req,
                                                          v1::ListModelsResponse* resp) {

@@ -35,6 +35,8 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
   grpc::ServerUnaryReactor* ListBenchmarks(grpc::CallbackServerContext* ctx,
                                            const capplan::v1::ListBenchmarksRequest* req,
                                            capplan::v1::ListBenchmarksResponse* resp) override;
+  grpc::ServerUnaryReactor* ListFabrics(grpc::CallbackServerContext* ctx, const capplan::v1::ListFabricsRequest* req,
+                                        capplan::v1::ListFabricsResponse* resp) override;
 
  private:
   const store::CatalogStore* store_;

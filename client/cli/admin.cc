@@ -1,5 +1,8 @@
-// capplan admin set-price|import-csv: catalog writes, authenticated with the
-// token from CAPPLAN_ADMIN_TOKEN or CAPPLAN_ADMIN_TOKEN_FILE.
+// capplan admin set-price|import-csv and the dispatch to the row writes (admin_rows.cc):
+// catalog writes, authenticated with the token from CAPPLAN_ADMIN_TOKEN or
+// CAPPLAN_ADMIN_TOKEN_FILE.
+#include "client/cli/admin.h"
+
 #include <iostream>
 #include <memory>
 
@@ -43,16 +46,6 @@ void AddWriteFlags(FlagSet* flags, WriteFlags* w) {
                 "idempotency key: a retried write with the same id applies "
                 "once (default: random)",
                 &w->request_id);
-}
-
-// Built after the flags are parsed, since global flags may follow the command;
-// the token is read only then, so --help works without one.
-absl::StatusOr<std::unique_ptr<client::Client>> AdminClient(const GlobalOptions& global) {
-  absl::StatusOr<std::string> token = client::AdminTokenFromEnvironment();
-  if (!token.ok()) return token.status();
-  client::ClientOptions options = global.client;
-  options.admin_token = *std::move(token);
-  return std::make_unique<client::Client>(options);
 }
 
 int SetPrice(const std::vector<std::string>& args, GlobalOptions* global) {
@@ -118,12 +111,28 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
 
 }  // namespace
 
+absl::StatusOr<std::unique_ptr<client::Client>> AdminClient(const GlobalOptions& global) {
+  absl::StatusOr<std::string> token = client::AdminTokenFromEnvironment();
+  if (!token.ok()) return token.status();
+  client::ClientOptions options = global.client;
+  options.admin_token = *std::move(token);
+  return std::make_unique<client::Client>(options);
+}
+
 int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
   const std::string what = args.empty() ? "" : args[0];
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (what == "set-price") return SetPrice(rest, global);
   if (what == "import-csv") return ImportCsv(rest, global);
-  return SubcommandUsage("admin", {"set-price", "import-csv"}, args);
+  if (what == "upsert-fabric") return UpsertFabric(rest, global);
+  if (what == "delete-fabric") return DeleteFabric(rest, global);
+  if (what == "upsert-instance") return UpsertInstance(rest, global);
+  if (what == "upsert-gpu") return UpsertGpu(rest, global);
+  if (what == "record-benchmark") return RecordBenchmark(rest, global);
+  return SubcommandUsage("admin",
+                         {"set-price", "import-csv", "upsert-fabric", "delete-fabric", "upsert-instance", "upsert-gpu",
+                          "record-benchmark"},
+                         args);
 }
 
 }  // namespace capplan::cli

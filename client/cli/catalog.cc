@@ -1,4 +1,4 @@
-// capplan catalog version|gpus|models|instances|prices|benchmarks: catalog
+// capplan catalog version|gpus|models|instances|prices|benchmarks|fabrics: catalog
 // reads, one table each (JSON with --json).
 #include <iostream>
 
@@ -38,13 +38,14 @@ int Gpus(client::Client& c, bool json) {
   auto r = c.ListGpus();
   if (!r.ok()) return Fail(r.status());
   if (json) return PrintJson(*r), 0;
-  Table t({"gpu", "memory GB", "GB/s", "bf16 TFLOPS", "TDP W", "link GB/s", "datacenter", "source"});
+  // Memory in GiB, the unit datasheets' "80 GB" means; bandwidths in 1e9 bytes/s.
+  Table t({"gpu", "memory GiB", "GB/s", "bf16 TFLOPS", "TDP W", "link GB/s", "datacenter", "source"});
   for (const v1::Gpu& g : r->gpus()) {
     double bf16 = 0;
     for (const auto& th : g.throughput()) {
       if (th.precision() == v1::PRECISION_BF16) bf16 = th.dense_tflops();
     }
-    t.Add({g.name(), Gb(static_cast<double>(g.memory_bytes())),
+    t.Add({g.name(), absl::StrFormat("%.1f", static_cast<double>(g.memory_bytes()) / (1 << 30)),
            absl::StrFormat("%.0f", g.memory_bandwidth_bytes_per_second() / 1e9), absl::StrFormat("%.1f", bf16),
            absl::StrFormat("%.0f", g.tdp_watts()),
            absl::StrFormat("%.0f", g.interconnect_bandwidth_bytes_per_second() / 1e9), g.datacenter() ? "yes" : "no",
@@ -126,8 +127,31 @@ int Benchmarks(client::Client& c, const CatalogFlags& f, bool json) {
   return 0;
 }
 
+int Fabrics(client::Client& c, bool json) {
+  auto r = c.ListFabrics();
+  if (!r.ok()) return Fail(r.status());
+  if (json) return PrintJson(*r), 0;
+  Table t({"fabric", "GPUs/node", "link", "link GB/s/GPU", "network", "net Gbit/s/node", "latency us", "source"});
+  for (const v1::Fabric& f : r->fabrics()) {
+    // Stored per GPU and one direction; a node's NIC figure is what vendors print.
+    const double node_gbit = f.network_bytes_per_second_per_gpu() * 8 * f.gpus_per_node() / 1e9;
+    t.Add({f.name(), absl::StrCat(f.gpus_per_node()),
+           EnumLabel(v1::InterconnectKind_Name(f.intra_link()), "INTERCONNECT_KIND_"),
+           absl::StrFormat("%.4g", f.intra_node_bytes_per_second_per_gpu() / 1e9),
+           EnumLabel(v1::NetworkKind_Name(f.network()), "NETWORK_KIND_"), absl::StrFormat("%.4g", node_gbit),
+           absl::StrFormat("%.3g", f.network_latency_seconds() * 1e6),
+           absl::StrCat(f.source().citation(), " (", f.source().as_of_date(), ")")});
+  }
+  t.Print();
+  return 0;
+}
+
 // The flags and help of each read; false for an unknown one.
 bool Describe(const std::string& what, FlagSet* flags, CatalogFlags* f, CommandInfo* info) {
+  if (what == "fabrics") {
+    *info = Info(what, "how each offer's and owned pool's GPUs are connected (per GPU, one direction)", "", "");
+    return true;
+  }
   if (what == "version" || what == "gpus" || what == "models") {
     *info = Info(what, "the catalog's " + what, "", "");
     return true;
@@ -166,7 +190,8 @@ int RunCatalog(const std::vector<std::string>& args, GlobalOptions* global) {
   CatalogFlags f;
   CommandInfo info;
   if (!Describe(what, &flags, &f, &info)) {
-    return SubcommandUsage("catalog", {"instances", "prices", "benchmarks", "version", "gpus", "models"}, args);
+    return SubcommandUsage("catalog", {"instances", "prices", "benchmarks", "fabrics", "version", "gpus", "models"},
+                           args);
   }
   const int rc = ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
   if (rc >= 0) return rc;
@@ -175,6 +200,7 @@ int RunCatalog(const std::vector<std::string>& args, GlobalOptions* global) {
   if (what == "version") return Version(c, json);
   if (what == "gpus") return Gpus(c, json);
   if (what == "models") return Models(c, json);
+  if (what == "fabrics") return Fabrics(c, json);
   if (what == "instances") return Instances(c, f, json);
   if (what == "prices") return Prices(c, f, json);
   return Benchmarks(c, f, json);

@@ -60,6 +60,7 @@ absl::Status ValidateGpuRow(const GpuRow& row) {
   CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.vendor", row.vendor, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.form_factor", row.form_factor, kMaxNameBytes, false));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("gpu.list_price_usd", row.list_price_usd, 0.0, 1e7));
+  CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.default_fabric_name", row.default_fabric_name, kMaxNameBytes, false));
   return ValidateSource(row.source, "gpu.source");
 }
 
@@ -84,6 +85,7 @@ absl::Status ValidateInstanceRow(const InstanceRow& row) {
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.gpu_count", static_cast<int64_t>(row.gpu_count), 1, 64));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.vcpus", static_cast<int64_t>(row.vcpus), 0, 4096));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("instance.memory_bytes", row.memory_bytes, int64_t{0}, int64_t{1} << 45));
+  CAPPLAN_RETURN_IF_ERROR(CheckText("instance.fabric_name", row.fabric_name, kMaxNameBytes, false));
   return ValidateSource(row.source, "instance.source");
 }
 
@@ -96,6 +98,43 @@ absl::Status ValidatePriceRow(const PriceRow& row) {
   return ValidateSource(row.source, "price.source");
 }
 
+namespace {
+
+// The published layout: each degree in [0, 65536] (0: not published); with tensor, pipeline
+// and data parallel all published, their product with context parallel (0 counts as 1) is
+// the benchmark's GPU count.
+absl::Status ValidateBenchmarkSetup(const BenchmarkRow& row) {
+  const std::pair<const char*, int> degrees[] = {
+      {"benchmark.tensor_parallel", row.tensor_parallel},
+      {"benchmark.pipeline_parallel", row.pipeline_parallel},
+      {"benchmark.data_parallel", row.data_parallel},
+      {"benchmark.context_parallel", row.context_parallel},
+      {"benchmark.expert_parallel", row.expert_parallel},
+      {"benchmark.virtual_pipeline_stages", row.virtual_pipeline_stages},
+  };
+  for (const auto& [field, value] : degrees) {
+    CAPPLAN_RETURN_IF_ERROR(core::CheckRange(field, static_cast<int64_t>(value), 0, 65536));
+  }
+  if (row.tensor_parallel == 0 || row.pipeline_parallel == 0 || row.data_parallel == 0) return absl::OkStatus();
+  // Each factor is at most 2^16, so the product of four fits in 64 bits only stepwise:
+  // stop as soon as it passes the GPU count.
+  int64_t product = 1;
+  for (int d : {row.tensor_parallel, row.pipeline_parallel, row.data_parallel, std::max(row.context_parallel, 1)}) {
+    product *= d;
+    if (product > row.gpu_count) break;
+  }
+  if (product != row.gpu_count) {
+    return core::FieldError(
+        "benchmark.data_parallel",
+        absl::StrCat("tensor_parallel x pipeline_parallel x data_parallel x context_parallel (", row.tensor_parallel,
+                     " x ", row.pipeline_parallel, " x ", row.data_parallel, " x ", std::max(row.context_parallel, 1),
+                     ") must equal gpu_count ", row.gpu_count));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status ValidateBenchmarkRow(const BenchmarkRow& row) {
   CAPPLAN_RETURN_IF_ERROR(CheckText("benchmark.gpu_name", row.gpu_name, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(CheckText("benchmark.model_name", row.model_name, kMaxNameBytes, true));
@@ -107,7 +146,15 @@ absl::Status ValidateBenchmarkRow(const BenchmarkRow& row) {
   if (!(row.measured_value > 0) || row.measured_value > 1e12) {
     return core::FieldError("benchmark.measured_value", absl::StrCat("must be in (0, 1e12], got ", row.measured_value));
   }
+  CAPPLAN_RETURN_IF_ERROR(ValidateBenchmarkSetup(row));
+  CAPPLAN_RETURN_IF_ERROR(CheckText("benchmark.fabric_name", row.fabric_name, kMaxNameBytes, false));
   return ValidateSource(row.source, "benchmark.source");
+}
+
+absl::Status ValidateFabricRow(const FabricRow& row) {
+  CAPPLAN_RETURN_IF_ERROR(CheckText("fabric.name", row.name, kMaxNameBytes, true));
+  CAPPLAN_RETURN_IF_ERROR(core::ValidateFabric(row.fabric, "fabric"));
+  return ValidateSource(row.source, "fabric.source");
 }
 
 }  // namespace capplan::store

@@ -22,8 +22,8 @@ namespace capplan::store {
 
 // The row types are core's (core/catalog.h); the store names them as its own.
 using core::BenchmarkRow;
-using core::GpuRow;
 using core::FabricRow;
+using core::GpuRow;
 using core::InstanceRow;
 using core::kNumPriceKinds;
 using core::ModelRow;
@@ -59,16 +59,21 @@ struct CatalogTables {
   std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> prices;
   std::shared_ptr<const std::vector<BenchmarkRow>> benchmarks;  // by id
   std::shared_ptr<const Calibration> calibration;
+  std::shared_ptr<const Table<FabricRow>> fabrics;  // by name
 };
 
 // Table builders: sort and index rows; group prices by offer; resolve benchmarks.
 std::shared_ptr<const Table<GpuRow>> MakeGpuTable(std::vector<GpuRow> rows);
 std::shared_ptr<const Table<ModelRow>> MakeModelTable(std::vector<ModelRow> rows);
 std::shared_ptr<const Table<InstanceRow>> MakeInstanceTable(std::vector<InstanceRow> rows);
+std::shared_ptr<const Table<FabricRow>> MakeFabricTable(std::vector<FabricRow> rows);
 std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(const Table<InstanceRow>& instances,
                                                                                     std::vector<PriceRow> prices);
+// Training benchmarks carry their published layout and their fabric: the benchmark's own
+// fabric_name, else its GPU's default fabric, else none (not Known()).
 std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models,
-                                                   const std::vector<BenchmarkRow>& benchmarks);
+                                                   const std::vector<BenchmarkRow>& benchmarks,
+                                                   const Table<GpuRow>& gpus, const Table<FabricRow>& fabrics);
 // `lists` with `row` added to the list at `position` (a copy of the outer vector of
 // pointers; the other offers' lists are shared).
 std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> WithPrice(
@@ -97,6 +102,7 @@ class CatalogSnapshot final : public core::CatalogView {
   const std::vector<ModelRow>& models;          // by name
   const std::vector<InstanceRow>& instances;    // by provider, type, region
   const std::vector<BenchmarkRow>& benchmarks;  // by id
+  const std::vector<FabricRow>& fabrics;        // by name
   const std::vector<core::TrainingBenchmark>& training_benchmarks;
   const std::vector<core::ServingBenchmark>& serving_benchmarks;
   const size_t price_count;  // price rows across every offer
@@ -147,6 +153,7 @@ absl::Status ValidateModelRow(const ModelRow& row);
 absl::Status ValidateInstanceRow(const InstanceRow& row);
 absl::Status ValidatePriceRow(const PriceRow& row);
 absl::Status ValidateBenchmarkRow(const BenchmarkRow& row);
+absl::Status ValidateFabricRow(const FabricRow& row);
 absl::Status ValidateSource(const Source& source, const std::string& field);
 // Provider, instance type and region, the key of an offer; fields named "<prefix>.provider"...
 absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider, const std::string& instance_type,

@@ -1,6 +1,9 @@
 // Catalog rows to and from SQLite: the stored spelling of enums, and reading each table.
 #include "server/store/catalog_rows.h"
 
+#include "absl/strings/str_cat.h"
+#include "core/validate.h"
+
 namespace capplan::store {
 
 namespace {
@@ -104,6 +107,27 @@ PriceKind PriceKindFrom(const std::string& s) {
   return PriceKind::kOnDemand;
 }
 
+core::NetworkKind NetworkKindFrom(const std::string& s) {
+  for (int i = 0; i < core::kNumNetworkKinds; ++i) {
+    if (s == core::NetworkKindName(static_cast<core::NetworkKind>(i))) return static_cast<core::NetworkKind>(i);
+  }
+  return core::NetworkKind::kNone;
+}
+
+core::BenchmarkFigure FigureFrom(const std::string& s) {
+  return s == core::BenchmarkFigureName(core::BenchmarkFigure::kEndToEnd) ? core::BenchmarkFigure::kEndToEnd
+                                                                          : core::BenchmarkFigure::kSteadyState;
+}
+
+absl::Status CheckFabricExists(SQLite::Database& db, const std::string& name, const std::string& field) {
+  if (name.empty()) return absl::OkStatus();
+  SQLite::Statement q(db, "SELECT 1 FROM fabrics WHERE name = ?");
+  q.bind(1, name);
+  if (q.executeStep()) return absl::OkStatus();
+  return core::FieldError(
+      field, absl::StrCat("no fabric named \"", name, "\" in the catalog; add it with UpsertFabric or leave it empty"));
+}
+
 std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
   std::vector<GpuRow> out;
   SQLite::Statement q(db,
@@ -112,7 +136,8 @@ std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
                       "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
                       "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
                       "gpus_per_node, datacenter, form_factor, list_price_usd, "
-                      "source_citation, source_as_of_date, source_note FROM gpu_types ORDER BY name");
+                      "source_citation, source_as_of_date, source_note, COALESCE(default_fabric_name, '') "
+                      "FROM gpu_types ORDER BY name");
   while (q.executeStep()) {
     GpuRow g;
     g.spec.name = q.getColumn(0).getString();
@@ -130,6 +155,7 @@ std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
     g.form_factor = q.getColumn(16).getString();
     g.list_price_usd = q.getColumn(17).getDouble();
     g.source = SourceFrom(q, 18, true);
+    g.default_fabric_name = q.getColumn(21).getString();
     out.push_back(std::move(g));
   }
   return out;
@@ -167,7 +193,8 @@ std::vector<InstanceRow> ReadInstances(SQLite::Database& db) {
   std::vector<InstanceRow> out;
   SQLite::Statement q(db,
                       "SELECT provider, instance_type, region, gpu_name, gpu_count, vcpus, "
-                      "memory_bytes, source_citation, source_as_of_date FROM instance_types "
+                      "memory_bytes, source_citation, source_as_of_date, COALESCE(fabric_name, '') "
+                      "FROM instance_types "
                       "ORDER BY provider, instance_type, region");
   while (q.executeStep()) {
     InstanceRow r;
@@ -179,6 +206,7 @@ std::vector<InstanceRow> ReadInstances(SQLite::Database& db) {
     r.vcpus = q.getColumn(5).getInt();
     r.memory_bytes = q.getColumn(6).getInt64();
     r.source = SourceFrom(q, 7, false);
+    r.fabric_name = q.getColumn(9).getString();
     out.push_back(std::move(r));
   }
   return out;
@@ -209,7 +237,9 @@ std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db) {
   SQLite::Statement q(db,
                       "SELECT id, gpu_name, model_name, workload, precision, training_method, "
                       "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
-                      "measured_unit, source_citation, source_as_of_date, source_note "
+                      "measured_unit, source_citation, source_as_of_date, source_note, "
+                      "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
+                      "virtual_pipeline_stages, figure, COALESCE(fabric_name, '') "
                       "FROM benchmarks ORDER BY id");
   while (q.executeStep()) {
     BenchmarkRow b;
@@ -226,7 +256,36 @@ std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db) {
     b.measured_value = q.getColumn(10).getDouble();
     b.unit = UnitFrom(q.getColumn(11).getString());
     b.source = SourceFrom(q, 12, true);
+    b.tensor_parallel = q.getColumn(15).getInt();
+    b.pipeline_parallel = q.getColumn(16).getInt();
+    b.data_parallel = q.getColumn(17).getInt();
+    b.context_parallel = q.getColumn(18).getInt();
+    b.expert_parallel = q.getColumn(19).getInt();
+    b.virtual_pipeline_stages = q.getColumn(20).getInt();
+    b.figure = FigureFrom(q.getColumn(21).getString());
+    b.fabric_name = q.getColumn(22).getString();
     out.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::vector<FabricRow> ReadFabrics(SQLite::Database& db) {
+  std::vector<FabricRow> out;
+  SQLite::Statement q(db,
+                      "SELECT name, gpus_per_node, intra_link_kind, intra_node_bytes_per_second_per_gpu, "
+                      "network_kind, network_bytes_per_second_per_gpu, network_latency_seconds, "
+                      "source_citation, source_as_of_date, source_note FROM fabrics ORDER BY name");
+  while (q.executeStep()) {
+    FabricRow f;
+    f.name = q.getColumn(0).getString();
+    f.fabric.gpus_per_node = q.getColumn(1).getInt();
+    f.fabric.intra_link = InterconnectFrom(q.getColumn(2).getString());
+    f.fabric.intra_node_bytes_per_second_per_gpu = q.getColumn(3).getDouble();
+    f.fabric.network = NetworkKindFrom(q.getColumn(4).getString());
+    f.fabric.network_bytes_per_second_per_gpu = q.getColumn(5).getDouble();
+    f.fabric.network_latency_seconds = q.getColumn(6).getDouble();
+    f.source = SourceFrom(q, 7, true);
+    out.push_back(std::move(f));
   }
   return out;
 }

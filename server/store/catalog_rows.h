@@ -20,6 +20,12 @@ core::TrainingMethod MethodFrom(const std::string& s);
 const char* UnitText(core::MeasuredUnit u);
 core::MeasuredUnit UnitFrom(const std::string& s);
 PriceKind PriceKindFrom(const std::string& s);
+core::NetworkKind NetworkKindFrom(const std::string& s);
+core::BenchmarkFigure FigureFrom(const std::string& s);
+
+// Ok when `name` is empty or names a fabric; otherwise InvalidArgument naming `field`.
+// Throws SQLite::Exception.
+absl::Status CheckFabricExists(SQLite::Database& db, const std::string& name, const std::string& field);
 
 // Each throws SQLite::Exception; the caller maps it (and holds the read transaction).
 std::vector<GpuRow> ReadGpus(SQLite::Database& db);
@@ -27,5 +33,6 @@ std::vector<ModelRow> ReadModels(SQLite::Database& db);
 std::vector<InstanceRow> ReadInstances(SQLite::Database& db);
 std::vector<PriceRow> ReadPrices(SQLite::Database& db);
 std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db);
+std::vector<FabricRow> ReadFabrics(SQLite::Database& db);
 
 }  // namespace capplan::store

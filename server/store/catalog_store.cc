@@ -40,7 +40,7 @@ absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const DatabaseO
 absl::Status CatalogStore::LearnColumns() {
   try {
     SQLite::Database& db = db_->impl().db;
-    for (const char* table : {"gpu_types", "models", "instance_types", "prices", "benchmarks"}) {
+    for (const char* table : {"gpu_types", "models", "instance_types", "prices", "benchmarks", "fabrics"}) {
       // Column names come from our own schema, never from a request.
       SQLite::Statement q(db, absl::StrCat("PRAGMA table_info(", table, ")"));
       std::vector<std::string> parts;
@@ -88,7 +88,11 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
     if (reload & kBenchmarkTable) {
       t.benchmarks = std::make_shared<const std::vector<BenchmarkRow>>(ReadBenchmarks(db));
     }
-    if (reload & (kModelTable | kBenchmarkTable)) t.calibration = MakeCalibration(*t.models, *t.benchmarks);
+    if (reload & kFabricTable) t.fabrics = MakeFabricTable(ReadFabrics(db));
+    // Training benchmarks resolve their fabric through the GPU's default and the fabrics.
+    if (reload & (kModelTable | kBenchmarkTable | kGpuTable | kFabricTable)) {
+      t.calibration = MakeCalibration(*t.models, *t.benchmarks, *t.gpus, *t.fabrics);
+    }
     tx.commit();
   } catch (const SQLite::Exception& e) {
     return SqliteError(e, absl::StrCat("database ", db_->path(), ": loading catalog"));

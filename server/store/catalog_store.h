@@ -83,6 +83,9 @@ class CatalogStore {
   absl::StatusOr<WriteResult> SetPrice(const WriteContext& ctx, const PriceRow& row);
   absl::StatusOr<WriteResult> RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& row);
   absl::StatusOr<WriteResult> DeleteBenchmark(const WriteContext& ctx, int64_t id);
+  absl::StatusOr<WriteResult> UpsertFabric(const WriteContext& ctx, const FabricRow& row);
+  // FailedPrecondition naming the users while an instance type, GPU or benchmark names it.
+  absl::StatusOr<WriteResult> DeleteFabric(const WriteContext& ctx, const std::string& name);
   // SkyPilot catalog columns (InstanceType, AcceleratorName, AcceleratorCount, vCPUs,
   // MemoryGiB, Price, SpotPrice, Region, AvailabilityZone); all or nothing. A missing column
   // is InvalidArgument; bad rows come back in `errors` and nothing is written.
@@ -114,7 +117,8 @@ class CatalogStore {
     kInstanceTable = 4,
     kPriceTable = 8,
     kBenchmarkTable = 16,
-    kAllTables = 31,
+    kFabricTable = 32,
+    kAllTables = 63,
   };
 
   explicit CatalogStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}

@@ -26,6 +26,15 @@ absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string&
   return absl::OkStatus();
 }
 
+// An empty name is stored as NULL: the column references fabrics.
+void BindOptionalText(SQLite::Statement& q, int index, const std::string& value) {
+  if (value.empty()) {
+    q.bind(index);
+  } else {
+    q.bind(index, value);
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, const GpuRow& g) {
@@ -40,8 +49,9 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
                         "fp16_dense_tflops, bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, "
                         "int4_dense_tops, tdp_watts, interconnect_kind, "
                         "interconnect_bandwidth_bytes_per_second, gpus_per_node, datacenter, "
-                        "form_factor, list_price_usd, source_citation, source_as_of_date, source_note) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                        "form_factor, list_price_usd, source_citation, source_as_of_date, source_note, "
+                        "default_fabric_name) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                         "ON CONFLICT(name) DO UPDATE SET vendor=excluded.vendor, "
                         "memory_bytes=excluded.memory_bytes, "
                         "memory_bandwidth_bytes_per_second=excluded.memory_bandwidth_bytes_per_second, "
@@ -54,7 +64,9 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
                         "gpus_per_node=excluded.gpus_per_node, datacenter=excluded.datacenter, "
                         "form_factor=excluded.form_factor, list_price_usd=excluded.list_price_usd, "
                         "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date, "
-                        "source_note=excluded.source_note");
+                        "source_note=excluded.source_note, default_fabric_name=excluded.default_fabric_name");
+    absl::Status fabric = CheckFabricExists(db_->impl().db, g.default_fabric_name, "gpu.default_fabric_name");
+    if (!fabric.ok()) return fabric;
     int i = 1;
     q.bind(i++, g.spec.name);
     q.bind(i++, g.vendor);
@@ -71,6 +83,7 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
     q.bind(i++, g.source.citation);
     q.bind(i++, g.source.as_of_date);
     q.bind(i++, g.source.note);
+    BindOptionalText(q, i++, g.default_fabric_name);
     q.exec();
     return 0;
   });
@@ -163,14 +176,24 @@ void BindInstance(SQLite::Statement& q, const InstanceRow& r) {
   q.bind(i++, r.memory_bytes);
   q.bind(i++, r.source.citation);
   q.bind(i++, r.source.as_of_date);
+  BindOptionalText(q, i++, r.fabric_name);
 }
 
+// A bulk import names no fabric: an offer it updates keeps the one it had (COALESCE).
 constexpr char kUpsertInstance[] =
     "INSERT INTO instance_types (provider, instance_type, region, gpu_name, gpu_count, vcpus, "
-    "memory_bytes, source_citation, source_as_of_date) VALUES (?,?,?,?,?,?,?,?,?) "
+    "memory_bytes, source_citation, source_as_of_date, fabric_name) VALUES (?,?,?,?,?,?,?,?,?,?) "
     "ON CONFLICT(provider, instance_type, region) DO UPDATE SET gpu_name=excluded.gpu_name, "
     "gpu_count=excluded.gpu_count, vcpus=excluded.vcpus, memory_bytes=excluded.memory_bytes, "
-    "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date";
+    "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date, "
+    "fabric_name=excluded.fabric_name";
+constexpr char kImportInstance[] =
+    "INSERT INTO instance_types (provider, instance_type, region, gpu_name, gpu_count, vcpus, "
+    "memory_bytes, source_citation, source_as_of_date, fabric_name) VALUES (?,?,?,?,?,?,?,?,?,?) "
+    "ON CONFLICT(provider, instance_type, region) DO UPDATE SET gpu_name=excluded.gpu_name, "
+    "gpu_count=excluded.gpu_count, vcpus=excluded.vcpus, memory_bytes=excluded.memory_bytes, "
+    "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date, "
+    "fabric_name=COALESCE(excluded.fabric_name, instance_types.fabric_name)";
 
 constexpr char kInsertPrice[] =
     "INSERT INTO prices (provider, instance_type, region, kind, price_usd_per_hour, "
@@ -203,6 +226,8 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx
     SQLite::Database& db = db_->impl().db;
     absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name, "instance.gpu_name", "GPU");
     if (!gpu.ok()) return gpu;
+    absl::Status fabric = CheckFabricExists(db, r.fabric_name, "instance.fabric_name");
+    if (!fabric.ok()) return fabric;
     SQLite::Statement q(db, kUpsertInstance);
     BindInstance(q, r);
     q.exec();
@@ -261,11 +286,15 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
     absl::Status model =
         MustExist(db, "SELECT 1 FROM models WHERE name = ?", b.model_name, "benchmark.model_name", "model");
     if (!model.ok()) return model;
+    absl::Status fabric = CheckFabricExists(db, b.fabric_name, "benchmark.fabric_name");
+    if (!fabric.ok()) return fabric;
     SQLite::Statement q(db,
                         "INSERT INTO benchmarks (gpu_name, model_name, workload, precision, "
                         "training_method, gpu_count, batch_size, sequence_tokens, output_tokens, "
-                        "measured_value, measured_unit, source_citation, source_as_of_date, source_note) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                        "measured_value, measured_unit, source_citation, source_as_of_date, source_note, "
+                        "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
+                        "virtual_pipeline_stages, figure, fabric_name) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     int i = 1;
     q.bind(i++, b.gpu_name);
     q.bind(i++, b.model_name);
@@ -281,6 +310,12 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
     q.bind(i++, b.source.citation);
     q.bind(i++, b.source.as_of_date);
     q.bind(i++, b.source.note);
+    for (int d : {b.tensor_parallel, b.pipeline_parallel, b.data_parallel, b.context_parallel, b.expert_parallel,
+                  b.virtual_pipeline_stages}) {
+      q.bind(i++, d);
+    }
+    q.bind(i++, core::BenchmarkFigureName(b.figure));
+    BindOptionalText(q, i++, b.fabric_name);
     q.exec();
     return db.getLastInsertRowid();
   });
@@ -312,7 +347,7 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
   key.reload = kInstanceTable | kPriceTable;
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
-    SQLite::Statement upsert(db, kUpsertInstance);
+    SQLite::Statement upsert(db, kImportInstance);
     size_t done = 0;
     for (const CsvOffer& o : offers) {
       // A shutdown must not wait for the rest of a large import: give up and roll back.

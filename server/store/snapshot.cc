@@ -66,6 +66,13 @@ std::shared_ptr<const Table<InstanceRow>> MakeInstanceTable(std::vector<Instance
   return t;
 }
 
+std::shared_ptr<const Table<FabricRow>> MakeFabricTable(std::vector<FabricRow> rows) {
+  auto t = std::make_shared<Table<FabricRow>>();
+  t->rows = std::move(rows);
+  for (size_t i = 0; i < t->rows.size(); ++i) t->index[t->rows[i].name] = i;
+  return t;
+}
+
 std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(const Table<InstanceRow>& instances,
                                                                                     std::vector<PriceRow> prices) {
   std::vector<PriceList> grouped(instances.rows.size());
@@ -123,42 +130,70 @@ CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row, 
   return next;
 }
 
+namespace {
+
+core::ServingBenchmark ServingFrom(const BenchmarkRow& b, const ModelRow& m) {
+  core::ServingBenchmark s;
+  s.id = b.id;
+  s.gpu_name = b.gpu_name;
+  s.model = m.arch;
+  s.precision = b.precision;
+  s.gpu_count = b.gpu_count;
+  s.batch = b.batch_size;
+  s.prompt_tokens = b.sequence_tokens;
+  s.output_tokens = b.output_tokens;
+  s.value = b.measured_value;
+  s.unit = b.unit;
+  s.citation = b.source.citation;
+  return s;
+}
+
+core::TrainingBenchmark TrainingFrom(const BenchmarkRow& b, const ModelRow& m, const Table<GpuRow>& gpus,
+                                     const Table<FabricRow>& fabrics) {
+  core::TrainingBenchmark t;
+  t.id = b.id;
+  t.gpu_name = b.gpu_name;
+  t.model = m.arch;
+  t.precision = b.precision;
+  t.method = b.method;
+  t.gpu_count = b.gpu_count;
+  t.batch_sequences = b.batch_size;
+  t.sequence_length = b.sequence_tokens;
+  t.value = b.measured_value;
+  t.unit = b.unit;
+  t.layout.tp = b.tensor_parallel;
+  t.layout.pp = b.pipeline_parallel;
+  t.layout.dp = b.data_parallel;
+  t.layout.cp = b.context_parallel;
+  t.layout.ep = b.expert_parallel;
+  t.layout.vpp = b.virtual_pipeline_stages;
+  t.figure = b.figure;
+  std::string fabric_name = b.fabric_name;
+  if (fabric_name.empty()) {
+    if (const GpuRow* g = Find(gpus, b.gpu_name)) fabric_name = g->default_fabric_name;
+  }
+  if (!fabric_name.empty()) {
+    if (const FabricRow* f = Find(fabrics, fabric_name)) t.fabric = f->fabric;
+  }
+  t.citation = b.source.citation;
+  return t;
+}
+
+}  // namespace
+
 std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models,
-                                                   const std::vector<BenchmarkRow>& benchmarks) {
+                                                   const std::vector<BenchmarkRow>& benchmarks,
+                                                   const Table<GpuRow>& gpus, const Table<FabricRow>& fabrics) {
   auto c = std::make_shared<Calibration>();
   for (const BenchmarkRow& b : benchmarks) {
     const ModelRow* m = Find(models, b.model_name);
     if (m == nullptr) continue;
     if (b.workload == core::WorkloadKind::kServing) {
-      core::ServingBenchmark s;
-      s.id = b.id;
-      s.gpu_name = b.gpu_name;
-      s.model = m->arch;
-      s.precision = b.precision;
-      s.gpu_count = b.gpu_count;
-      s.batch = b.batch_size;
-      s.prompt_tokens = b.sequence_tokens;
-      s.output_tokens = b.output_tokens;
-      s.value = b.measured_value;
-      s.unit = b.unit;
-      s.citation = b.source.citation;
-      c->serving.push_back(std::move(s));
+      c->serving.push_back(ServingFrom(b, *m));
     } else {
       // A step time without the batch it was measured at says nothing about throughput.
       if (b.unit == core::MeasuredUnit::kSecondsPerStep && b.batch_size <= 0) continue;
-      core::TrainingBenchmark t;
-      t.id = b.id;
-      t.gpu_name = b.gpu_name;
-      t.model = m->arch;
-      t.precision = b.precision;
-      t.method = b.method;
-      t.gpu_count = b.gpu_count;
-      t.batch_sequences = b.batch_size;
-      t.sequence_length = b.sequence_tokens;
-      t.value = b.measured_value;
-      t.unit = b.unit;
-      t.citation = b.source.citation;
-      c->training.push_back(std::move(t));
+      c->training.push_back(TrainingFrom(b, *m, gpus, fabrics));
     }
   }
   return c;
@@ -166,19 +201,22 @@ std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models
 
 CatalogSnapshot::CatalogSnapshot(CatalogTables t)
     : tables_{OrEmpty(std::move(t.gpus)),   OrEmpty(std::move(t.models)),     OrEmpty(std::move(t.instances)),
-              OrEmpty(std::move(t.prices)), OrEmpty(std::move(t.benchmarks)), OrEmpty(std::move(t.calibration))},
+              OrEmpty(std::move(t.prices)), OrEmpty(std::move(t.benchmarks)), OrEmpty(std::move(t.calibration)),
+              OrEmpty(std::move(t.fabrics))},
       gpus(tables_.gpus->rows),
       models(tables_.models->rows),
       instances(tables_.instances->rows),
       benchmarks(*tables_.benchmarks),
+      fabrics(tables_.fabrics->rows),
       training_benchmarks(tables_.calibration->training),
       serving_benchmarks(tables_.calibration->serving),
       price_count(CountPrices(*tables_.prices)) {}
 
 const GpuRow* CatalogSnapshot::FindGpu(absl::string_view name) const { return Find(*tables_.gpus, std::string(name)); }
 
-// TODO(fabric store): fabrics table.
-const FabricRow* CatalogSnapshot::FindFabric(absl::string_view) const { return nullptr; }
+const FabricRow* CatalogSnapshot::FindFabric(absl::string_view name) const {
+  return Find(*tables_.fabrics, std::string(name));
+}
 
 const ModelRow* CatalogSnapshot::FindModel(absl::string_view name) const {
   return Find(*tables_.models, std::string(name));

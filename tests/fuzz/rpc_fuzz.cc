@@ -3,7 +3,7 @@
 // Tco the whole estimate over the shipped catalog). Invariants beyond "no crash, no UB":
 // an answer that comes back OK holds no NaN or infinity.
 //
-// Inputs are one selector character ('0'..'7', the RPC) followed by the request in protobuf
+// Inputs are one selector character ('0'..'8', the RPC) followed by the request in protobuf
 // text format (or binary, if it is not text). A custom mutator keeps most mutations
 // structured: it parses the request, changes one field through reflection to a value from a
 // list of troublemakers (NaN, infinities, 0, -1, 2^31-1, 65536, long and empty strings,
@@ -41,7 +41,7 @@ namespace v1 = capplan::v1;
 using capplan::server::CheckRequest;
 using capplan::server::CheckResponseFinite;
 
-constexpr int kNumRpcs = 8;
+constexpr int kNumRpcs = 9;
 
 std::unique_ptr<pb::Message> NewRequest(int rpc) {
   switch (rpc) {
@@ -59,8 +59,10 @@ std::unique_ptr<pb::Message> NewRequest(int rpc) {
       return std::make_unique<v1::UpsertInstanceTypeRequest>();
     case 6:
       return std::make_unique<v1::SetPriceRequest>();
-    default:
+    case 7:
       return std::make_unique<v1::RecordBenchmarkRequest>();
+    default:
+      return std::make_unique<v1::UpsertFabricRequest>();
   }
 }
 
@@ -130,9 +132,14 @@ void Run(int rpc, const pb::Message& m) {
       if (row.ok()) (void)capplan::store::ValidatePriceRow(*row);
       break;
     }
-    default: {
+    case 7: {
       auto row = capplan::server::BenchmarkFromProto(static_cast<const v1::RecordBenchmarkRequest&>(m).benchmark());
       if (row.ok()) (void)capplan::store::ValidateBenchmarkRow(*row);
+      break;
+    }
+    default: {
+      auto row = capplan::server::FabricFromProto(static_cast<const v1::UpsertFabricRequest&>(m).fabric());
+      if (row.ok()) (void)capplan::store::ValidateFabricRow(*row);
       break;
     }
   }

@@ -158,3 +158,154 @@ TEST_F(AdminTest, WritesPassTheSameRequestLimitsAfterAuthentication) {
 
 }  // namespace
 }  // namespace capplan::testing
+
+namespace capplan::testing {
+namespace {
+
+// A lab fabric: 4 GPUs on PCIe Gen4 (~32 GB/s one direction, PCIe 4.0 x16) and 25 Gbit/s
+// Ethernet per node (25e9 / 8 / 4 bytes/s per GPU), ~30 us TCP latency (migration 0004).
+capplan::v1::UpsertFabricRequest LabFabric(const std::string& request_id) {
+  capplan::v1::UpsertFabricRequest r;
+  capplan::v1::Fabric* f = r.mutable_fabric();
+  f->set_name("lab-rig");
+  f->set_gpus_per_node(4);
+  f->set_intra_link(capplan::v1::INTERCONNECT_KIND_PCIE);
+  f->set_intra_node_bytes_per_second_per_gpu(32e9);
+  f->set_network(capplan::v1::NETWORK_KIND_ETHERNET);
+  f->set_network_bytes_per_second_per_gpu(25e9 / 8 / 4);
+  f->set_network_latency_seconds(30e-6);
+  f->mutable_source()->set_citation("lab rig inventory, rack 7");
+  f->mutable_source()->set_as_of_date("2026-11-30");
+  r.set_request_id(request_id);
+  return r;
+}
+
+TEST_F(AdminTest, ListFabricsAndListsNameEachRowsFabric) {
+  client::Client c = MakeClient("");
+  absl::StatusOr<capplan::v1::ListFabricsResponse> fabrics = c.ListFabrics();
+  ASSERT_TRUE(fabrics.ok()) << fabrics.status();
+  EXPECT_EQ(fabrics->catalog_version(), 1);
+  const capplan::v1::Fabric* p5 = nullptr;
+  for (const capplan::v1::Fabric& f : fabrics->fabrics()) {
+    EXPECT_FALSE(f.source().citation().empty()) << f.name();
+    if (f.name() == "aws-p5-efa") p5 = &f;
+  }
+  ASSERT_NE(p5, nullptr);
+  // Amazon EC2 P5 page: 3,200 Gbps EFA over 8 GPUs = 50 GB/s per GPU, NVSwitch 450 GB/s.
+  EXPECT_EQ(p5->network(), capplan::v1::NETWORK_KIND_EFA);
+  EXPECT_EQ(p5->intra_link(), capplan::v1::INTERCONNECT_KIND_NVLINK);
+  EXPECT_DOUBLE_EQ(p5->network_bytes_per_second_per_gpu(), 50e9);
+  capplan::v1::ListInstancesRequest req;
+  req.set_provider("aws");
+  req.set_gpu_name("H100-SXM5-80GB");
+  absl::StatusOr<capplan::v1::ListInstancesResponse> inst = c.ListInstances(req);
+  ASSERT_TRUE(inst.ok());
+  EXPECT_EQ(inst->offers(0).instance().fabric_name(), "aws-p5-efa");
+  absl::StatusOr<capplan::v1::ListGpusResponse> gpus = c.ListGpus();
+  ASSERT_TRUE(gpus.ok());
+  for (const capplan::v1::Gpu& g : gpus->gpus()) EXPECT_FALSE(g.default_fabric_name().empty()) << g.name();
+  capplan::v1::ListBenchmarksRequest b;
+  b.set_model_name("Llama-2-7B");
+  b.set_gpu_name("A100-SXM4-80GB");
+  absl::StatusOr<capplan::v1::ListBenchmarksResponse> bench = c.ListBenchmarks(b);
+  ASSERT_TRUE(bench.ok());
+  ASSERT_EQ(bench->benchmarks_size(), 1);
+  // Llama 2's figure is 2T tokens over the published GPU-hours: a whole run.
+  EXPECT_EQ(bench->benchmarks(0).figure(), capplan::v1::BENCHMARK_FIGURE_END_TO_END);
+}
+
+TEST_F(AdminTest, UpsertFabricIsAuditedOnceAndDeleteWaitsForItsUsers) {
+  client::Client admin = MakeClient(kAdminToken);
+  absl::StatusOr<capplan::v1::WriteResponse> w = admin.UpsertFabric(LabFabric("lab-rig-1"));
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_EQ(w->catalog_version(), 2);
+  absl::StatusOr<capplan::v1::WriteResponse> again = admin.UpsertFabric(LabFabric("lab-rig-1"));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->catalog_version(), 2);  // the first answer; nothing applied twice
+  capplan::v1::UpsertFabricRequest other = LabFabric("lab-rig-1");
+  other.mutable_fabric()->set_gpus_per_node(8);
+  EXPECT_EQ(admin.UpsertFabric(other).status().code(), absl::StatusCode::kInvalidArgument);
+
+  // An offer on it: the fabric cannot go until the offer points elsewhere.
+  capplan::v1::UpsertInstanceTypeRequest inst;
+  capplan::v1::InstanceType* i = inst.mutable_instance();
+  i->set_provider("lab");
+  i->set_instance_type("rig-4x-a10g");
+  i->set_region("home");
+  i->set_gpu_name("A10G");
+  i->set_gpu_count(4);
+  i->set_fabric_name("lab-rig");
+  inst.mutable_source()->set_citation("lab rig inventory, rack 7");
+  inst.mutable_source()->set_as_of_date("2026-11-30");
+  ASSERT_TRUE(admin.UpsertInstanceType(inst).ok());
+  capplan::v1::DeleteFabricRequest del;
+  del.set_name("lab-rig");
+  absl::StatusOr<capplan::v1::WriteResponse> refused = admin.DeleteFabric(del);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.status().message().find("lab rig-4x-a10g home"), std::string::npos) << refused.status();
+  i->set_fabric_name("no-such-fabric");
+  absl::StatusOr<capplan::v1::WriteResponse> unknown = admin.UpsertInstanceType(inst);
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(unknown.status().message().find("instance.fabric_name"), std::string::npos) << unknown.status();
+  i->clear_fabric_name();
+  ASSERT_TRUE(admin.UpsertInstanceType(inst).ok());
+  EXPECT_TRUE(admin.DeleteFabric(del).ok());
+  EXPECT_EQ(MakeClient(kReadToken).DeleteFabric(del).status().code(), absl::StatusCode::kPermissionDenied);
+}
+
+TEST_F(AdminTest, BadFabricsAndBenchmarkSetupsNameTheirField) {
+  client::Client admin = MakeClient(kAdminToken);
+  capplan::v1::UpsertFabricRequest no_link = LabFabric("");
+  no_link.mutable_fabric()->clear_intra_link();
+  capplan::v1::UpsertFabricRequest slow = LabFabric("");
+  slow.mutable_fabric()->set_intra_node_bytes_per_second_per_gpu(1);
+  capplan::v1::UpsertFabricRequest unnamed = LabFabric("");
+  unnamed.mutable_fabric()->clear_name();
+  for (const auto& [request, field] :
+       {std::make_pair(&no_link, "fabric.intra_link"),
+        std::make_pair(&slow, "fabric.intra_node_bytes_per_second_per_gpu"), std::make_pair(&unnamed, "fabric.name")}) {
+    absl::StatusOr<capplan::v1::WriteResponse> w = admin.UpsertFabric(*request);
+    EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument) << w.status();
+    EXPECT_NE(w.status().message().find(field), std::string::npos) << w.status();
+  }
+  // 2 x 2 x 2 = 8 published degrees for a 4-GPU run.
+  capplan::v1::RecordBenchmarkRequest r;
+  capplan::v1::Benchmark* b = r.mutable_benchmark();
+  b->set_gpu_name("A100-SXM4-80GB");
+  b->set_model_name("Llama-2-7B");
+  b->set_workload(capplan::v1::WORKLOAD_KIND_TRAINING);
+  b->set_precision(capplan::v1::PRECISION_BF16);
+  b->set_gpu_count(4);
+  b->set_sequence_tokens(4096);
+  b->set_measured_value(12000);
+  b->set_measured_unit("tokens_per_second");
+  b->set_tensor_parallel(2);
+  b->set_pipeline_parallel(2);
+  b->set_data_parallel(2);
+  b->mutable_source()->set_citation("test run");
+  b->mutable_source()->set_as_of_date("2026-11-30");
+  absl::StatusOr<capplan::v1::WriteResponse> w = admin.RecordBenchmark(r);
+  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(w.status().message().find("gpu_count 4"), std::string::npos) << w.status();
+  b->set_data_parallel(1);
+  b->set_figure(capplan::v1::BENCHMARK_FIGURE_END_TO_END);
+  b->set_fabric_name("dgx-a100-hdr");
+  w = admin.RecordBenchmark(r);
+  ASSERT_TRUE(w.ok()) << w.status();
+  capplan::v1::ListBenchmarksRequest list;
+  list.set_model_name("Llama-2-7B");
+  absl::StatusOr<capplan::v1::ListBenchmarksResponse> listed = MakeClient("").ListBenchmarks(list);
+  ASSERT_TRUE(listed.ok());
+  int seen = 0;
+  for (const capplan::v1::Benchmark& got : listed->benchmarks()) {
+    if (got.id() != w->id()) continue;
+    ++seen;
+    EXPECT_EQ(got.tensor_parallel(), 2);
+    EXPECT_EQ(got.figure(), capplan::v1::BENCHMARK_FIGURE_END_TO_END);
+    EXPECT_EQ(got.fabric_name(), "dgx-a100-hdr");
+  }
+  EXPECT_EQ(seen, 1);
+}
+
+}  // namespace
+}  // namespace capplan::testing

@@ -350,6 +350,62 @@ TEST_F(CliTest, TrainingTablesNameEndToEndAndSteadyState) {
   for (const char* column : {"e2e days", "steady days", "MFU", "batch", "fabric"}) {
     EXPECT_TRUE(Contains(cmp.stdout_text, column)) << column << "\n" << cmp.stdout_text;
   }
+// Fabrics through the CLI: the catalog's table in vendor units, and the admin writes with a
+// token from the environment.
+TEST(CliFabricTest, ListsWritesAndRefusesDeletingAUsedFabric) {
+  TempDir dir;
+  const std::string token = "admin-token-0123456789abcdef";
+  WriteTokenFile(dir.path() + "/tokens", token + " alice admin\n");
+  std::vector<std::string> server_args = BaseArgs(dir);
+  server_args.push_back("--admin_token_file=" + dir.path() + "/tokens");
+  ServerProcess server(server_args);
+  ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {CAPPLAN_CLI_BINARY, "--server=" + server.grpc_address()});
+    return RunProgram(args, 30000, {{"CAPPLAN_ADMIN_TOKEN", token}});
+  };
+  ExitResult list = run({"catalog", "fabrics"});
+  ASSERT_EQ(list.exit_code, 0) << list.stderr_text;
+  // Amazon EC2 P5 page: 3,200 Gbps EFA per instance, printed per node as vendors do.
+  EXPECT_TRUE(Contains(list.stdout_text, "aws-p5-efa")) << list.stdout_text;
+  EXPECT_TRUE(Contains(list.stdout_text, "3200")) << list.stdout_text;
+
+  // 25 Gbit/s per 4-GPU node is stored per GPU: 25e9 / 8 / 4 bytes/s.
+  ExitResult up =
+      run({"admin", "upsert-fabric", "--name=lab-rig", "--gpus_per_node=4", "--intra_link=pcie",
+           "--intra_node_gbyte_per_s_per_gpu=32", "--network_kind=ethernet", "--network_gbit_per_s_per_node=25",
+           "--network_latency_us=30", "--citation=lab inventory", "--as_of_date=2026-11-30"});
+  ASSERT_EQ(up.exit_code, 0) << up.stderr_text;
+  ExitResult json = run({"--json", "catalog", "fabrics"});
+  const auto fabrics = ParseJson<v1::ListFabricsResponse>(json.stdout_text);
+  bool found = false;
+  for (const v1::Fabric& f : fabrics.fabrics()) {
+    if (f.name() != "lab-rig") continue;
+    found = true;
+    EXPECT_DOUBLE_EQ(f.network_bytes_per_second_per_gpu(), 25e9 / 8 / 4);
+    EXPECT_DOUBLE_EQ(f.network_latency_seconds(), 30e-6);
+  }
+  EXPECT_TRUE(found) << json.stdout_text;
+
+  ExitResult inst =
+      run({"admin", "upsert-instance", "--provider=lab", "--instance_type=rig-4x-a10g", "--region=home", "--gpu=A10G",
+           "--gpu_count=4", "--fabric=lab-rig", "--citation=lab inventory", "--as_of_date=2026-11-30"});
+  ASSERT_EQ(inst.exit_code, 0) << inst.stderr_text;
+  ExitResult del = run({"admin", "delete-fabric", "--name=lab-rig"});
+  EXPECT_EQ(del.exit_code, 1);
+  EXPECT_TRUE(Contains(del.stderr_text, "FAILED_PRECONDITION")) << del.stderr_text;
+  EXPECT_TRUE(Contains(del.stderr_text, "lab rig-4x-a10g home")) << del.stderr_text;
+
+  ExitResult bench =
+      run({"admin", "record-benchmark", "--gpu=A10G", "--model=Llama-2-7B", "--workload=training", "--precision=bf16",
+           "--gpu_count=4", "--value=4000", "--unit=tokens_per_second", "--tensor_parallel=2", "--pipeline_parallel=1",
+           "--data_parallel=3", "--citation=test", "--as_of_date=2026-11-30"});
+  EXPECT_EQ(bench.exit_code, 1);  // 2 x 1 x 3 is not 4 GPUs
+  EXPECT_TRUE(Contains(bench.stderr_text, "gpu_count 4")) << bench.stderr_text;
+  ExitResult gpu = run({"admin", "upsert-gpu", "--name=A10G", "--fabric=lab-rig"});
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.stderr_text;
+  ExitResult gpus = run({"--json", "catalog", "gpus"});
+  EXPECT_TRUE(Contains(gpus.stdout_text, "\"default_fabric_name\": \"lab-rig\"")) << gpus.stdout_text;
 }
 
 }  // namespace

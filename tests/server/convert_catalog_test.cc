@@ -1,0 +1,71 @@
+// The catalog converters (server/convert): every network and link kind has its own API value
+// and a fabric row survives the round trip; an unset kind in a catalog row names its field.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "server/convert.h"
+
+namespace capplan::server {
+namespace {
+
+namespace v1 = capplan::v1;
+
+TEST(ConvertCatalogTest, EveryNetworkKindHasItsOwnApiValueBothWays) {
+  std::set<int> seen;
+  for (int k = 0; k < core::kNumNetworkKinds; ++k) {
+    const v1::NetworkKind p = NetworkKindToProto(static_cast<core::NetworkKind>(k));
+    EXPECT_NE(p, v1::NETWORK_KIND_UNSPECIFIED) << k;
+    EXPECT_TRUE(seen.insert(p).second) << k;
+    EXPECT_EQ(static_cast<int>(*NetworkKindFromProto(p, "f")), k);
+  }
+  EXPECT_EQ(seen.size(), static_cast<size_t>(v1::NetworkKind_descriptor()->value_count() - 1));
+  EXPECT_FALSE(NetworkKindFromProto(v1::NETWORK_KIND_UNSPECIFIED, "f").ok());
+}
+
+TEST(ConvertCatalogTest, FabricRoundTripsAndAnUnsetKindNamesItsField) {
+  // Microsoft Learn, ND H100 v5: 8 x H100 on NVSwitch (450 GB/s one direction per GPU), one
+  // 400 Gb/s NDR InfiniBand link per GPU (migration 0004's latency figure, ~3 us).
+  store::FabricRow row;
+  row.name = "azure-nd-h100-v5-ndr";
+  row.fabric = {8, core::Interconnect::kNvlink, 450e9, core::NetworkKind::kInfiniband, 50e9, 3e-6};
+  row.source = {"Microsoft Learn, ND H100 v5 size series", "2026-12-01", ""};
+  v1::Fabric p;
+  FabricToProto(row, &p);
+  EXPECT_EQ(p.intra_link(), v1::INTERCONNECT_KIND_NVLINK);
+  EXPECT_EQ(p.network(), v1::NETWORK_KIND_INFINIBAND);
+  absl::StatusOr<store::FabricRow> back = FabricFromProto(p);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->name, row.name);
+  EXPECT_EQ(back->fabric.gpus_per_node, 8);
+  EXPECT_DOUBLE_EQ(back->fabric.network_bytes_per_second_per_gpu, 50e9);
+  EXPECT_EQ(back->source.citation, row.source.citation);
+  p.clear_network();
+  EXPECT_NE(FabricFromProto(p).status().message().find("fabric.network"), absl::string_view::npos);
+  p.set_network(v1::NETWORK_KIND_INFINIBAND);
+  p.clear_intra_link();
+  EXPECT_NE(FabricFromProto(p).status().message().find("fabric.intra_link"), absl::string_view::npos);
+}
+
+TEST(ConvertCatalogTest, BenchmarkSetupAndFigureRoundTrip) {
+  v1::Benchmark b;
+  b.set_workload(v1::WORKLOAD_KIND_TRAINING);
+  b.set_precision(v1::PRECISION_BF16);
+  b.set_measured_unit("tokens_per_second");
+  b.set_tensor_parallel(8);
+  b.set_context_parallel(2);
+  b.set_fabric_name("dgx-h100-ndr");
+  absl::StatusOr<store::BenchmarkRow> row = BenchmarkFromProto(b);
+  ASSERT_TRUE(row.ok());
+  EXPECT_EQ(row->figure, core::BenchmarkFigure::kSteadyState);  // unset: steady state
+  EXPECT_EQ(row->tensor_parallel, 8);
+  row->figure = core::BenchmarkFigure::kEndToEnd;
+  v1::Benchmark out;
+  BenchmarkToProto(*row, &out);
+  EXPECT_EQ(out.figure(), v1::BENCHMARK_FIGURE_END_TO_END);
+  EXPECT_EQ(out.context_parallel(), 2);
+  EXPECT_EQ(out.fabric_name(), "dgx-h100-ndr");
+}
+
+}  // namespace
+}  // namespace capplan::server
