@@ -387,22 +387,34 @@ StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
   s.bubble = s.compute * (par.pp - 1) / (m * par.vpp);
   s.tp = e.tp_comm;
   s.ep = e.ep_comm;
-  s.cp = std::max(e.cp_comm_raw - e.attention_share * s.compute, 0.0) + 0.05 * std::min(e.cp_comm_raw, s.compute);
-  // Sends (one forward, one backward per chunk of a micro-batch): on the critical path in
-  // plain 1F1B; the interleaved schedule overlaps them with the other chunks' compute
-  // (Megatron-Core overlap_p2p_comm), leaving what a chunk's compute cannot hide.
-  if (par.pp > 1) {
-    const double per_chunk = s.compute / (m * par.vpp);
-    s.pp = par.vpp > 1 ? m * par.vpp * std::max(2.0 * e.pp_send - per_chunk, 0.0) : 2.0 * m * e.pp_send;
+  // Overlapped communication. Each kind hides behind its own phase of the compute: ring
+  // attention behind the attention it feeds; pipeline sends, in the interleaved schedule,
+  // behind the other chunks (Megatron-Core overlap_p2p_comm; in plain 1F1B they are on the
+  // critical path); the gradient reduce-scatter behind the last micro-batch's backward (2/3
+  // of its compute, or of each chunk's with interleaving) and the parameter all-gather behind
+  // the first one's forward (ZeRO-3: behind all compute). The compute hides each second
+  // once: what the windows hide together beyond it is exposed as well.
+  const double m_compute = s.compute / m;
+  const double chunks = std::min(static_cast<double>(par.vpp), m);
+  const bool interleaved = par.pp > 1 && par.vpp > 1;
+  const double pp_total = par.pp > 1 ? 2.0 * m * par.vpp * e.pp_send : 0.0;
+  const double comm[4] = {e.cp_comm_raw, interleaved ? pp_total : 0.0, e.dp_reduce, e.dp_gather};
+  const double window[4] = {e.attention_share * s.compute, s.compute, m_compute * 2.0 / 3.0 * chunks,
+                            par.zero_stage >= 3 ? s.compute : m_compute / 3.0 * chunks};
+  double exposed[4], hidden = 0;
+  for (int i = 0; i < 4; ++i) {
+    exposed[i] = std::max(comm[i] - window[i], 0.0);
+    hidden += comm[i] - exposed[i];
   }
-  // Gradient reduction overlaps the last micro-batch's backward (2/3 of its compute),
-  // parameter gathers the first one's forward (1/3); ZeRO-3 gathers overlap all compute.
-  const double mb_compute = s.compute / m;
-  const double reduce_window = mb_compute * 2.0 / 3.0 * par.vpp;
-  const double gather_window = par.zero_stage >= 3 ? s.compute : mb_compute / 3.0 * par.vpp;
+  const double over = std::max(hidden - s.compute, 0.0);  // hidden twice: exposed, shared out
+  for (int i = 0; i < 4; ++i) {
+    if (hidden > 0) exposed[i] += over * (comm[i] - exposed[i]) / hidden;
+  }
+  s.cp = exposed[0];
+  s.pp = interleaved ? exposed[1] : pp_total;
+  // The last gradient bucket cannot overlap (Li et al. 2020): 5% of what was hidden.
   s.dp_exposed =
-      std::max(e.dp_reduce - reduce_window, 0.0) + std::max(e.dp_gather - gather_window, 0.0) +
-      kUnoverlappedDpFraction * (std::min(e.dp_reduce, reduce_window) + std::min(e.dp_gather, gather_window));
+      exposed[2] + exposed[3] + kUnoverlappedDpFraction * (e.dp_reduce + e.dp_gather - exposed[2] - exposed[3]);
   s.total = s.compute + s.bubble + s.tp + s.cp + s.ep + s.pp + s.dp_exposed;
   return s;
 }

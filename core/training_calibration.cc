@@ -61,6 +61,7 @@ std::vector<Scored> ClosestBenchmarks(const TrainingJob& job, const ClusterSpec&
   for (const TrainingBenchmark& b : benchmarks) {
     if (b.gpu_name != cluster.gpu.name || b.value <= 0 || b.gpu_count < 1) continue;
     if (b.unit == MeasuredUnit::kRequestsPerSecond) continue;
+    if (b.unit == MeasuredUnit::kSecondsPerStep && b.batch_sequences <= 0) continue;  // a step of what?
     absl::StatusOr<ParameterCounts> c = CountParameters(b.model);
     if (!c.ok()) continue;
     candidates.push_back({&b,

@@ -191,7 +191,8 @@ TEST(TimeTest, Llama2SevenBillionGpuHoursWithinDefaultRange) {
   job.model = Llama2_7B();
   job.tokens = 2e12;
   job.goodput = 1.0;  // the published GPU-hours are training time, not wall time with restarts
-  ClusterSpec cluster{A100_80GB()};
+  // Touvron et al. 2023, Sec. 2.2.1: 200 Gbit/s per GPU between nodes; NVSwitch 300 GB/s.
+  ClusterSpec cluster{A100_80GB(), {8, Interconnect::kNvlink, 300e9, NetworkKind::kInfiniband, 25e9, 5e-6}};
   absl::StatusOr<SearchResult> r =
       SearchParallelism(job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision),
                         {.max_gpus = 1024, .min_gpus = 1024, .top_k = 1});

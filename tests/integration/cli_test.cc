@@ -350,6 +350,8 @@ TEST_F(CliTest, TrainingTablesNameEndToEndAndSteadyState) {
   for (const char* column : {"e2e days", "steady days", "MFU", "batch", "fabric"}) {
     EXPECT_TRUE(Contains(cmp.stdout_text, column)) << column << "\n" << cmp.stdout_text;
   }
+}
+
 // Fabrics through the CLI: the catalog's table in vendor units, and the admin writes with a
 // token from the environment.
 TEST(CliFabricTest, ListsWritesAndRefusesDeletingAUsedFabric) {
