@@ -112,7 +112,7 @@ void Table::Print() const {
   }
 }
 
-std::string Gb(double bytes) { return absl::StrFormat("%.1f", bytes / 1e9); }
+std::string Gib(double bytes) { return absl::StrFormat("%.1f", bytes / (1024.0 * 1024.0 * 1024.0)); }
 
 std::string Usd(double usd) { return usd >= 100 ? absl::StrFormat("$%.0f", usd) : absl::StrFormat("$%.2f", usd); }
 

@@ -70,7 +70,7 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-std::string Gb(double bytes);
+std::string Gib(double bytes);  // bytes in GiB, one decimal
 std::string Usd(double usd);
 // A Unix time as an ISO 8601 date (UTC), the way people read it.
 std::string IsoDate(int64_t unix_seconds);

@@ -97,7 +97,8 @@ void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
     k->set_spot_allowed(v == "true");
     return absl::OkStatus();
   });
-  IntField(flags, "max_gpus", "largest fleet to consider, GPUs", "64", 1, kInt32Max,
+  IntField(flags, "max_gpus", "largest fleet to consider, GPUs",
+           "0: training up to 65,536 GPUs, saying when a limit binds; serving 64 per deployment", 0, kInt32Max,
            [k](int64_t n) { k->set_max_gpus(static_cast<int32_t>(n)); });
   flags->Repeated("owned_pool", "NAME:GPU:COUNT:USD_PER_GPU_HOUR[/KEY=VALUE...]",
                   absl::StrCat(kOwnedPoolHelp, "; keys: ", kFabricKeysHelp), &p->owned_pools);
@@ -159,7 +160,7 @@ absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
 void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
   Table t = serving ? Table({"#", "where", "GPUs", "layout", "req/s", "TTFT s", "TPOT ms", "$/h", "$/1M req", "bound"})
                     : Table({"#", "where", "GPUs", "layout", "e2e days (low-high)", "steady days", "cost (low-high)",
-                             "$/h", "MFU", "batch", "mem GB/GPU", "fabric", "bound"});
+                             "$/h", "MFU", "batch", "mem GiB/GPU", "fabric", "bound"});
   for (const v1::PlanOption& o : resp.options()) {
     const std::string gpus = absl::StrCat(o.gpu_count(), "x", o.gpu_name());
     if (serving) {
@@ -177,7 +178,7 @@ void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
            Days(o.steady_state_duration_seconds().point()),
            absl::StrCat(Usd(c.point()), " (", Usd(c.low()), "-", Usd(c.high()), ")"), Usd(o.cost_usd_per_hour()),
            Mfu(o), BatchTokens(o),
-           absl::StrFormat("%s/%s", Gb(o.memory_per_gpu().total_bytes()), Gb(o.memory_per_gpu().capacity_bytes())),
+           absl::StrFormat("%s/%s", Gib(o.memory_per_gpu().total_bytes()), Gib(o.memory_per_gpu().capacity_bytes())),
            FabricLabel(o), BottleneckLabel(o.bottleneck())});
   }
   t.Print();
