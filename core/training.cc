@@ -223,6 +223,14 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   const double per_layer = ActivationBytesPerLayer(p.shape, static_cast<int64_t>(sp_len), par.micro_batch, par.tp,
                                                    par.sequence_parallel, par.recompute, job.flash_attention) *
                            p.activation_scale;
+  // Full recompute re-runs one layer's forward inside the backward pass, whose activations
+  // then live alongside the stored layer inputs (Korthikanti et al. 2022, Sec. 4.2.2).
+  const double recompute_working_set =
+      par.recompute == Recompute::kFull
+          ? ActivationBytesPerLayer(p.shape, static_cast<int64_t>(sp_len), par.micro_batch, par.tp,
+                                    par.sequence_parallel, Recompute::kNone, job.flash_attention) *
+                p.activation_scale
+          : 0.0;
   // 1F1B: the first stage holds activations of min(p, m) micro-batches (Korthikanti et al.
   // 2022, Sec. 4.2.3); interleaving adds (p-1)/(p·v) of that (Narayanan et al. 2021, Sec. 2.2.2).
   double in_flight = std::min(static_cast<double>(par.pp), e->micro_batches);
@@ -244,7 +252,8 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
     m.weights_bytes = (frozen + trainable * p.weight_bytes) / (par.zero_stage >= 3 ? shard_dp : 1.0);
     m.gradients_bytes = trainable * p.grad_bytes / (par.zero_stage >= 2 ? shard_dp : 1.0);
     m.optimizer_bytes = trainable * p.optimizer_bytes / (par.zero_stage >= 1 ? shard_dp : 1.0);
-    m.activations_bytes = per_layer * layers * (first ? in_flight : 1.0) + (last ? logits : 0.0);
+    m.activations_bytes =
+        per_layer * layers * (first ? in_flight : 1.0) + recompute_working_set + (last ? logits : 0.0);
     if (job.method == TrainingMethod::kQlora) {
       // bitsandbytes dequantises one 4-bit matrix to 16 bits per matmul, forward and
       // backward: two buffers of the largest matrix (h x ffn).
