@@ -29,8 +29,10 @@ const std::vector<ServingOption>& ServingEvaluator::Options(const GpuRow& gpu) {
 namespace {
 
 // Instances (or pool GPUs) that `replicas` replicas of `tp` GPUs take on this supply; -1 when
-// a replica cannot fit one instance.
+// a replica cannot fit one instance or one node of the supply's fabric.
 int64_t UnitsFor(const Supply& s, int64_t replicas, int tp) {
+  // A replica's tensor-parallel group stays on the fabric's fast link (one node).
+  if (s.fabric.Known() && tp > s.fabric.gpus_per_node) return -1;
   if (s.pool != nullptr) return replicas * tp;
   const int per_unit = s.GpusPerUnit();
   if (tp > per_unit) return -1;  // a replica cannot span instances
