@@ -28,6 +28,29 @@ void BM_TrainingSearch(benchmark::State& state) {
 }
 BENCHMARK(BM_TrainingSearch)->Arg(8)->Arg(64)->Arg(1024);
 
+// Cluster scale: Llama 3.1 405B (config.json) on exactly 16,384 H100 over 400 Gbit/s per GPU
+// (Dubey et al. 2024), the global batch searched: every tp x cp x pp x dp x vpp split.
+void BM_TrainingSearchAtScale(benchmark::State& state) {
+  TrainingJob job;
+  job.model = testing::Dense("Llama-3.1-405B", 126, 16384, 128, 8, 53248, 128256);
+  job.tokens = 15.6e12;
+  job.sequence_length = 8192;
+  job.global_batch_tokens = 0;
+  const ClusterSpec cluster{testing::H100_SXM(), {8, Interconnect::kNvlink, 450e9, NetworkKind::kRoce, 50e9, 10e-6}};
+  const Efficiency eff = DefaultTrainingEfficiency(cluster.gpu, job.precision);
+  SearchOptions options;
+  options.max_gpus = options.min_gpus = 16384;
+  int64_t evaluated = 0;
+  for (auto _ : state) {
+    absl::StatusOr<SearchResult> r = SearchParallelism(job, cluster, eff, options);
+    evaluated += r->configurations_evaluated;
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(evaluated);
+  state.counters["configs_per_search"] = static_cast<double>(evaluated) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_TrainingSearchAtScale)->Unit(benchmark::kMillisecond);
+
 // One search per GPU type of a 16-part catalog at a fixed GPU count, as a Plan over the whole
 // catalog does for one instance size.
 void BM_TrainingCatalogSweep(benchmark::State& state) {
