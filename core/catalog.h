@@ -35,6 +35,22 @@ struct GpuRow {
   // The catalog fabric assumed for this GPU when no offer says otherwise (a GPU named
   // without an instance, an owned pool without a fabric); empty: FallbackFabric(spec).
   std::string default_fabric_name;
+  // Owning it (issue 15), from the vendor's system specs; 0: not known.
+  // A whole server's power at full load per GPU (e.g. DGX H100: 10.2 kW / 8), and its share
+  // drawn when idle.
+  double system_power_watts_per_gpu = 0;
+  double idle_power_fraction = 0;
+  // A whole server's price per GPU (e.g. an 8-GPU HGX system / 8), dated by `source`, and
+  // the relative uncertainty of both prices (0.2: +-20%).
+  double system_price_usd_per_gpu = 0;
+  double price_uncertainty_fraction = 0;
+  Source source;
+};
+
+// The price of electricity where a region's data centres are (for owning).
+struct ElectricityRow {
+  std::string region;  // a cloud region name (us-east-1, ...) or a country/state code
+  double usd_per_kwh = 0;
   Source source;
 };
 
@@ -106,6 +122,8 @@ class CatalogView {
   virtual const GpuRow* FindGpu(absl::string_view name) const = 0;
   virtual const ModelRow* FindModel(absl::string_view name) const = 0;
   virtual const FabricRow* FindFabric(absl::string_view name) const = 0;
+  // Electricity price for a region; null when the catalog has none.
+  virtual const ElectricityRow* FindElectricity(absl::string_view /*region*/) const { return nullptr; }
   // The price of `kind` in force at `as_of_unix_seconds` (0 or less: now); null when none.
   virtual const PriceRow* PriceAt(const InstanceRow& instance, PriceKind kind, int64_t as_of_unix_seconds) const = 0;
   virtual const std::vector<TrainingBenchmark>& TrainingBenchmarks() const = 0;
