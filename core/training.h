@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -68,6 +69,8 @@ struct ParallelConfig {
 // The GPUs and how they are connected. A fabric that is not Known() is replaced by
 // FallbackFabric(gpu).
 struct ClusterSpec {
+  ClusterSpec() = default;
+  ClusterSpec(GpuSpec g, Fabric f = {}) : gpu(std::move(g)), fabric(f) {}  // NOLINT(google-explicit-constructor)
   GpuSpec gpu;
   Fabric fabric;
 };

@@ -18,14 +18,20 @@ using namespace capplan::core::testing;  // NOLINT(build/namespaces): datasheet 
 class FakeCatalog final : public CatalogView {
  public:
   FakeCatalog() {
-    for (GpuSpec g : {A100_80GB(), H100_SXM(), T4()}) gpus_.push_back({g, "NVIDIA", "SXM", 0, {}});
+    for (GpuSpec g : {A100_80GB(), H100_SXM(), T4()}) {
+      GpuRow row;
+      row.spec = g;
+      row.vendor = "NVIDIA";
+      row.form_factor = "SXM";
+      gpus_.push_back(row);
+    }
     models_.push_back({Llama2_7B(), 4096, {}});
   }
   // An offer of `count` GPUs at `usd_per_hour`, effective from `from` (0: 2024-01-01).
   void AddOffer(const std::string& provider, const std::string& type, const std::string& region, const std::string& gpu,
                 int count, double usd_per_hour, int64_t from = 1704067200, PriceKind kind = PriceKind::kOnDemand) {
     if (FindInstance(provider, type, region) == nullptr) {
-      instances_.push_back({provider, type, region, gpu, count, 96, 0, {}});
+      instances_.push_back({provider, type, region, gpu, count, 96, 0, "", {}});
     }
     prices_[{provider, type, region}].push_back({0, provider, type, region, kind, usd_per_hour, from, {}});
   }
