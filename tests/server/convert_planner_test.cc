@@ -29,7 +29,7 @@ class TinyCatalog final : public core::CatalogView {
     models_.push_back({core::testing::Dense("BLOOM-7B1", 30, 4096, 32, 32, 16384, 250880), 2048, {}});
     // A model whose window the catalog does not know (0).
     models_.push_back({core::testing::Dense("no-window-7b", 32, 4096, 32, 32, 11008, 32000), 0, {}});
-    gpus_.push_back({core::testing::H100_SXM(), "NVIDIA", "SXM", 0, "", {}});
+    gpus_.push_back({core::testing::H100_SXM(), "NVIDIA", "SXM", 0, "", 0, 0, 0, 0, {}});
     // AWS p5: 8 x H100 on NVSwitch, 3,200 Gbit/s EFA per instance = 400 Gbit/s per GPU
     // (AWS P5 instance page); 450 GB/s NVLink per direction (H100 SXM datasheet).
     core::FabricRow p5;
