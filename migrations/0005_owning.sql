@@ -48,7 +48,7 @@ WHERE name IN ('P40', 'T4', 'V100-SXM2-16GB', 'V100-SXM2-32GB', 'A10G', 'L4', 'L
 -- Prices, dated in the notes. The relative uncertainty covers the spread of the reports.
 -- H100: Raymond James estimate (reported by Barron's, Aug 2023) of $25,000-30,000 per H100;
 -- other reports reach $40,000. DGX H100: SemiAnalysis "AI Server Cost Analysis" (May 2023)
--- estimates ~$270,000; an HGX H100 8-GPU quotation from Thinkmate (Aug 2024) was ~$317,000.
+-- estimates ~$270,000; an 8 x H100 server quotation from Thinkmate (Aug 2024) was ~$317,000.
 -- DGX A100: launched at $199,000 (NVIDIA GTC keynote, May 2020, 8 x A100 40 GB). DGX-1 with
 -- V100: launched at $149,000 (NVIDIA GTC, May 2017). A100 card: press estimates at launch
 -- (May 2020) of ~$20,000; wide spread. H200, MI300X, Intel Max, A10G, L4, L40S, T4, P40, V100
@@ -83,7 +83,7 @@ UPDATE gpu_types SET
     ELSE price_uncertainty_fraction
   END,
   source_note = source_note || CASE name
-    WHEN 'H100-SXM5-80GB' THEN ' Prices: card $30,000 (Raymond James via Barron''s, 2023-08: $25,000-30,000; up to $40,000 reported); system $270,000 / 8 (SemiAnalysis DGX H100 estimate, 2023-05; Thinkmate HGX H100 quote ~$317,000, 2024-08); +-20%.'
+    WHEN 'H100-SXM5-80GB' THEN ' Prices: card $30,000 (Raymond James via Barron''s, 2023-08: $25,000-30,000; up to $40,000 reported); system $270,000 / 8 (SemiAnalysis DGX H100 estimate, 2023-05; Thinkmate 8 x H100 server quote ~$317,000, 2024-08); +-20%.'
     WHEN 'H100-PCIe-80GB' THEN ' Prices: card $25,000 (low end of the $25,000-30,000 H100 estimate, Raymond James via Barron''s, 2023-08); +-25%. No PCIe system price published; left 0.'
     WHEN 'A100-SXM4-40GB' THEN ' Prices: card ~$20,000 (press estimates at launch, 2020-05; +-30%); system $199,000 / 8 (DGX A100 launch price, NVIDIA GTC 2020-05-14).'
     WHEN 'A100-SXM4-80GB' THEN ' Prices: card ~$20,000 and system $199,000 / 8 are the 40 GB launch figures (2020-05); the 80 GB parts cost more and no public list price is used, hence +-40%.'
@@ -112,10 +112,10 @@ CREATE TABLE electricity_prices (
 );
 
 INSERT INTO electricity_prices (region, usd_per_kwh, source_citation, source_as_of_date, source_note) VALUES
-  ('us-east-1', 0.0895, 'EIA Electric Power Annual 2023, average revenue per kWh by state: Virginia, commercial 8.95 cents', '2023-12-31', 'AWS US East (N. Virginia); Lambda us-east-1 taken as Virginia too. Industrial: 8.92 cents. Data-centre contracts differ.'),
-  ('eastus', 0.0895, 'EIA Electric Power Annual 2023, average revenue per kWh by state: Virginia, commercial 8.95 cents', '2023-12-31', 'Azure East US (Virginia). Industrial: 8.92 cents. Data-centre contracts differ.'),
-  ('us-west-2', 0.0992, 'EIA Electric Power Annual 2023, average revenue per kWh by state: Oregon, commercial 9.92 cents', '2023-12-31', 'AWS US West (Oregon). Industrial: 7.52 cents. Data-centre contracts differ.'),
-  ('us-west-1', 0.2391, 'EIA Electric Power Annual 2023, average revenue per kWh by state: California, commercial 23.91 cents', '2023-12-31', 'AWS US West (N. California); Lambda us-west-1 taken as California too. Industrial: 18.64 cents. Data-centre contracts differ.'),
-  ('us-central1', 0.1033, 'EIA Electric Power Annual 2023, average revenue per kWh by state: Iowa, commercial 10.33 cents', '2023-12-31', 'Google Cloud us-central1 (Council Bluffs, Iowa). Industrial: 6.91 cents. Data-centre contracts differ.'),
-  ('us-east1', 0.1039, 'EIA Electric Power Annual 2023, average revenue per kWh by state: South Carolina, commercial 10.39 cents', '2023-12-31', 'Google Cloud us-east1 (Moncks Corner, South Carolina). Industrial: 6.68 cents. Data-centre contracts differ.'),
-  ('westus2', 0.0992, 'EIA Electric Power Annual 2023, average revenue per kWh by state: Washington, commercial 9.92 cents', '2023-12-31', 'Azure West US 2 (Washington). Industrial: 6.35 cents. Data-centre contracts differ.');
+  ('us-east-1', 0.0895, 'EIA Electric Power Annual 2023 (released 2024-10-17), average revenue per kWh by state: Virginia, commercial 8.95 cents', '2023-12-31', 'AWS US East (N. Virginia); Lambda us-east-1 taken as Virginia too. Industrial: 8.92 cents. Data-centre contracts differ.'),
+  ('eastus', 0.0895, 'EIA Electric Power Annual 2023 (released 2024-10-17), average revenue per kWh by state: Virginia, commercial 8.95 cents', '2023-12-31', 'Azure East US (Virginia). Industrial: 8.92 cents. Data-centre contracts differ.'),
+  ('us-west-2', 0.0992, 'EIA Electric Power Annual 2023 (released 2024-10-17), average revenue per kWh by state: Oregon, commercial 9.92 cents', '2023-12-31', 'AWS US West (Oregon). Industrial: 7.52 cents. Data-centre contracts differ.'),
+  ('us-west-1', 0.2391, 'EIA Electric Power Annual 2023 (released 2024-10-17), average revenue per kWh by state: California, commercial 23.91 cents', '2023-12-31', 'AWS US West (N. California); Lambda us-west-1 taken as California too. Industrial: 18.64 cents. Data-centre contracts differ.'),
+  ('us-central1', 0.1033, 'EIA Electric Power Annual 2023 (released 2024-10-17), average revenue per kWh by state: Iowa, commercial 10.33 cents', '2023-12-31', 'Google Cloud us-central1 (Council Bluffs, Iowa). Industrial: 6.91 cents. Data-centre contracts differ.'),
+  ('us-east1', 0.1039, 'EIA Electric Power Annual 2023 (released 2024-10-17), average revenue per kWh by state: South Carolina, commercial 10.39 cents', '2023-12-31', 'Google Cloud us-east1 (Moncks Corner, South Carolina). Industrial: 6.68 cents. Data-centre contracts differ.'),
+  ('westus2', 0.0992, 'EIA Electric Power Annual 2023 (released 2024-10-17), average revenue per kWh by state: Washington, commercial 9.92 cents', '2023-12-31', 'Azure West US 2 (Washington). Industrial: 6.35 cents. Data-centre contracts differ.');
