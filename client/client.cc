@@ -195,6 +195,15 @@ absl::StatusOr<capplan::v1::ListFabricsResponse> Client::ListFabrics() {
   return response;
 }
 
+absl::StatusOr<capplan::v1::ListElectricityPricesResponse> Client::ListElectricityPrices() {
+  capplan::v1::ListElectricityPricesResponse response;
+  absl::Status s = ReadCall(
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListElectricityPrices(c, r, out); },
+      capplan::v1::ListElectricityPricesRequest(), &response);
+  if (!s.ok()) return s;
+  return response;
+}
+
 namespace {
 
 // Fetches `request` and every following page, appending each page to the first; the result
@@ -266,6 +275,8 @@ CAPPLAN_WRITE_RPC(RecordBenchmark, RecordBenchmarkRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(DeleteBenchmark, DeleteBenchmarkRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(UpsertFabric, UpsertFabricRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(DeleteFabric, DeleteFabricRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(UpsertElectricityPrice, UpsertElectricityPriceRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(DeleteElectricityPrice, DeleteElectricityPriceRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(ImportPricesCsv, ImportPricesCsvRequest, ImportPricesCsvResponse)
 
 #undef CAPPLAN_READ_RPC

@@ -42,6 +42,7 @@ class Client {
   absl::StatusOr<capplan::v1::ListGpusResponse> ListGpus();
   absl::StatusOr<capplan::v1::ListModelsResponse> ListModels();
   absl::StatusOr<capplan::v1::ListFabricsResponse> ListFabrics();
+  absl::StatusOr<capplan::v1::ListElectricityPricesResponse> ListElectricityPrices();
   // Every page, merged (catalog_version from the last page). The *Page calls fetch one.
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstances(const capplan::v1::ListInstancesRequest& request);
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstancesPage(
@@ -65,6 +66,10 @@ class Client {
   absl::StatusOr<capplan::v1::WriteResponse> DeleteBenchmark(const capplan::v1::DeleteBenchmarkRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertFabric(const capplan::v1::UpsertFabricRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> DeleteFabric(const capplan::v1::DeleteFabricRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> UpsertElectricityPrice(
+      const capplan::v1::UpsertElectricityPriceRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> DeleteElectricityPrice(
+      const capplan::v1::DeleteElectricityPriceRequest& request);
   absl::StatusOr<capplan::v1::ImportPricesCsvResponse> ImportPricesCsv(
       const capplan::v1::ImportPricesCsvRequest& request);
 

@@ -179,6 +179,21 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteFabric(grpc::CallbackServerCon
                [&](const store::WriteContext& wc) { return store_->DeleteFabric(wc, req->name()); });
 }
 
+grpc::ServerUnaryReactor* AdminServiceImpl::UpsertElectricityPrice(grpc::CallbackServerContext* ctx,
+                                                                   const v1::UpsertElectricityPriceRequest* req,
+                                                                   v1::WriteResponse* resp) {
+  return Write(ctx, "UpsertElectricityPrice", *req, resp, [&](const store::WriteContext& wc) {
+    return store_->UpsertElectricityPrice(wc, ElectricityFromProto(req->price()));
+  });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::DeleteElectricityPrice(grpc::CallbackServerContext* ctx,
+                                                                   const v1::DeleteElectricityPriceRequest* req,
+                                                                   v1::WriteResponse* resp) {
+  return Write(ctx, "DeleteElectricityPrice", *req, resp,
+               [&](const store::WriteContext& wc) { return store_->DeleteElectricityPrice(wc, req->region()); });
+}
+
 grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServerContext* ctx,
                                                             const v1::ImportPricesCsvRequest* req,
                                                             v1::ImportPricesCsvResponse* resp) {

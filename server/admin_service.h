@@ -45,6 +45,12 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
                                          capplan::v1::WriteResponse* resp) override;
   grpc::ServerUnaryReactor* DeleteFabric(grpc::CallbackServerContext* ctx, const capplan::v1::DeleteFabricRequest* req,
                                          capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* UpsertElectricityPrice(grpc::CallbackServerContext* ctx,
+                                                   const capplan::v1::UpsertElectricityPriceRequest* req,
+                                                   capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteElectricityPrice(grpc::CallbackServerContext* ctx,
+                                                   const capplan::v1::DeleteElectricityPriceRequest* req,
+                                                   capplan::v1::WriteResponse* resp) override;
   grpc::ServerUnaryReactor* ImportPricesCsv(grpc::CallbackServerContext* ctx,
                                             const capplan::v1::ImportPricesCsvRequest* req,
                                             capplan::v1::ImportPricesCsvResponse* resp) override;

@@ -135,6 +135,10 @@ absl::StatusOr<store::GpuRow> GpuFromProto(const v1::Gpu& g) {
   row.form_factor = g.form_factor();
   row.list_price_usd = g.list_price_usd();
   row.default_fabric_name = g.default_fabric_name();
+  row.system_power_watts_per_gpu = g.system_power_watts_per_gpu();
+  row.idle_power_fraction = g.idle_power_fraction();
+  row.system_price_usd_per_gpu = g.system_price_usd_per_gpu();
+  row.price_uncertainty_fraction = g.price_uncertainty_fraction();
   row.source = SourceFromProto(g.source());
   return row;
 }
@@ -158,6 +162,24 @@ void GpuToProto(const store::GpuRow& row, v1::Gpu* out) {
   out->set_form_factor(row.form_factor);
   out->set_list_price_usd(row.list_price_usd);
   out->set_default_fabric_name(row.default_fabric_name);
+  out->set_system_power_watts_per_gpu(row.system_power_watts_per_gpu);
+  out->set_idle_power_fraction(row.idle_power_fraction);
+  out->set_system_price_usd_per_gpu(row.system_price_usd_per_gpu);
+  out->set_price_uncertainty_fraction(row.price_uncertainty_fraction);
+  SourceToProto(row.source, out->mutable_source());
+}
+
+store::ElectricityRow ElectricityFromProto(const v1::ElectricityPrice& e) {
+  store::ElectricityRow row;
+  row.region = e.region();
+  row.usd_per_kwh = e.usd_per_kwh();
+  row.source = SourceFromProto(e.source());
+  return row;
+}
+
+void ElectricityToProto(const store::ElectricityRow& row, v1::ElectricityPrice* out) {
+  out->set_region(row.region);
+  out->set_usd_per_kwh(row.usd_per_kwh);
   SourceToProto(row.source, out->mutable_source());
 }
 

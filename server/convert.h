@@ -27,6 +27,10 @@ void FabricToProto(const store::FabricRow& row, capplan::v1::Fabric* out);
 absl::StatusOr<store::GpuRow> GpuFromProto(const capplan::v1::Gpu& g);
 void GpuToProto(const store::GpuRow& row, capplan::v1::Gpu* out);
 
+// A region's electricity price; ranges are the store's check.
+store::ElectricityRow ElectricityFromProto(const capplan::v1::ElectricityPrice& e);
+void ElectricityToProto(const store::ElectricityRow& row, capplan::v1::ElectricityPrice* out);
+
 // Architecture fields only (no catalog metadata), for inline models in requests.
 core::ModelArchitecture ArchitectureFromProto(const capplan::v1::ModelArchitecture& m);
 absl::StatusOr<store::ModelRow> ModelFromProto(const capplan::v1::ModelArchitecture& m);

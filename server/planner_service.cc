@@ -123,6 +123,16 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListFabrics(grpc::CallbackServerCo
   return Done(ctx, absl::OkStatus());
 }
 
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListElectricityPrices(grpc::CallbackServerContext* ctx,
+                                                                    const v1::ListElectricityPricesRequest* req,
+                                                                    v1::ListElectricityPricesResponse* resp) {
+  if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  for (const store::ElectricityRow& e : snap->electricity) ElectricityToProto(e, resp->add_prices());
+  resp->set_catalog_version(snap->catalog_version);
+  return Done(ctx, absl::OkStatus());
+}
+
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListModels(grpc::CallbackServerContext* ctx,
                                                          const v1::ListModelsRequest* req,
                                                          v1::ListModelsResponse* resp) {

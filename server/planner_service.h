@@ -37,6 +37,9 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
                                            capplan::v1::ListBenchmarksResponse* resp) override;
   grpc::ServerUnaryReactor* ListFabrics(grpc::CallbackServerContext* ctx, const capplan::v1::ListFabricsRequest* req,
                                         capplan::v1::ListFabricsResponse* resp) override;
+  grpc::ServerUnaryReactor* ListElectricityPrices(grpc::CallbackServerContext* ctx,
+                                                  const capplan::v1::ListElectricityPricesRequest* req,
+                                                  capplan::v1::ListElectricityPricesResponse* resp) override;
 
  private:
   const store::CatalogStore* store_;

@@ -106,10 +106,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   state->process = std::make_shared<ProcessCollector>();
   try {
     // civetweb options: enough threads that slow clients cannot hold every one, and a short
-    // request timeout so that each is freed quickly (the default is 2 threads, 30 s).
+    // request timeout so that each is freed quickly (the default is 2 threads, 30 s). Linger
+    // is bounded but not 0: a 0 linger is an abortive close (RST) that drops whatever of a
+    // large /metrics body (over ~128 KB) the client has not yet received.
     state->exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
         "listening_ports", options.metrics_address, "num_threads", std::to_string(options.metrics_threads),
-        "request_timeout_ms", std::to_string(options.metrics_request_timeout_ms), "linger_timeout_ms", "0"});
+        "request_timeout_ms", std::to_string(options.metrics_request_timeout_ms), "linger_timeout_ms", "1000"});
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
   }

@@ -126,12 +126,14 @@ int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
   if (what == "import-csv") return ImportCsv(rest, global);
   if (what == "upsert-fabric") return UpsertFabric(rest, global);
   if (what == "delete-fabric") return DeleteFabric(rest, global);
+  if (what == "upsert-electricity") return UpsertElectricity(rest, global);
+  if (what == "delete-electricity") return DeleteElectricity(rest, global);
   if (what == "upsert-instance") return UpsertInstance(rest, global);
   if (what == "upsert-gpu") return UpsertGpu(rest, global);
   if (what == "record-benchmark") return RecordBenchmark(rest, global);
   return SubcommandUsage("admin",
-                         {"set-price", "import-csv", "upsert-fabric", "delete-fabric", "upsert-instance", "upsert-gpu",
-                          "record-benchmark"},
+                         {"set-price", "import-csv", "upsert-fabric", "delete-fabric", "upsert-electricity",
+                          "delete-electricity", "upsert-instance", "upsert-gpu", "record-benchmark"},
                          args);
 }
 

@@ -23,6 +23,8 @@ void SetSource(const RowSourceFlags& s, v1::Source* out);
 
 int UpsertFabric(const std::vector<std::string>& args, GlobalOptions* global);
 int DeleteFabric(const std::vector<std::string>& args, GlobalOptions* global);
+int UpsertElectricity(const std::vector<std::string>& args, GlobalOptions* global);
+int DeleteElectricity(const std::vector<std::string>& args, GlobalOptions* global);
 int UpsertInstance(const std::vector<std::string>& args, GlobalOptions* global);
 int UpsertGpu(const std::vector<std::string>& args, GlobalOptions* global);
 int RecordBenchmark(const std::vector<std::string>& args, GlobalOptions* global);

@@ -1,8 +1,10 @@
-// capplan admin upsert-fabric|delete-fabric|upsert-instance|upsert-gpu|record-benchmark:
+// capplan admin upsert-fabric|delete-fabric|upsert-electricity|delete-electricity|upsert-instance|upsert-gpu|
+// record-benchmark:
 // catalog-row writes, each with a flag per field of the row (units in the flag names).
 #include <google/protobuf/util/json_util.h>
 
 #include <iostream>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "client/cli/admin.h"
@@ -44,9 +46,18 @@ const CommandInfo kUpsertInstance = {
     "    --gpu_count=4 --fabric=lab-rig --citation=\"lab inventory\" --as_of_date=2026-11-30"};
 const CommandInfo kUpsertGpu = {
     "admin upsert-gpu",
-    "replace a GPU row: the catalog's current row (or --file), with its default fabric from --fabric",
-    "--name=NAME [--file=PATH] [--fabric=NAME]",
-    "  capplan admin upsert-gpu --name=A10G --fabric=pcie-server-gen4-100gbe"};
+    "replace a GPU row: the catalog's current row (or --file), with its default fabric and owning figures from flags",
+    "--name=NAME [--file=PATH] [--fabric=NAME] [owning flags]",
+    "  capplan admin upsert-gpu --name=A10G --fabric=pcie-server-gen4-100gbe\n"
+    "  capplan admin upsert-gpu --name=L40S --system_power_watts_per_gpu=600 --idle_power_fraction=0.3 \\\n"
+    "    --system_price_usd_per_gpu=15000 --price_uncertainty_fraction=0.1"};
+const CommandInfo kUpsertElectricity = {
+    "admin upsert-electricity", "add or replace the price of electricity in a region (for owning)",
+    "--region=REGION --usd_per_kwh=X --citation=TEXT --as_of_date=YYYY-MM-DD [--note=TEXT]",
+    "  capplan admin upsert-electricity --region=us-east-2 --usd_per_kwh=0.1075 \\\n"
+    "    --citation=\"EIA Electric Power Annual 2023, Ohio commercial\" --as_of_date=2023-12-31"};
+const CommandInfo kDeleteElectricity = {"admin delete-electricity", "delete a region's electricity price",
+                                        "--region=REGION", "  capplan admin delete-electricity --region=us-east-2"};
 const CommandInfo kRecordBenchmark = {
     "admin record-benchmark", "record a measured benchmark, with the published layout of a training run",
     "--gpu=NAME --model=NAME --workload=KIND --precision=P --gpu_count=N --value=X --unit=UNIT "
@@ -137,6 +148,71 @@ int DeleteFabric(const std::vector<std::string>& args, GlobalOptions* global) {
       "fabric " + r.name() + " deleted");
 }
 
+int UpsertElectricity(const std::vector<std::string>& args, GlobalOptions* global) {
+  FlagSet flags;
+  v1::UpsertElectricityPriceRequest r;
+  v1::ElectricityPrice* e = r.mutable_price();
+  RowSourceFlags source;
+  flags.Custom("region", "REGION", "a cloud region (us-east-1, eastus, ...) or a place", "",
+               [e](const std::string& v) { return e->set_region(v), absl::OkStatus(); });
+  NumberField(&flags, "usd_per_kwh", "USD", "the price of one kWh in US dollars (0.0895: 8.95 cents)", "", 0, false, 10,
+              [e](double d) { e->set_usd_per_kwh(d); });
+  AddRowSourceFlags(&flags, &source);
+  const int rc = ParseCommandFlags(kUpsertElectricity, args, &flags, global);
+  if (rc >= 0) return rc;
+  SetSource(source, e->mutable_source());
+  r.set_request_id(source.request_id);
+  return Send(
+      *global, r,
+      [](client::Client& c, const v1::UpsertElectricityPriceRequest& q) { return c.UpsertElectricityPrice(q); },
+      "electricity price for " + e->region() + " written");
+}
+
+int DeleteElectricity(const std::vector<std::string>& args, GlobalOptions* global) {
+  FlagSet flags;
+  v1::DeleteElectricityPriceRequest r;
+  std::string request_id;
+  flags.Custom("region", "REGION", "the region whose price to delete", "",
+               [&r](const std::string& v) { return r.set_region(v), absl::OkStatus(); });
+  flags.String("request_id", "ID", "idempotency key (default: random)", &request_id);
+  const int rc = ParseCommandFlags(kDeleteElectricity, args, &flags, global);
+  if (rc >= 0) return rc;
+  r.set_request_id(request_id);
+  return Send(
+      *global, r,
+      [](client::Client& c, const v1::DeleteElectricityPriceRequest& q) { return c.DeleteElectricityPrice(q); },
+      "electricity price for " + r.region() + " deleted");
+}
+
+namespace {
+
+// Owning figures that upsert-gpu replaces in the row it writes (unset: kept).
+struct OwningFlags {
+  std::optional<double> system_power_watts_per_gpu, idle_power_fraction, system_price_usd_per_gpu,
+      price_uncertainty_fraction;
+};
+
+void AddOwningFlags(FlagSet* flags, OwningFlags* o) {
+  NumberField(flags, "system_power_watts_per_gpu", "W",
+              "a whole server's power at full load per GPU, in watts (DGX H100: 10,200 / 8)", "the row's", 0, true, 1e4,
+              [o](double d) { o->system_power_watts_per_gpu = d; });
+  NumberField(flags, "idle_power_fraction", "F", "the share of that power drawn when idle, in [0, 1]", "the row's", 0,
+              true, 1, [o](double d) { o->idle_power_fraction = d; });
+  NumberField(flags, "system_price_usd_per_gpu", "USD", "a whole server's price per GPU, in US dollars", "the row's", 0,
+              true, 1e7, [o](double d) { o->system_price_usd_per_gpu = d; });
+  NumberField(flags, "price_uncertainty_fraction", "F", "relative uncertainty of the prices, in [0, 1] (0.2: +-20%)",
+              "the row's", 0, true, 1, [o](double d) { o->price_uncertainty_fraction = d; });
+}
+
+void ApplyOwningFlags(const OwningFlags& o, v1::Gpu* g) {
+  if (o.system_power_watts_per_gpu) g->set_system_power_watts_per_gpu(*o.system_power_watts_per_gpu);
+  if (o.idle_power_fraction) g->set_idle_power_fraction(*o.idle_power_fraction);
+  if (o.system_price_usd_per_gpu) g->set_system_price_usd_per_gpu(*o.system_price_usd_per_gpu);
+  if (o.price_uncertainty_fraction) g->set_price_uncertainty_fraction(*o.price_uncertainty_fraction);
+}
+
+}  // namespace
+
 int UpsertInstance(const std::vector<std::string>& args, GlobalOptions* global) {
   FlagSet flags;
   v1::UpsertInstanceTypeRequest r;
@@ -178,6 +254,8 @@ int UpsertGpu(const std::vector<std::string>& args, GlobalOptions* global) {
   flags.Custom("fabric", "NAME", "its default fabric for owned pools (capplan catalog fabrics); empty clears it", "",
                [&](const std::string& v) { return fabric = v, fabric_given = true, absl::OkStatus(); });
   flags.String("request_id", "ID", "idempotency key (default: random)", &request_id);
+  OwningFlags owning;
+  AddOwningFlags(&flags, &owning);
   const int rc = ParseCommandFlags(kUpsertGpu, args, &flags, global);
   if (rc >= 0) return rc;
   if (name.empty()) return UsageError(kUpsertGpu.path, "--name is required");
@@ -198,6 +276,7 @@ int UpsertGpu(const std::vector<std::string>& args, GlobalOptions* global) {
   }
   r.mutable_gpu()->set_name(name);
   if (fabric_given) r.mutable_gpu()->set_default_fabric_name(fabric);
+  ApplyOwningFlags(owning, r.mutable_gpu());
   r.set_request_id(request_id);
   return Send(
       *global, r, [](client::Client& c, const v1::UpsertGpuRequest& q) { return c.UpsertGpu(q); },

@@ -1,4 +1,4 @@
-// capplan catalog version|gpus|models|instances|prices|benchmarks|fabrics: catalog
+// capplan catalog version|gpus|models|instances|prices|benchmarks|fabrics|electricity: catalog
 // reads, one table each (JSON with --json).
 #include <iostream>
 
@@ -146,10 +146,27 @@ int Fabrics(client::Client& c, bool json) {
   return 0;
 }
 
+int Electricity(client::Client& c, bool json) {
+  auto r = c.ListElectricityPrices();
+  if (!r.ok()) return Fail(r.status());
+  if (json) return PrintJson(*r), 0;
+  Table t({"region", "$/kWh", "source"});
+  for (const v1::ElectricityPrice& e : r->prices()) {
+    t.Add({e.region(), absl::StrFormat("%.4f", e.usd_per_kwh()),
+           absl::StrCat(e.source().citation(), " (", e.source().as_of_date(), ")")});
+  }
+  t.Print();
+  return 0;
+}
+
 // The flags and help of each read; false for an unknown one.
 bool Describe(const std::string& what, FlagSet* flags, CatalogFlags* f, CommandInfo* info) {
   if (what == "fabrics") {
     *info = Info(what, "how each offer's and owned pool's GPUs are connected (per GPU, one direction)", "", "");
+    return true;
+  }
+  if (what == "electricity") {
+    *info = Info(what, "the price of electricity by region, for owning (capplan tco)", "", "");
     return true;
   }
   if (what == "version" || what == "gpus" || what == "models") {
@@ -190,8 +207,8 @@ int RunCatalog(const std::vector<std::string>& args, GlobalOptions* global) {
   CatalogFlags f;
   CommandInfo info;
   if (!Describe(what, &flags, &f, &info)) {
-    return SubcommandUsage("catalog", {"instances", "prices", "benchmarks", "fabrics", "version", "gpus", "models"},
-                           args);
+    return SubcommandUsage(
+        "catalog", {"instances", "prices", "benchmarks", "fabrics", "electricity", "version", "gpus", "models"}, args);
   }
   const int rc = ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
   if (rc >= 0) return rc;
@@ -201,6 +218,7 @@ int RunCatalog(const std::vector<std::string>& args, GlobalOptions* global) {
   if (what == "gpus") return Gpus(c, json);
   if (what == "models") return Models(c, json);
   if (what == "fabrics") return Fabrics(c, json);
+  if (what == "electricity") return Electricity(c, json);
   if (what == "instances") return Instances(c, f, json);
   if (what == "prices") return Prices(c, f, json);
   return Benchmarks(c, f, json);

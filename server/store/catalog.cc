@@ -2,6 +2,7 @@
 #include "server/store/catalog.h"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -60,6 +61,12 @@ absl::Status ValidateGpuRow(const GpuRow& row) {
   CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.vendor", row.vendor, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.form_factor", row.form_factor, kMaxNameBytes, false));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("gpu.list_price_usd", row.list_price_usd, 0.0, 1e7));
+  // A whole server per GPU: up to 10 kW (a liquid-cooled rack's share is far below that).
+  CAPPLAN_RETURN_IF_ERROR(
+      core::CheckRange("gpu.system_power_watts_per_gpu", row.system_power_watts_per_gpu, 0.0, 10000.0));
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("gpu.idle_power_fraction", row.idle_power_fraction, 0.0, 1.0));
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("gpu.system_price_usd_per_gpu", row.system_price_usd_per_gpu, 0.0, 1e7));
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("gpu.price_uncertainty_fraction", row.price_uncertainty_fraction, 0.0, 1.0));
   CAPPLAN_RETURN_IF_ERROR(CheckText("gpu.default_fabric_name", row.default_fabric_name, kMaxNameBytes, false));
   return ValidateSource(row.source, "gpu.source");
 }
@@ -149,6 +156,15 @@ absl::Status ValidateBenchmarkRow(const BenchmarkRow& row) {
   CAPPLAN_RETURN_IF_ERROR(ValidateBenchmarkSetup(row));
   CAPPLAN_RETURN_IF_ERROR(CheckText("benchmark.fabric_name", row.fabric_name, kMaxNameBytes, false));
   return ValidateSource(row.source, "benchmark.source");
+}
+
+absl::Status ValidateElectricityRow(const ElectricityRow& row) {
+  CAPPLAN_RETURN_IF_ERROR(CheckText("electricity.region", row.region, kMaxNameBytes, true));
+  // The schema's CHECK: positive and under $10/kWh (retail prices are cents).
+  if (!std::isfinite(row.usd_per_kwh) || row.usd_per_kwh <= 0 || row.usd_per_kwh >= 10) {
+    return core::FieldError("electricity.usd_per_kwh", absl::StrCat("must be in (0, 10), got ", row.usd_per_kwh));
+  }
+  return ValidateSource(row.source, "electricity.source");
 }
 
 absl::Status ValidateFabricRow(const FabricRow& row) {

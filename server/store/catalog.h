@@ -22,6 +22,7 @@ namespace capplan::store {
 
 // The row types are core's (core/catalog.h); the store names them as its own.
 using core::BenchmarkRow;
+using core::ElectricityRow;
 using core::FabricRow;
 using core::GpuRow;
 using core::InstanceRow;
@@ -59,7 +60,8 @@ struct CatalogTables {
   std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> prices;
   std::shared_ptr<const std::vector<BenchmarkRow>> benchmarks;  // by id
   std::shared_ptr<const Calibration> calibration;
-  std::shared_ptr<const Table<FabricRow>> fabrics;  // by name
+  std::shared_ptr<const Table<FabricRow>> fabrics;           // by name
+  std::shared_ptr<const Table<ElectricityRow>> electricity;  // by region
 };
 
 // Table builders: sort and index rows; group prices by offer; resolve benchmarks.
@@ -67,6 +69,7 @@ std::shared_ptr<const Table<GpuRow>> MakeGpuTable(std::vector<GpuRow> rows);
 std::shared_ptr<const Table<ModelRow>> MakeModelTable(std::vector<ModelRow> rows);
 std::shared_ptr<const Table<InstanceRow>> MakeInstanceTable(std::vector<InstanceRow> rows);
 std::shared_ptr<const Table<FabricRow>> MakeFabricTable(std::vector<FabricRow> rows);
+std::shared_ptr<const Table<ElectricityRow>> MakeElectricityTable(std::vector<ElectricityRow> rows);
 std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(const Table<InstanceRow>& instances,
                                                                                     std::vector<PriceRow> prices);
 // Training benchmarks carry their published layout and their fabric: the benchmark's own
@@ -98,11 +101,12 @@ class CatalogSnapshot final : public core::CatalogView {
   int schema_version = 0;
   int64_t loaded_unix_seconds = 0;
 
-  const std::vector<GpuRow>& gpus;              // by name
-  const std::vector<ModelRow>& models;          // by name
-  const std::vector<InstanceRow>& instances;    // by provider, type, region
-  const std::vector<BenchmarkRow>& benchmarks;  // by id
-  const std::vector<FabricRow>& fabrics;        // by name
+  const std::vector<GpuRow>& gpus;                 // by name
+  const std::vector<ModelRow>& models;             // by name
+  const std::vector<InstanceRow>& instances;       // by provider, type, region
+  const std::vector<BenchmarkRow>& benchmarks;     // by id
+  const std::vector<FabricRow>& fabrics;           // by name
+  const std::vector<ElectricityRow>& electricity;  // by region
   const std::vector<core::TrainingBenchmark>& training_benchmarks;
   const std::vector<core::ServingBenchmark>& serving_benchmarks;
   const size_t price_count;  // price rows across every offer
@@ -117,6 +121,7 @@ class CatalogSnapshot final : public core::CatalogView {
   const GpuRow* FindGpu(absl::string_view name) const override;
   const ModelRow* FindModel(absl::string_view name) const override;
   const FabricRow* FindFabric(absl::string_view name) const override;
+  const ElectricityRow* FindElectricity(absl::string_view region) const override;
   const InstanceRow* FindInstance(absl::string_view provider, absl::string_view type, absl::string_view region) const;
   // Position of an offer in `instances`; -1 when absent.
   int64_t InstancePosition(absl::string_view provider, absl::string_view type, absl::string_view region) const;
@@ -154,6 +159,7 @@ absl::Status ValidateInstanceRow(const InstanceRow& row);
 absl::Status ValidatePriceRow(const PriceRow& row);
 absl::Status ValidateBenchmarkRow(const BenchmarkRow& row);
 absl::Status ValidateFabricRow(const FabricRow& row);
+absl::Status ValidateElectricityRow(const ElectricityRow& row);
 absl::Status ValidateSource(const Source& source, const std::string& field);
 // Provider, instance type and region, the key of an offer; fields named "<prefix>.provider"...
 absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider, const std::string& instance_type,

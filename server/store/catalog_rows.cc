@@ -136,8 +136,9 @@ std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
                       "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
                       "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
                       "gpus_per_node, datacenter, form_factor, list_price_usd, "
-                      "source_citation, source_as_of_date, source_note, COALESCE(default_fabric_name, '') "
-                      "FROM gpu_types ORDER BY name");
+                      "source_citation, source_as_of_date, source_note, COALESCE(default_fabric_name, ''), "
+                      "system_power_watts_per_gpu, idle_power_fraction, system_price_usd_per_gpu, "
+                      "price_uncertainty_fraction FROM gpu_types ORDER BY name");
   while (q.executeStep()) {
     GpuRow g;
     g.spec.name = q.getColumn(0).getString();
@@ -156,6 +157,10 @@ std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
     g.list_price_usd = q.getColumn(17).getDouble();
     g.source = SourceFrom(q, 18, true);
     g.default_fabric_name = q.getColumn(21).getString();
+    g.system_power_watts_per_gpu = q.getColumn(22).getDouble();
+    g.idle_power_fraction = q.getColumn(23).getDouble();
+    g.system_price_usd_per_gpu = q.getColumn(24).getDouble();
+    g.price_uncertainty_fraction = q.getColumn(25).getDouble();
     out.push_back(std::move(g));
   }
   return out;
@@ -286,6 +291,21 @@ std::vector<FabricRow> ReadFabrics(SQLite::Database& db) {
     f.fabric.network_latency_seconds = q.getColumn(6).getDouble();
     f.source = SourceFrom(q, 7, true);
     out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::vector<ElectricityRow> ReadElectricity(SQLite::Database& db) {
+  std::vector<ElectricityRow> out;
+  SQLite::Statement q(db,
+                      "SELECT region, usd_per_kwh, source_citation, source_as_of_date, source_note "
+                      "FROM electricity_prices ORDER BY region");
+  while (q.executeStep()) {
+    ElectricityRow e;
+    e.region = q.getColumn(0).getString();
+    e.usd_per_kwh = q.getColumn(1).getDouble();
+    e.source = SourceFrom(q, 2, true);
+    out.push_back(std::move(e));
   }
   return out;
 }

@@ -34,5 +34,6 @@ std::vector<InstanceRow> ReadInstances(SQLite::Database& db);
 std::vector<PriceRow> ReadPrices(SQLite::Database& db);
 std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db);
 std::vector<FabricRow> ReadFabrics(SQLite::Database& db);
+std::vector<ElectricityRow> ReadElectricity(SQLite::Database& db);
 
 }  // namespace capplan::store

@@ -40,7 +40,8 @@ absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const DatabaseO
 absl::Status CatalogStore::LearnColumns() {
   try {
     SQLite::Database& db = db_->impl().db;
-    for (const char* table : {"gpu_types", "models", "instance_types", "prices", "benchmarks", "fabrics"}) {
+    for (const char* table :
+         {"gpu_types", "models", "instance_types", "prices", "benchmarks", "fabrics", "electricity_prices"}) {
       // Column names come from our own schema, never from a request.
       SQLite::Statement q(db, absl::StrCat("PRAGMA table_info(", table, ")"));
       std::vector<std::string> parts;
@@ -89,6 +90,7 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
       t.benchmarks = std::make_shared<const std::vector<BenchmarkRow>>(ReadBenchmarks(db));
     }
     if (reload & kFabricTable) t.fabrics = MakeFabricTable(ReadFabrics(db));
+    if (reload & kElectricityTable) t.electricity = MakeElectricityTable(ReadElectricity(db));
     // Training benchmarks resolve their fabric through the GPU's default and the fabrics.
     if (reload & (kModelTable | kBenchmarkTable | kGpuTable | kFabricTable)) {
       t.calibration = MakeCalibration(*t.models, *t.benchmarks, *t.gpus, *t.fabrics);

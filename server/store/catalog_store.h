@@ -86,6 +86,10 @@ class CatalogStore {
   absl::StatusOr<WriteResult> UpsertFabric(const WriteContext& ctx, const FabricRow& row);
   // FailedPrecondition naming the users while an instance type, GPU or benchmark names it.
   absl::StatusOr<WriteResult> DeleteFabric(const WriteContext& ctx, const std::string& name);
+  // The price of electricity in a region (for owning), keyed by region.
+  absl::StatusOr<WriteResult> UpsertElectricityPrice(const WriteContext& ctx, const ElectricityRow& row);
+  // NotFound when the region has no price.
+  absl::StatusOr<WriteResult> DeleteElectricityPrice(const WriteContext& ctx, const std::string& region);
   // SkyPilot catalog columns (InstanceType, AcceleratorName, AcceleratorCount, vCPUs,
   // MemoryGiB, Price, SpotPrice, Region, AvailabilityZone); all or nothing. A missing column
   // is InvalidArgument; bad rows come back in `errors` and nothing is written.
@@ -118,7 +122,8 @@ class CatalogStore {
     kPriceTable = 8,
     kBenchmarkTable = 16,
     kFabricTable = 32,
-    kAllTables = 63,
+    kElectricityTable = 64,
+    kAllTables = 127,
   };
 
   explicit CatalogStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}

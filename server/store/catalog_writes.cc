@@ -50,8 +50,9 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
                         "int4_dense_tops, tdp_watts, interconnect_kind, "
                         "interconnect_bandwidth_bytes_per_second, gpus_per_node, datacenter, "
                         "form_factor, list_price_usd, source_citation, source_as_of_date, source_note, "
-                        "default_fabric_name) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                        "default_fabric_name, system_power_watts_per_gpu, idle_power_fraction, "
+                        "system_price_usd_per_gpu, price_uncertainty_fraction) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                         "ON CONFLICT(name) DO UPDATE SET vendor=excluded.vendor, "
                         "memory_bytes=excluded.memory_bytes, "
                         "memory_bandwidth_bytes_per_second=excluded.memory_bandwidth_bytes_per_second, "
@@ -64,7 +65,11 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
                         "gpus_per_node=excluded.gpus_per_node, datacenter=excluded.datacenter, "
                         "form_factor=excluded.form_factor, list_price_usd=excluded.list_price_usd, "
                         "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date, "
-                        "source_note=excluded.source_note, default_fabric_name=excluded.default_fabric_name");
+                        "source_note=excluded.source_note, default_fabric_name=excluded.default_fabric_name, "
+                        "system_power_watts_per_gpu=excluded.system_power_watts_per_gpu, "
+                        "idle_power_fraction=excluded.idle_power_fraction, "
+                        "system_price_usd_per_gpu=excluded.system_price_usd_per_gpu, "
+                        "price_uncertainty_fraction=excluded.price_uncertainty_fraction");
     absl::Status fabric = CheckFabricExists(db_->impl().db, g.default_fabric_name, "gpu.default_fabric_name");
     if (!fabric.ok()) return fabric;
     int i = 1;
@@ -84,6 +89,10 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
     q.bind(i++, g.source.as_of_date);
     q.bind(i++, g.source.note);
     BindOptionalText(q, i++, g.default_fabric_name);
+    q.bind(i++, g.system_power_watts_per_gpu);
+    q.bind(i++, g.idle_power_fraction);
+    q.bind(i++, g.system_price_usd_per_gpu);
+    q.bind(i++, g.price_uncertainty_fraction);
     q.exec();
     return 0;
   });

@@ -73,6 +73,13 @@ std::shared_ptr<const Table<FabricRow>> MakeFabricTable(std::vector<FabricRow> r
   return t;
 }
 
+std::shared_ptr<const Table<ElectricityRow>> MakeElectricityTable(std::vector<ElectricityRow> rows) {
+  auto t = std::make_shared<Table<ElectricityRow>>();
+  t->rows = std::move(rows);
+  for (size_t i = 0; i < t->rows.size(); ++i) t->index[t->rows[i].region] = i;
+  return t;
+}
+
 std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> MakePriceLists(const Table<InstanceRow>& instances,
                                                                                     std::vector<PriceRow> prices) {
   std::vector<PriceList> grouped(instances.rows.size());
@@ -200,14 +207,15 @@ std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models
 }
 
 CatalogSnapshot::CatalogSnapshot(CatalogTables t)
-    : tables_{OrEmpty(std::move(t.gpus)),   OrEmpty(std::move(t.models)),     OrEmpty(std::move(t.instances)),
-              OrEmpty(std::move(t.prices)), OrEmpty(std::move(t.benchmarks)), OrEmpty(std::move(t.calibration)),
-              OrEmpty(std::move(t.fabrics))},
+    : tables_{OrEmpty(std::move(t.gpus)),    OrEmpty(std::move(t.models)),     OrEmpty(std::move(t.instances)),
+              OrEmpty(std::move(t.prices)),  OrEmpty(std::move(t.benchmarks)), OrEmpty(std::move(t.calibration)),
+              OrEmpty(std::move(t.fabrics)), OrEmpty(std::move(t.electricity))},
       gpus(tables_.gpus->rows),
       models(tables_.models->rows),
       instances(tables_.instances->rows),
       benchmarks(*tables_.benchmarks),
       fabrics(tables_.fabrics->rows),
+      electricity(tables_.electricity->rows),
       training_benchmarks(tables_.calibration->training),
       serving_benchmarks(tables_.calibration->serving),
       price_count(CountPrices(*tables_.prices)) {}
@@ -216,6 +224,10 @@ const GpuRow* CatalogSnapshot::FindGpu(absl::string_view name) const { return Fi
 
 const FabricRow* CatalogSnapshot::FindFabric(absl::string_view name) const {
   return Find(*tables_.fabrics, std::string(name));
+}
+
+const ElectricityRow* CatalogSnapshot::FindElectricity(absl::string_view region) const {
+  return Find(*tables_.electricity, std::string(region));
 }
 
 const ModelRow* CatalogSnapshot::FindModel(absl::string_view name) const {

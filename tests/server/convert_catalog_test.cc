@@ -47,6 +47,34 @@ TEST(ConvertCatalogTest, FabricRoundTripsAndAnUnsetKindNamesItsField) {
   EXPECT_NE(FabricFromProto(p).status().message().find("fabric.intra_link"), absl::string_view::npos);
 }
 
+TEST(ConvertCatalogTest, GpuOwningFiguresAndElectricityRoundTrip) {
+  // NVIDIA DGX H100 datasheet: 10.2 kW for 8 GPUs; SemiAnalysis DGX H100 ~$270,000 (2023-05),
+  // +-20%; the idle share is migration 0005's assumption.
+  store::GpuRow row;
+  row.spec.name = "H100-SXM5-80GB";
+  row.system_power_watts_per_gpu = 10200.0 / 8;
+  row.idle_power_fraction = 0.25;
+  row.system_price_usd_per_gpu = 270000.0 / 8;
+  row.price_uncertainty_fraction = 0.2;
+  v1::Gpu p;
+  GpuToProto(row, &p);
+  EXPECT_DOUBLE_EQ(p.system_power_watts_per_gpu(), 1275);
+  absl::StatusOr<store::GpuRow> back = GpuFromProto(p);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_DOUBLE_EQ(back->system_power_watts_per_gpu, 1275);
+  EXPECT_DOUBLE_EQ(back->idle_power_fraction, 0.25);
+  EXPECT_DOUBLE_EQ(back->system_price_usd_per_gpu, 33750);
+  EXPECT_DOUBLE_EQ(back->price_uncertainty_fraction, 0.2);
+  // EIA Electric Power Annual 2023: Virginia commercial 8.95 cents/kWh.
+  store::ElectricityRow e{"us-east-1", 0.0895, {"EIA Electric Power Annual 2023", "2023-12-31", ""}};
+  v1::ElectricityPrice ep;
+  ElectricityToProto(e, &ep);
+  const store::ElectricityRow e2 = ElectricityFromProto(ep);
+  EXPECT_EQ(e2.region, "us-east-1");
+  EXPECT_DOUBLE_EQ(e2.usd_per_kwh, 0.0895);
+  EXPECT_EQ(e2.source.as_of_date, "2023-12-31");
+}
+
 TEST(ConvertCatalogTest, BenchmarkSetupAndFigureRoundTrip) {
   v1::Benchmark b;
   b.set_workload(v1::WORKLOAD_KIND_TRAINING);

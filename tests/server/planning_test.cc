@@ -398,7 +398,7 @@ TEST_F(PlanningTest, TcoHybridFleetAndErrors) {
   bad.mutable_fleets(0)->set_gpu_name("B300");
   EXPECT_EQ(Tco(snap(), bad, &resp).code(), absl::StatusCode::kNotFound);
   bad = SeedTemplate();
-  bad.mutable_fleets(0)->set_gpu_name("H100-SXM5-80GB");  // no list price in the catalog
+  bad.mutable_fleets(0)->set_gpu_name("H200-SXM-141GB");  // no list price in the catalog (migration 0005)
   bad.mutable_fleets(0)->mutable_own()->clear_capex_usd();
   absl::Status s = Tco(snap(), bad, &resp);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
