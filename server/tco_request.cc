@@ -241,6 +241,9 @@ absl::Status ResolveRent(const core::CatalogView& catalog, const v1::TcoFleet& f
   out->rent_flat_usd_per_month = rent.price_usd_per_month();
   out->rent_kinds = {rent.on_demand_usd_per_gpu_hour(), rent.spot_usd_per_gpu_hour(),
                      rent.reserved_1y_usd_per_gpu_hour(), rent.reserved_3y_usd_per_gpu_hour()};
+  if (rent.has_spot_overhead_fraction() && !InRange(rent.spot_overhead_fraction(), 0, 10)) {
+    return RangeError(field + ".rent.spot_overhead_fraction", 0, 10, rent.spot_overhead_fraction());
+  }
   if (rent.has_spot_overhead_fraction()) {
     out->spot_overhead_fraction = rent.spot_overhead_fraction();
   } else {
