@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "core/units.h"
 #include "server/convert.h"
 #include "server/fabric_proto.h"
 

@@ -131,7 +131,9 @@ TEST_F(TcoTest, SixtyFourH100sOverThirtySixMonthsShowEveryLine) {
   ASSERT_EQ(resp.rent_options_size(), 5);
   for (int i = 1; i < 5; ++i) EXPECT_LE(resp.rent_options(i - 1).total_usd(), resp.rent_options(i).total_usd());
   for (const v1::RentOption& o : resp.rent_options()) {
-    if (o.kind() == "mix") EXPECT_DOUBLE_EQ(o.reserved_gpu_count(), 19);
+    if (o.kind() == "mix") {
+      EXPECT_DOUBLE_EQ(o.reserved_gpu_count(), 19);
+    }
   }
   // Tornado: rent price and use move the answer most, then capex, the discount rate and
   // power (from an independent recomputation of the 36-month series from the same inputs).
