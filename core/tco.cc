@@ -233,13 +233,11 @@ const std::vector<std::string>& TcoFormulas() {
       "break-even usage = fixed own cost (incl. idle power) / (rent per GPU-hour - marginal power per GPU-hour)",
       "cash series: capex in month 1; break-even month: cumulative own <= cumulative rent",
       "NPV: month m's cash x (1 + r/12)^-(m-1), r the annual cost of capital (nominal, monthly compounding)",
-      "lease: level payment = capex x i / (1 - (1 + i)^-n), i = rate / 12 (ordinary annuity); payoff of the "
-      "balance at the horizon",
-      "residual at the horizon = capex x (1 - declining-balance rate)^(months / 12), or as given; an inflow in the "
-      "last month",
+      "lease: level payment = capex x i / (1 - (1 + i)^-n), i = rate / 12; balance paid off at the horizon",
+      "resale at the horizon = capex x (1 - declining-balance rate)^(months / 12), or as given",
       "maintenance and failure replacement = capex x annual rates / 12",
-      "reserved rent: every committed GPU-hour of whole terms; spot: use x (1 + overhead); mix: reserved base of "
-      "the least monthly use + cheapest hourly peak",
+      "reserved: every committed GPU-hour of whole terms; spot: use x (1 + overhead)",
+      "rent mix: reserved base of the least monthly use + the cheapest hourly kind above it",
       "sensitivity: NPV(own) - NPV(rent) with one input at 80% and 120%"};
   return *k;
 }

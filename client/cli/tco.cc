@@ -76,10 +76,54 @@ struct FleetKey {
   FleetSetter set;
 };
 
-// One table serves both the single-fleet flags (--KEY=VALUE) and
-// --fleet=KEY=VALUE,...
-const std::vector<FleetKey>& FleetKeys() {
-  static const auto* keys = new std::vector<FleetKey>{
+// The finance keys (issue 15): capex lines, idle power, spares, lease, resale, the use ramp
+// and the per-GPU-hour price of each rent kind.
+std::vector<FleetKey> FinanceKeys() {
+  return {{"idle_power_fraction", "F", "share of full-load power drawn with no use (unset: catalog, else 0)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_idle_power_fraction(d); })},
+          {"gpus_usd", "USD", "capex line: GPUs",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_gpus_usd(d); })},
+          {"host_usd", "USD", "capex line: host share (servers' CPUs, memory, chassis)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_host_usd(d); })},
+          {"network_usd", "USD", "capex line: network",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_network_usd(d); })},
+          {"storage_usd", "USD", "capex line: storage",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_storage_usd(d); })},
+          {"installation_usd", "USD", "capex line: installation", Number([](v1::TcoFleet* f, double d) {
+             f->mutable_own()->mutable_capex_breakdown()->set_installation_usd(d);
+           })},
+          {"failure_replacement_fraction_per_year", "F", "spares replacing failures per year, fraction of capex",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_failure_replacement_fraction_per_year(d); })},
+          {"lease_term_months", "MONTHS", "finance the capex over this many months (0: cash)",
+           Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_own()->set_lease_term_months(n); })},
+          {"lease_rate_fraction_per_year", "F", "lease or loan interest rate per year",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_lease_rate_fraction_per_year(d); })},
+          {"residual_value_usd", "USD", "resale value at the horizon",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_residual_value_usd(d); })},
+          {"residual_decline_fraction_per_year", "F",
+           "resale value by declining balance (0.4: MACRS 5-year, IRS Pub. 946; 0: no resale)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_residual_decline_fraction_per_year(d); })},
+          {"start_utilization_fraction", "F", "use in month 1, fraction of every GPU all month",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_utilization()->set_start_fraction(d); })},
+          {"steady_utilization_fraction", "F", "steady use after the ramp (0: usage_gpu_hours)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_utilization()->set_steady_fraction(d); })},
+          {"ramp_months", "MONTHS", "months to ramp from the start use to the steady use",
+           Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_utilization()->set_ramp_months(n); })},
+          {"on_demand_usd_per_gpu_hour", "USD", "on-demand price for the rent options (0: catalog)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_on_demand_usd_per_gpu_hour(d); })},
+          {"spot_usd_per_gpu_hour", "USD", "spot price for the rent options (0: catalog)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_spot_usd_per_gpu_hour(d); })},
+          {"reserved_1y_usd_per_gpu_hour", "USD", "1-year committed price (0: catalog)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_reserved_1y_usd_per_gpu_hour(d); })},
+          {"reserved_3y_usd_per_gpu_hour", "USD", "3-year committed price (0: catalog)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_reserved_3y_usd_per_gpu_hour(d); })},
+          {"spot_overhead_fraction", "F", "extra GPU-hours on spot for interruptions (unset: 0.083)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_spot_overhead_fraction(d); })}};
+}
+
+// The fleet's size, use, owning and renting keys.
+std::vector<FleetKey> BasicKeys() {
+  return {
       {"gpu", "NAME", "GPU type", Text([](v1::TcoFleet* f, const std::string& v) { f->set_gpu_name(v); })},
       {"count", "N", "GPUs in the fleet", Whole([](v1::TcoFleet* f, int32_t n) { f->set_gpu_count(n); })},
       {"role", "TEXT", "free-text label, e.g. training or serving",
@@ -115,45 +159,6 @@ const std::vector<FleetKey>& FleetKeys() {
          f->mutable_rent()->set_price_kind(*k);
          return absl::OkStatus();
        }},
-      {"idle_power_fraction", "F", "share of full-load power drawn with no use (unset: catalog, else 0)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_idle_power_fraction(d); })},
-      {"gpus_usd", "USD", "capex line: GPUs",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_gpus_usd(d); })},
-      {"host_usd", "USD", "capex line: host share (servers' CPUs, memory, chassis)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_host_usd(d); })},
-      {"network_usd", "USD", "capex line: network",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_network_usd(d); })},
-      {"storage_usd", "USD", "capex line: storage",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_storage_usd(d); })},
-      {"installation_usd", "USD", "capex line: installation",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_installation_usd(d); })},
-      {"failure_replacement_fraction_per_year", "F", "spares replacing failures per year, fraction of capex",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_failure_replacement_fraction_per_year(d); })},
-      {"lease_term_months", "MONTHS", "finance the capex over this many months (0: cash)",
-       Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_own()->set_lease_term_months(n); })},
-      {"lease_rate_fraction_per_year", "F", "lease or loan interest rate per year",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_lease_rate_fraction_per_year(d); })},
-      {"residual_value_usd", "USD", "resale value at the horizon",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_residual_value_usd(d); })},
-      {"residual_decline_fraction_per_year", "F",
-       "resale value by declining balance (0.4: MACRS 5-year, IRS Pub. 946; 0: no resale)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_residual_decline_fraction_per_year(d); })},
-      {"start_utilization_fraction", "F", "use in month 1, fraction of every GPU all month",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_utilization()->set_start_fraction(d); })},
-      {"steady_utilization_fraction", "F", "steady use after the ramp (0: usage_gpu_hours)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_utilization()->set_steady_fraction(d); })},
-      {"ramp_months", "MONTHS", "months to ramp from the start use to the steady use",
-       Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_utilization()->set_ramp_months(n); })},
-      {"on_demand_usd_per_gpu_hour", "USD", "on-demand price for the rent options (0: catalog)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_on_demand_usd_per_gpu_hour(d); })},
-      {"spot_usd_per_gpu_hour", "USD", "spot price for the rent options (0: catalog)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_spot_usd_per_gpu_hour(d); })},
-      {"reserved_1y_usd_per_gpu_hour", "USD", "1-year committed price (0: catalog)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_reserved_1y_usd_per_gpu_hour(d); })},
-      {"reserved_3y_usd_per_gpu_hour", "USD", "3-year committed price (0: catalog)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_reserved_3y_usd_per_gpu_hour(d); })},
-      {"spot_overhead_fraction", "F", "extra GPU-hours on spot for interruptions (unset: 0.083)",
-       Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_spot_overhead_fraction(d); })},
       {"discount", "F", "discount off the rent price, fraction in [0, 1)", [](const std::string& v, v1::TcoFleet* f) {
          double d = 0;
          if (!absl::SimpleAtod(v, &d) || !(d >= 0) || !(d < 1)) {
@@ -162,6 +167,17 @@ const std::vector<FleetKey>& FleetKeys() {
          f->mutable_rent()->set_discount_fraction(d);
          return absl::OkStatus();
        }}};
+}
+
+// One table serves both the single-fleet flags (--KEY=VALUE) and
+// --fleet=KEY=VALUE,...
+const std::vector<FleetKey>& FleetKeys() {
+  static const auto* keys = [] {
+    auto* k = new std::vector<FleetKey>(BasicKeys());
+    std::vector<FleetKey> more = FinanceKeys();
+    k->insert(k->end(), more.begin(), more.end());
+    return k;
+  }();
   return *keys;
 }
 
