@@ -244,25 +244,25 @@ absl::Status ResolveRent(const core::CatalogView& catalog, const v1::TcoFleet& f
   if (rent.has_spot_overhead_fraction() && !InRange(rent.spot_overhead_fraction(), 0, 10)) {
     return RangeError(field + ".rent.spot_overhead_fraction", 0, 10, rent.spot_overhead_fraction());
   }
-  if (rent.has_spot_overhead_fraction()) {
-    out->spot_overhead_fraction = rent.spot_overhead_fraction();
-  } else {
+  if (rent.has_spot_overhead_fraction()) out->spot_overhead_fraction = rent.spot_overhead_fraction();
+  absl::Status valid = core::ValidateTcoFleet(*out);  // before the catalog is searched for a price
+  if (!valid.ok()) return Prefixed(valid, field + ".");
+  if (out->rent_flat_usd_per_month == 0) {
+    const core::InstanceRow* inst = nullptr;
+    const core::PriceRow* price = nullptr;
+    absl::Status found = FindRent(catalog, f, as_of, field, &inst, &price);
+    if (!found.ok()) return found;
+    if (inst->gpu_count < 1) {
+      return absl::FailedPreconditionError(absl::StrCat(field, ".rent.instance_type: the catalog row has no GPUs"));
+    }
+    out->rent_usd_per_gpu_hour = price->price_usd_per_hour / inst->gpu_count;
+    PriceToProto(*price, prov->add_prices());
+    CatalogKindPrices(catalog, *inst, as_of, &out->rent_kinds, assumptions);
+  }
+  if (!rent.has_spot_overhead_fraction() && out->rent_kinds.spot_usd_per_gpu_hour > 0) {
     Assume(assumptions, "rent.spot_overhead_fraction", core::kDefaultSpotOverheadFraction,
            "Young 1974 optimum checkpoint interval, 5-minute checkpoint, one interruption a day (an assumption)");
   }
-  absl::Status valid = core::ValidateTcoFleet(*out);  // before the catalog is searched for a price
-  if (!valid.ok()) return Prefixed(valid, field + ".");
-  if (out->rent_flat_usd_per_month > 0) return absl::OkStatus();
-  const core::InstanceRow* inst = nullptr;
-  const core::PriceRow* price = nullptr;
-  absl::Status found = FindRent(catalog, f, as_of, field, &inst, &price);
-  if (!found.ok()) return found;
-  if (inst->gpu_count < 1) {
-    return absl::FailedPreconditionError(absl::StrCat(field, ".rent.instance_type: the catalog row has no GPUs"));
-  }
-  out->rent_usd_per_gpu_hour = price->price_usd_per_hour / inst->gpu_count;
-  PriceToProto(*price, prov->add_prices());
-  CatalogKindPrices(catalog, *inst, as_of, &out->rent_kinds, assumptions);
   return absl::OkStatus();
 }
 

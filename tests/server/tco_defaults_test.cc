@@ -113,8 +113,9 @@ TEST(TcoDefaultsTest, CatalogOwningRowsAreUsedAndCited) {
   EXPECT_DOUBLE_EQ(f->rent_kinds.reserved_1y_usd_per_gpu_hour, 68.8 / 8);
   EXPECT_DOUBLE_EQ(f->rent_kinds.reserved_3y_usd_per_gpu_hour, 47.2 / 8);
   const auto a = ByField(assumptions);
-  for (const char* field : {"own.power_watts", "own.idle_power_fraction", "own.electricity_usd_per_kwh",
-                            "own.capex_usd", "rent.spot_usd_per_gpu_hour", "rent.reserved_3y_usd_per_gpu_hour"}) {
+  for (const char* field :
+       {"own.power_watts", "own.idle_power_fraction", "own.electricity_usd_per_kwh", "own.capex_usd",
+        "rent.spot_usd_per_gpu_hour", "rent.reserved_3y_usd_per_gpu_hour", "rent.spot_overhead_fraction"}) {
     ASSERT_EQ(a.count(field), 1u) << field;
     EXPECT_FALSE(a.at(field).source().empty()) << field;
   }
