@@ -1,3 +1,4 @@
+// TcoFleetFrom: a request's fleet part to core, its defaults resolved and cited (see the header).
 #include "server/tco_request.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// TcoResultToProto: core's own-vs-rent answer to the API, field by field.
 #include "server/tco_response.h"
 
 namespace capplan::server {
