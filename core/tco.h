@@ -1,7 +1,9 @@
 // Own versus rent over a horizon: one or more fleet parts, each either bought (capex spread
 // over a depreciation period, plus power, operations and maintenance) or rented (per used
 // GPU-hour or a flat monthly amount). Plain structs in, series and break-even out; catalog
-// look-ups (list prices, rent prices) are resolved by the caller.
+// look-ups (list prices, rent prices, system power, tariffs) are resolved by the caller.
+// The finance layer (cost of capital, lease, residual value, usage ramp, rent kinds and
+// sensitivity) is in core/tco_finance.h; every new input defaults to today's cash model.
 #pragma once
 
 #include <string>
@@ -18,41 +20,100 @@ inline constexpr double kDefaultElectricityUsdPerKwh = 0.13;
 inline constexpr int kDefaultDepreciationMonths = 36;
 inline constexpr int kMaxTcoFleets = 16;
 inline constexpr int kMaxHorizonMonths = 120;
+inline constexpr int kMaxCapexItems = 8;
+
+// One line of the purchase price, with where the figure came from.
+struct CapexItem {
+  std::string name;  // "GPUs", "host share", "network", "storage", "installation", "system (GPUs+host)"
+  double usd = 0;
+  std::string source;
+};
+
+// Per-GPU-hour prices of each way to rent the same GPU; 0: not known. Reserved kinds are
+// committed: every hour of the term is paid whether used or not.
+struct RentKindPrices {
+  double on_demand_usd_per_gpu_hour = 0;
+  double spot_usd_per_gpu_hour = 0;
+  double reserved_1y_usd_per_gpu_hour = 0;
+  double reserved_3y_usd_per_gpu_hour = 0;
+};
 
 struct TcoFleet {
   std::string role;  // free text; "serving" parts carry a serving workload's costs
   int gpu_count = 0;
-  double usage_gpu_hours_per_month = 0;  // resolved: in [1, gpu_count x 730]
+  // Steady use: in [1, gpu_count x 730]. During the first ramp_months the use rises in
+  // equal steps from ramp_start_gpu_hours_per_month (month 1) towards it.
+  double usage_gpu_hours_per_month = 0;
+  int ramp_months = 0;  // 0: steady from month 1
+  double ramp_start_gpu_hours_per_month = 0;
 
   // Owning.
-  double capex_usd = 0;  // resolved: > 0
+  double capex_usd = 0;                // resolved: > 0
+  std::vector<CapexItem> capex_items;  // empty, or lines that sum to capex_usd
   int depreciation_months = kDefaultDepreciationMonths;
-  double power_watts = 0;  // at full use; drawn in proportion to use
+  double power_watts = 0;          // whole fleet at full load
+  double idle_power_fraction = 0;  // of power_watts drawn with no use; 0: power follows use
   double pue = 1.2;
   double electricity_usd_per_kwh = kDefaultElectricityUsdPerKwh;
   double ops_usd_per_month = 0;
-  double maintenance_fraction_per_year = 0;  // of capex
+  double maintenance_fraction_per_year = 0;          // of capex
+  double failure_replacement_fraction_per_year = 0;  // of capex: parts bought to replace failures
+  // Financing instead of cash: 0 months: cash. Level monthly payments (annuity).
+  int lease_term_months = 0;
+  double lease_rate_fraction_per_year = 0;
+  // Resale value at the horizon: residual_value_usd when > 0, else capex x (1 - rate)^years
+  // when residual_decline_fraction_per_year > 0 (declining balance), else none.
+  double residual_value_usd = 0;
+  double residual_decline_fraction_per_year = 0;
 
   // Renting: a flat monthly amount when > 0, else a price per GPU-hour of use.
   double rent_flat_usd_per_month = 0;
   double rent_usd_per_gpu_hour = 0;
-  double discount_fraction = 0;  // off either rent
+  double discount_fraction = 0;        // off every rent
+  RentKindPrices rent_kinds;           // for the rent options; before the discount
+  double spot_overhead_fraction = -1;  // extra GPU-hours on spot; < 0: kDefaultSpotOverheadFraction
 };
 
 struct TcoFleetResult {
-  double own_usd_per_month = 0;  // depreciation + power + ops + maintenance
+  double own_usd_per_month = 0;  // depreciation + power + ops + maintenance (steady use)
   double own_capex_usd = 0;
   double own_power_usd_per_month = 0;
   double own_running_usd_per_month = 0;  // all but depreciation
   double rent_usd_per_month = 0;
   double rent_usd_per_gpu_hour = 0;           // after discount
   double break_even_gpu_hours_per_month = 0;  // above this use owning is cheaper; 0: never
+  // Finance view of the part.
+  std::vector<CapexItem> capex_items;  // always at least one line
+  double power_watts_at_steady_use = 0;
+  double maintenance_usd_per_month = 0, failure_replacement_usd_per_month = 0;
+  double lease_usd_per_month = 0;  // 0: bought for cash
+  double residual_value_usd = 0;   // at the horizon
+  bool break_even_never = false;   // no use level at which owning is cheaper
+  double break_even_utilization_fraction = 0;
 };
 
 struct TcoMonth {
   int month = 0;
   double own_usd = 0, rent_usd = 0;
   double own_cumulative_usd = 0, rent_cumulative_usd = 0;
+  double used_gpu_hours = 0;
+  double own_discounted_cumulative_usd = 0, rent_discounted_cumulative_usd = 0;
+};
+
+// One way to rent the whole fleet's use over the horizon.
+struct RentOption {
+  std::string kind;      // on_demand, spot, reserved_1y, reserved_3y, mix
+  double total_usd = 0;  // over the horizon; reserved: whole terms started within it
+  double npv_usd = 0;
+  double reserved_gpus = 0;  // committed GPUs (reserved, mix)
+  std::string note;
+};
+
+// NPV(own) - NPV(rent) with one input at 80% and 120% of its value.
+struct SensitivityEntry {
+  std::string input;  // rent_price, electricity_price, utilization, capex, discount_rate
+  double npv_difference_low_usd = 0, npv_difference_high_usd = 0;
+  double swing_usd = 0;  // |high - low|
 };
 
 struct TcoResult {
@@ -62,13 +123,29 @@ struct TcoResult {
   double break_even_gpu_hours_per_month = 0;
   double own_usd_per_used_gpu_hour = 0;  // amortised
   double rent_usd_per_used_gpu_hour = 0;
+  // Finance.
+  bool break_even_month_never = false;
+  int discounted_break_even_month = 0;  // on discounted cumulative cash; 0 with never
+  bool discounted_break_even_never = false;
+  double npv_own_usd = 0, npv_rent_usd = 0;
+  bool break_even_usage_never = false;
+  double break_even_utilization_fraction = 0;  // whole fleet, of every GPU all month
+  std::vector<RentOption> rent_options;        // cheapest first; empty when no kind priced
+  std::vector<SensitivityEntry> sensitivity;   // largest swing first
+};
+
+// Request-wide finance inputs.
+struct TcoFinance {
+  double discount_rate_fraction_per_year = 0;  // cost of capital; 0: no discounting
+  bool sensitivity = true;                     // compute the tornado
 };
 
 // InvalidArgument naming the field ("own.pue", relative to the fleet) and its range.
 absl::Status ValidateTcoFleet(const TcoFleet& fleet);
 
 // Validates every fleet (errors prefixed "fleets[i].") and the horizon, then computes.
-absl::StatusOr<TcoResult> ComputeTco(const std::vector<TcoFleet>& fleets, int horizon_months);
+absl::StatusOr<TcoResult> ComputeTco(const std::vector<TcoFleet>& fleets, int horizon_months,
+                                     const TcoFinance& finance = {});
 
 // Per-request costs of serving fleets at an offered load over a month.
 struct ServingCostPerUnit {

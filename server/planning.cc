@@ -14,6 +14,8 @@
 #include "core/tco.h"
 #include "server/option_proto.h"
 #include "server/request_proto.h"
+#include "server/tco_request.h"
+#include "server/tco_response.h"
 
 namespace capplan::server {
 
@@ -189,39 +191,18 @@ absl::Status Tco(const core::CatalogView& catalog, const v1::TcoRequest& req, v1
   v1::Provenance* prov = resp->mutable_provenance();
   prov->set_catalog_version(catalog.Version());
   std::vector<core::TcoFleet> fleets;
+  std::vector<std::vector<v1::TcoAssumption>> assumptions(static_cast<size_t>(req.fleets_size()));
   for (int i = 0; i < req.fleets_size(); ++i) {
-    absl::StatusOr<core::TcoFleet> f =
-        TcoFleetFrom(catalog, req.fleets(i), as_of, absl::StrCat("fleets[", i, "]"), prov);
+    absl::StatusOr<core::TcoFleet> f = TcoFleetFrom(catalog, req.fleets(i), as_of, absl::StrCat("fleets[", i, "]"),
+                                                    prov, &assumptions[static_cast<size_t>(i)]);
     if (!f.ok()) return f.status();
     fleets.push_back(std::move(*f));
   }
-  absl::StatusOr<core::TcoResult> tco = core::ComputeTco(fleets, req.horizon_months());
+  core::TcoFinance finance;
+  finance.discount_rate_fraction_per_year = req.discount_rate_fraction_per_year();
+  absl::StatusOr<core::TcoResult> tco = core::ComputeTco(fleets, req.horizon_months(), finance);
   if (!tco.ok()) return tco.status();
-  for (int i = 0; i < req.fleets_size(); ++i) {
-    const core::TcoFleetResult& f = tco->fleets[i];
-    v1::TcoFleetResult* r = resp->add_fleets();
-    r->set_role(req.fleets(i).role());
-    r->set_gpu_name(req.fleets(i).gpu_name());
-    r->set_gpu_count(req.fleets(i).gpu_count());
-    r->set_own_usd_per_month(f.own_usd_per_month);
-    r->set_own_capex_usd(f.own_capex_usd);
-    r->set_own_power_usd_per_month(f.own_power_usd_per_month);
-    r->set_rent_usd_per_month(f.rent_usd_per_month);
-    r->set_rent_usd_per_gpu_hour(f.rent_usd_per_gpu_hour);
-    r->set_break_even_gpu_hours_per_month(f.break_even_gpu_hours_per_month);
-  }
-  for (const core::TcoMonth& m : tco->series) {
-    v1::TcoPoint* pt = resp->add_series();
-    pt->set_month(m.month);
-    pt->set_own_usd(m.own_usd);
-    pt->set_rent_usd(m.rent_usd);
-    pt->set_own_cumulative_usd(m.own_cumulative_usd);
-    pt->set_rent_cumulative_usd(m.rent_cumulative_usd);
-  }
-  resp->set_break_even_month(tco->break_even_month);
-  resp->set_break_even_gpu_hours_per_month(tco->break_even_gpu_hours_per_month);
-  resp->set_own_usd_per_used_gpu_hour(tco->own_usd_per_used_gpu_hour);
-  resp->set_rent_usd_per_used_gpu_hour(tco->rent_usd_per_used_gpu_hour);
+  TcoResultToProto(*tco, req, assumptions, resp);
   if (req.has_serving()) {
     absl::Status s = ServingCosts(catalog, req, *tco, resp);
     if (!s.ok()) return s;

@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "core/units.h"
 #include "server/convert.h"
 #include "server/fabric_proto.h"
 
@@ -261,108 +260,6 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const core::CatalogView& catalo
         {p.name(), p.gpu_name(), p.gpu_count(), p.cost_usd_per_gpu_hour(), *std::move(fabric)});
   }
   return q;
-}
-
-namespace {
-
-// The rent side of a fleet from the catalog: the named instance's price, or the cheapest
-// on-demand GPU-hour of that GPU. Sets the per-GPU-hour price and records the price row.
-absl::Status CatalogRent(const core::CatalogView& catalog, const v1::TcoFleet& f, int64_t as_of,
-                         const std::string& field, core::TcoFleet* out, v1::Provenance* prov) {
-  const v1::RentCosts& rent = f.rent();
-  const core::PriceRow* price = nullptr;
-  const core::InstanceRow* inst = nullptr;
-  if (!rent.instance_type().empty()) {
-    for (const core::InstanceRow& i : catalog.Instances()) {
-      if (i.instance_type == rent.instance_type() && (rent.provider().empty() || i.provider == rent.provider()) &&
-          (rent.region().empty() || i.region == rent.region())) {
-        inst = &i;
-        break;
-      }
-    }
-    if (inst == nullptr) {
-      return absl::NotFoundError(
-          absl::StrCat(field, ".rent.instance_type: no instance type \"", rent.instance_type(), "\""));
-    }
-    if (inst->gpu_name != f.gpu_name()) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".rent.instance_type: ", rent.instance_type(), " carries ",
-                                                     inst->gpu_name, ", not ", f.gpu_name()));
-    }
-    core::PriceKind kind = core::PriceKind::kOnDemand;
-    if (rent.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
-      absl::StatusOr<core::PriceKind> k = PriceKindFromProto(rent.price_kind(), field + ".rent.price_kind");
-      if (!k.ok()) return k.status();
-      kind = *k;
-    }
-    price = catalog.PriceAt(*inst, kind, as_of);
-    if (price == nullptr) {
-      return absl::NotFoundError(
-          absl::StrCat(field, ".rent: no ", core::PriceKindName(kind), " price for ", rent.instance_type()));
-    }
-  } else {
-    for (const core::InstanceRow& i : catalog.Instances()) {
-      if (i.gpu_name != f.gpu_name() || i.gpu_count < 1) continue;
-      const core::PriceRow* p = catalog.PriceAt(i, core::PriceKind::kOnDemand, as_of);
-      if (p != nullptr &&
-          (price == nullptr || p->price_usd_per_hour / i.gpu_count < price->price_usd_per_hour / inst->gpu_count)) {
-        price = p;
-        inst = &i;
-      }
-    }
-    if (price == nullptr) {
-      return absl::FailedPreconditionError(absl::StrCat(field, ".rent: the catalog has no price for ", f.gpu_name(),
-                                                        "; give rent.price_usd_per_month or rent.instance_type"));
-    }
-  }
-  if (inst->gpu_count < 1) {
-    return absl::FailedPreconditionError(absl::StrCat(field, ".rent.instance_type: the catalog row has no GPUs"));
-  }
-  out->rent_usd_per_gpu_hour = price->price_usd_per_hour / inst->gpu_count;
-  PriceToProto(*price, prov->add_prices());
-  return absl::OkStatus();
-}
-
-// One fleet part from the request: catalog names resolved, defaults filled in. Ranges are
-// core::ValidateTcoFleet's.
-}  // namespace
-
-absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, const v1::TcoFleet& f, int64_t as_of,
-                                            const std::string& field, v1::Provenance* prov) {
-  const core::GpuRow* gpu = catalog.FindGpu(f.gpu_name());
-  if (gpu == nullptr) {
-    return absl::NotFoundError(absl::StrCat(field, ".gpu_name: no GPU named \"", f.gpu_name(), "\" in the catalog"));
-  }
-  if (f.gpu_count() < 1 || f.gpu_count() > planner::kMaxGpus) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ".gpu_count: must be in [1, ", planner::kMaxGpus, "], got ", f.gpu_count()));
-  }
-  core::TcoFleet out;
-  out.role = f.role();
-  out.gpu_count = f.gpu_count();
-  out.usage_gpu_hours_per_month =
-      f.usage_gpu_hours_per_month() != 0 ? f.usage_gpu_hours_per_month() : f.gpu_count() * units::kHoursPerMonth;
-  const v1::OwnCosts& own = f.own();
-  if (own.capex_usd() < 0) return absl::InvalidArgumentError(absl::StrCat(field, ".own.capex_usd: must be >= 0"));
-  out.capex_usd = own.capex_usd() > 0 ? own.capex_usd() : gpu->list_price_usd * f.gpu_count();
-  if (!(out.capex_usd > 0)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ".own.capex_usd: required: the catalog has no list price for ", f.gpu_name()));
-  }
-  if (own.depreciation_months() != 0) out.depreciation_months = own.depreciation_months();
-  out.power_watts = own.has_power_watts() ? own.power_watts() : gpu->spec.tdp_watts * f.gpu_count();
-  if (own.pue() != 0) out.pue = own.pue();
-  if (own.has_electricity_usd_per_kwh()) out.electricity_usd_per_kwh = own.electricity_usd_per_kwh();
-  out.ops_usd_per_month = own.ops_usd_per_month();
-  out.maintenance_fraction_per_year = own.maintenance_fraction_per_year();
-  out.discount_fraction = f.rent().discount_fraction();
-  out.rent_flat_usd_per_month = f.rent().price_usd_per_month();
-  absl::Status valid = core::ValidateTcoFleet(out);  // before the catalog is searched for a price
-  if (!valid.ok()) return Prefixed(valid, field + ".");
-  if (out.rent_flat_usd_per_month == 0) {
-    absl::Status rent = CatalogRent(catalog, f, as_of, field, &out, prov);
-    if (!rent.ok()) return rent;
-  }
-  return out;
 }
 
 namespace {

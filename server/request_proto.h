@@ -15,7 +15,6 @@
 #include "core/planner/compare.h"
 #include "core/planner/query.h"
 #include "core/serving.h"
-#include "core/tco.h"
 #include "core/training.h"
 
 namespace capplan::server {
@@ -38,11 +37,6 @@ absl::StatusOr<core::planner::PlanQuery> PlanQueryFrom(const core::CatalogView& 
 // "targets[i]..." for a pinned factor out of range or a fabric the catalog lacks.
 absl::StatusOr<std::vector<core::planner::CompareTarget>> CompareTargetsFrom(const core::CatalogView& catalog,
                                                                              const capplan::v1::CompareRequest& req);
-
-// One TCO fleet part: the GPU's list price and TDP as defaults, the rent priced from the
-// catalog unless flat (the price row used is added to `prov`).
-absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, const capplan::v1::TcoFleet& f,
-                                            int64_t as_of, const std::string& field, capplan::v1::Provenance* prov);
 
 // The time prices are read at: the caller's, or now for 0.
 int64_t PricesAsOf(int64_t requested_unix_seconds);

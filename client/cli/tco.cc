@@ -1,5 +1,7 @@
 // capplan tco: own vs rent over a horizon for one fleet (flags) or several
-// (--fleet), with an optional serving workload for cost per request.
+// (--fleet), with an optional serving workload for cost per request; prints every
+// line item with its source, the finance view (NPV, discounted break-even), the rent
+// options and the sensitivity ranking.
 #include <cstdint>
 #include <functional>
 #include <iostream>
@@ -28,7 +30,13 @@ const CommandInfo kTco = {"tco", "own vs rent over a horizon, for one fleet or s
                           "    --fleet=role=training,gpu=H100-SXM5-80GB,count=64,capex_usd=2400000,"
                           "rent_instance=p5.48xlarge,rent_region=us-east-1,discount=0.3 \\\n"
                           "    --fleet=role=serving,gpu=L4,count=16,capex_usd=60000,power_watts=1200,"
-                          "rent_instance=g6.xlarge,rent_region=us-east-1"};
+                          "rent_instance=g6.xlarge,rent_region=us-east-1\n"
+                          "  capplan tco --gpu=H100-SXM5-80GB --count=64 --capex_usd=2342000 --power_watts=81600 \\\n"
+                          "    --idle_power_fraction=0.3 --start_utilization_fraction=0.3 "
+                          "--steady_utilization_fraction=0.8 \\\n"
+                          "    --ramp_months=3 --residual_decline_fraction_per_year=0.4 "
+                          "--discount_rate_fraction_per_year=0.08 \\\n"
+                          "    --rent_instance=p5.48xlarge --rent_region=us-east-1"};
 
 using FleetSetter = std::function<absl::Status(const std::string&, v1::TcoFleet*)>;
 
@@ -68,10 +76,54 @@ struct FleetKey {
   FleetSetter set;
 };
 
-// One table serves both the single-fleet flags (--KEY=VALUE) and
-// --fleet=KEY=VALUE,...
-const std::vector<FleetKey>& FleetKeys() {
-  static const auto* keys = new std::vector<FleetKey>{
+// The finance keys (issue 15): capex lines, idle power, spares, lease, resale, the use ramp
+// and the per-GPU-hour price of each rent kind.
+std::vector<FleetKey> FinanceKeys() {
+  return {{"idle_power_fraction", "F", "share of full-load power drawn with no use (unset: catalog, else 0)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_idle_power_fraction(d); })},
+          {"gpus_usd", "USD", "capex line: GPUs",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_gpus_usd(d); })},
+          {"host_usd", "USD", "capex line: host share (servers' CPUs, memory, chassis)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_host_usd(d); })},
+          {"network_usd", "USD", "capex line: network",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_network_usd(d); })},
+          {"storage_usd", "USD", "capex line: storage",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->mutable_capex_breakdown()->set_storage_usd(d); })},
+          {"installation_usd", "USD", "capex line: installation", Number([](v1::TcoFleet* f, double d) {
+             f->mutable_own()->mutable_capex_breakdown()->set_installation_usd(d);
+           })},
+          {"failure_replacement_fraction_per_year", "F", "spares replacing failures per year, fraction of capex",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_failure_replacement_fraction_per_year(d); })},
+          {"lease_term_months", "MONTHS", "finance the capex over this many months (0: cash)",
+           Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_own()->set_lease_term_months(n); })},
+          {"lease_rate_fraction_per_year", "F", "lease or loan interest rate per year",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_lease_rate_fraction_per_year(d); })},
+          {"residual_value_usd", "USD", "resale value at the horizon",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_residual_value_usd(d); })},
+          {"residual_decline_fraction_per_year", "F",
+           "resale value by declining balance (0.4: MACRS 5-year, IRS Pub. 946; 0: no resale)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_residual_decline_fraction_per_year(d); })},
+          {"start_utilization_fraction", "F", "use in month 1, fraction of every GPU all month",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_utilization()->set_start_fraction(d); })},
+          {"steady_utilization_fraction", "F", "steady use after the ramp (0: usage_gpu_hours)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_utilization()->set_steady_fraction(d); })},
+          {"ramp_months", "MONTHS", "months to ramp from the start use to the steady use",
+           Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_utilization()->set_ramp_months(n); })},
+          {"on_demand_usd_per_gpu_hour", "USD", "on-demand price for the rent options (0: catalog)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_on_demand_usd_per_gpu_hour(d); })},
+          {"spot_usd_per_gpu_hour", "USD", "spot price for the rent options (0: catalog)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_spot_usd_per_gpu_hour(d); })},
+          {"reserved_1y_usd_per_gpu_hour", "USD", "1-year committed price (0: catalog)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_reserved_1y_usd_per_gpu_hour(d); })},
+          {"reserved_3y_usd_per_gpu_hour", "USD", "3-year committed price (0: catalog)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_reserved_3y_usd_per_gpu_hour(d); })},
+          {"spot_overhead_fraction", "F", "extra GPU-hours on spot for interruptions (unset: 0.083)",
+           Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_spot_overhead_fraction(d); })}};
+}
+
+// The fleet's size, use, owning and renting keys.
+std::vector<FleetKey> BasicKeys() {
+  return {
       {"gpu", "NAME", "GPU type", Text([](v1::TcoFleet* f, const std::string& v) { f->set_gpu_name(v); })},
       {"count", "N", "GPUs in the fleet", Whole([](v1::TcoFleet* f, int32_t n) { f->set_gpu_count(n); })},
       {"role", "TEXT", "free-text label, e.g. training or serving",
@@ -115,6 +167,17 @@ const std::vector<FleetKey>& FleetKeys() {
          f->mutable_rent()->set_discount_fraction(d);
          return absl::OkStatus();
        }}};
+}
+
+// One table serves both the single-fleet flags (--KEY=VALUE) and
+// --fleet=KEY=VALUE,...
+const std::vector<FleetKey>& FleetKeys() {
+  static const auto* keys = [] {
+    auto* k = new std::vector<FleetKey>(BasicKeys());
+    std::vector<FleetKey> more = FinanceKeys();
+    k->insert(k->end(), more.begin(), more.end());
+    return k;
+  }();
   return *keys;
 }
 
@@ -140,6 +203,23 @@ absl::Status ParseFleet(const std::string& spec, v1::TcoFleet* fleet) {
   return absl::OkStatus();
 }
 
+// Every line item of one part, with its source.
+void PrintBreakdown(const v1::TcoFleetResult& fr) {
+  Table t({"item", "amount", "source"});
+  for (const v1::CapexLine& l : fr.capex_lines()) t.Add({"capex: " + l.name(), Usd(l.usd()), l.source()});
+  t.Add({"power at steady use",
+         absl::StrFormat("%.0f W, %s/month", fr.power_watts_at_steady_use(), Usd(fr.own_power_usd_per_month())),
+         "x PUE x tariff"});
+  t.Add({"maintenance", Usd(fr.maintenance_usd_per_month()) + "/month", "rate x capex"});
+  t.Add({"failure replacement", Usd(fr.failure_replacement_usd_per_month()) + "/month", "rate x capex"});
+  if (fr.lease_usd_per_month() > 0) t.Add({"lease payment", Usd(fr.lease_usd_per_month()) + "/month", "annuity"});
+  t.Add({"resale at the horizon", Usd(fr.residual_value_usd()), "declining balance or given"});
+  for (const v1::TcoAssumption& a : fr.assumptions()) {
+    t.Add({"default " + a.field(), absl::StrFormat("%g", a.value()), a.source()});
+  }
+  t.Print();
+}
+
 void PrintFleets(const v1::TcoResponse& resp) {
   for (const v1::TcoFleetResult& fr : resp.fleets()) {
     if (resp.fleets_size() > 1) {
@@ -151,13 +231,45 @@ void PrintFleets(const v1::TcoResponse& resp) {
         "rent: %s/month (%s per GPU-hour)\n",
         Usd(fr.own_capex_usd()), Usd(fr.own_usd_per_month()), Usd(fr.own_power_usd_per_month()),
         Usd(fr.rent_usd_per_month()), Usd(fr.rent_usd_per_gpu_hour()));
+    PrintBreakdown(fr);
   }
+}
+
+void PrintFinance(const v1::TcoResponse& resp) {
+  std::cout << (resp.break_even_month_never()
+                    ? std::string("break-even: never within the horizon (cash)")
+                    : absl::StrFormat("break-even: month %d (cash)", resp.break_even_month()));
+  if (resp.break_even_usage_never()) {
+    std::cout << "; owning never wins at any use\n";
+  } else {
+    std::cout << absl::StrFormat("; owning wins above %.0f GPU-hours/month (%.1f%% use)\n",
+                                 resp.break_even_gpu_hours_per_month(), resp.break_even_utilization_fraction() * 100);
+  }
+  const double rate = resp.discount_rate_fraction_per_year() * 100;
+  if (resp.discounted_break_even_never()) {
+    std::cout << absl::StrFormat("discounted at %.1f%%/year: never within the horizon", rate);
+  } else {
+    std::cout << absl::StrFormat("discounted at %.1f%%/year: month %d", rate, resp.discounted_break_even_month());
+  }
+  std::cout << absl::StrFormat("; NPV own %s, rent %s\n", Usd(resp.npv_own_usd()), Usd(resp.npv_rent_usd()));
+  if (resp.rent_options_size() > 0) {
+    Table t({"rent option", "total", "NPV", "reserved GPUs", "note"});
+    for (const v1::RentOption& o : resp.rent_options()) {
+      t.Add(
+          {o.kind(), Usd(o.total_usd()), Usd(o.npv_usd()), absl::StrFormat("%.0f", o.reserved_gpu_count()), o.note()});
+    }
+    t.Print();
+  }
+  Table t({"sensitivity (+-20%)", "NPV own-rent at -20%", "at +20%", "swing"});
+  for (const v1::SensitivityEntry& e : resp.sensitivity()) {
+    t.Add({e.input(), Usd(e.npv_difference_low_usd()), Usd(e.npv_difference_high_usd()), Usd(e.swing_usd())});
+  }
+  t.Print();
 }
 
 void PrintTco(const v1::TcoResponse& resp) {
   PrintFleets(resp);
-  std::cout << absl::StrFormat("break-even: month %d (cash); owning wins above %.0f GPU-hours/month\n",
-                               resp.break_even_month(), resp.break_even_gpu_hours_per_month());
+  PrintFinance(resp);
   std::cout << absl::StrFormat("per used GPU-hour: own %s, rent %s\n", Usd(resp.own_usd_per_used_gpu_hour()),
                                Usd(resp.rent_usd_per_used_gpu_hour()));
   if (resp.own_usd_per_million_requests() > 0) {
@@ -195,6 +307,15 @@ int RunTco(const std::vector<std::string>& args, GlobalOptions* global) {
                  &fleets);
   IntField(&flags, "months", "horizon in months", "36", 1, 120,
            [&r](int64_t n) { r.set_horizon_months(static_cast<int32_t>(n)); });
+  flags.Custom("discount_rate_fraction_per_year", "F", "cost of capital per year for NPV (0: no discounting)", "0",
+               [&r](const std::string& v) {
+                 double d = 0;
+                 if (!absl::SimpleAtod(v, &d) || !(d >= 0) || d > 1) {
+                   return absl::InvalidArgumentError("want a fraction in [0, 1]");
+                 }
+                 r.set_discount_rate_fraction_per_year(d);
+                 return absl::OkStatus();
+               });
   IsoTimeFlag(&flags, "prices_as_of", "read rent prices as they were at this UTC date or time",
               [&r](int64_t t) { r.set_prices_as_of_unix_seconds(t); });
   ServingFlags serving;

@@ -175,6 +175,61 @@ TEST_F(CliTest, TwoFleetFlagsGiveATwoFleetTco) {
   EXPECT_TRUE(Contains(single.stdout_text, "break-even: month 25 (cash)")) << single.stdout_text;
 }
 
+// 64 x H100 over 36 months with the finance flags (inputs as in
+// tests/server/tco_test.cc: DGX H100's 10.2 kW per 8 GPUs, an assumed $2,342,000
+// of capex in five lines, a 30% -> 80% ramp, 8% cost of capital): break-even in
+// month 7 on cash and month 8 discounted, every line printed with its source, and
+// --json carries the series, the rent options and the tornado.
+TEST_F(CliTest, TcoFinanceFlagsPrintTheBreakdownAndTornado) {
+  const std::vector<std::string> args = {"tco",
+                                         "--gpu=H100-SXM5-80GB",
+                                         "--count=64",
+                                         "--months=36",
+                                         "--gpus_usd=1600000",
+                                         "--host_usd=400000",
+                                         "--network_usd=192000",
+                                         "--storage_usd=100000",
+                                         "--installation_usd=50000",
+                                         "--power_watts=81600",
+                                         "--idle_power_fraction=0.3",
+                                         "--pue=1.2",
+                                         "--electricity_usd_per_kwh=0.13",
+                                         "--ops_usd_per_month=20000",
+                                         "--maintenance_fraction_per_year=0.05",
+                                         "--failure_replacement_fraction_per_year=0.02",
+                                         "--residual_decline_fraction_per_year=0.4",
+                                         "--start_utilization_fraction=0.3",
+                                         "--steady_utilization_fraction=0.8",
+                                         "--ramp_months=3",
+                                         "--discount_rate_fraction_per_year=0.08",
+                                         "--rent_instance=p5.48xlarge",
+                                         "--rent_region=us-east-1",
+                                         "--on_demand_usd_per_gpu_hour=12.29",
+                                         "--reserved_1y_usd_per_gpu_hour=8.6",
+                                         "--reserved_3y_usd_per_gpu_hour=5.9",
+                                         "--spot_usd_per_gpu_hour=5",
+                                         "--spot_overhead_fraction=0.1"};
+  ExitResult text = Run(args);
+  ASSERT_EQ(text.exit_code, 0) << text.stderr_text;
+  for (const char* want :
+       {"break-even: month 7 (cash)", "discounted at 8.0%/year: month 8", "capex: GPUs", "capex: installation",
+        "resale at the horizon", "sensitivity (+-20%)", "rent_price", "rent option"}) {
+    EXPECT_TRUE(Contains(text.stdout_text, want)) << want << "\n" << text.stdout_text;
+  }
+  std::vector<std::string> json = {"--json"};
+  json.insert(json.end(), args.begin(), args.end());
+  ExitResult r = Run(json);
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto tco = ParseJson<v1::TcoResponse>(r.stdout_text);
+  EXPECT_EQ(tco.series_size(), 36);
+  EXPECT_EQ(tco.sensitivity_size(), 5);
+  EXPECT_EQ(tco.rent_options_size(), 5);
+  ASSERT_EQ(tco.fleets_size(), 1);
+  EXPECT_EQ(tco.fleets(0).capex_lines_size(), 5);
+  EXPECT_EQ(tco.discounted_break_even_month(), 8);
+  EXPECT_GT(tco.series(35).own_discounted_cumulative_usd(), 0);
+}
+
 // Llama-2-7B's architecture (Touvron et al. 2023, and its Hugging Face
 // config.json): 32 layers, hidden 4096, 32 heads, FFN 11008 (SwiGLU),
 // vocabulary 32000, context 4096.

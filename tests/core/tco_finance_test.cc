@@ -1,0 +1,239 @@
+// The finance layer of own versus rent (core/tco_finance.h): discounting, financing,
+// resale, whole-system power, the use ramp, the ways to rent and the tornado. Each figure
+// is worked by hand from the inputs and sources named beside it.
+#include "core/tco_finance.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace capplan::core {
+namespace {
+
+// seeds/000's own-vs-cloud template: 8 x A100, $250,000 up front, $5,000 a month to run,
+// no power charged, $15,000 a month to rent.
+TcoFleet SeedTemplate() {
+  TcoFleet f;
+  f.gpu_count = 8;
+  f.usage_gpu_hours_per_month = 8 * 730;
+  f.capex_usd = 250000;
+  f.ops_usd_per_month = 5000;
+  f.power_watts = 0;
+  f.rent_flat_usd_per_month = 15000;
+  return f;
+}
+
+TEST(TcoFinanceTest, AnnuityPaymentIsTheTextbookMortgage) {
+  // Ordinary annuity (Brealey, Myers & Allen, ch. 2): $200,000 at 6% a year over 30 years,
+  // monthly: 200,000 x 0.005 / (1 - 1.005^-360) = $1,199.10 a month.
+  EXPECT_NEAR(AnnuityPaymentUsd(200000, 0.06, 360), 1199.10, 0.01);
+  EXPECT_NEAR(AnnuityBalanceUsd(200000, 0.06, 360, 0), 200000, 1e-6);
+  EXPECT_NEAR(AnnuityBalanceUsd(200000, 0.06, 360, 359), 1199.10 / 1.005, 0.01);  // one payment left
+  EXPECT_DOUBLE_EQ(AnnuityPaymentUsd(360, 0, 36), 10);                            // no interest: capex / n
+}
+
+TEST(TcoFinanceTest, NpvDiscountsEachMonthAtTheMonthlyRate) {
+  // A $1,000 monthly payment for 12 months, first one now, at 12% a year (1% a month): an
+  // annuity due, 1,000 x (1 - 1.01^-12) / 0.01 x 1.01 = $11,367.63.
+  TcoFleet f = SeedTemplate();
+  f.rent_flat_usd_per_month = 1000;
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, {0.12, false});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_NEAR(r->npv_rent_usd, 11367.63, 0.01);
+  EXPECT_NEAR(r->series[11].rent_discounted_cumulative_usd, 11367.63, 0.01);
+  EXPECT_DOUBLE_EQ(r->series[11].rent_cumulative_usd, 12000);
+}
+
+TEST(TcoFinanceTest, SeedTemplateStaysMonth25OnCashAndMovesLaterWhenDiscounted) {
+  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36, {0.10, true});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->break_even_month, 25);  // 250,000 + 5,000 m <= 15,000 m
+  EXPECT_FALSE(r->break_even_month_never);
+  // Discounted at 10% a year (v = 1 / (1 + 0.1/12)): owning saves $10,000 a month, so it
+  // breaks even when 10,000 x (1 - v^M) / (1 - v) >= 250,000, i.e. v^M <= 0.79339,
+  // M >= ln(0.79339) / ln(v) = 27.9: month 28.
+  EXPECT_EQ(r->discounted_break_even_month, 28);
+  EXPECT_FALSE(r->discounted_break_even_never);
+  // No discounting: NPV is the cash sum, 250,000 + 36 x 5,000 and 36 x 15,000.
+  absl::StatusOr<TcoResult> cash = ComputeTco({SeedTemplate()}, 36);
+  ASSERT_TRUE(cash.ok());
+  EXPECT_DOUBLE_EQ(cash->npv_own_usd, 430000);
+  EXPECT_DOUBLE_EQ(cash->npv_rent_usd, 540000);
+  EXPECT_EQ(cash->discounted_break_even_month, 25);
+}
+
+TEST(TcoFinanceTest, NeverIsSaidAsNever) {
+  TcoFleet f = SeedTemplate();
+  f.rent_flat_usd_per_month = 1000;  // cheaper than running the owned fleet
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 36, {0.08, true});
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->break_even_month_never);
+  EXPECT_TRUE(r->discounted_break_even_never);
+  EXPECT_EQ(r->break_even_month, 0);
+  // Hourly rent below the marginal power cost: no use level makes owning cheaper.
+  f.rent_flat_usd_per_month = 0;
+  f.rent_usd_per_gpu_hour = 0.01;
+  f.power_watts = 8 * 700;  // H100 SXM TDP 700 W (NVIDIA H100 datasheet)
+  f.electricity_usd_per_kwh = 0.13;
+  r = ComputeTco({f}, 36);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->break_even_usage_never);
+  EXPECT_TRUE(r->fleets[0].break_even_never);
+}
+
+TEST(TcoFinanceTest, WholeSystemPowerWithIdleShare) {
+  // NVIDIA DGX H100 datasheet: 10.2 kW maximum for 8 GPUs; 64 GPUs = 8 systems = 81.6 kW.
+  // Idle share 30% (an assumption for the test, not a datasheet figure), half use, PUE 1.2,
+  // $0.13/kWh (EIA 2024): 81.6 kW x (0.3 + 0.7 x 0.5) x 730 h x 1.2 x 0.13 = $6,040.20.
+  TcoFleet f = SeedTemplate();
+  f.gpu_count = 64;
+  f.usage_gpu_hours_per_month = 32 * 730;
+  f.power_watts = 8 * 10200;
+  f.idle_power_fraction = 0.3;
+  f.pue = 1.2;
+  f.electricity_usd_per_kwh = 0.13;
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NEAR(r->fleets[0].own_power_usd_per_month, 6040.20, 0.01);
+  EXPECT_NEAR(r->fleets[0].power_watts_at_steady_use, 81600 * 0.65, 1e-6);
+  // Idle 0 keeps today's rule: power in proportion to use (half of 81.6 kW).
+  f.idle_power_fraction = 0;
+  r = ComputeTco({f}, 36);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NEAR(r->fleets[0].power_watts_at_steady_use, 40800, 1e-6);
+}
+
+TEST(TcoFinanceTest, LeaseResidualMaintenanceAndFailures) {
+  TcoFleet f = SeedTemplate();
+  f.lease_term_months = 36;
+  f.lease_rate_fraction_per_year = 0.06;
+  // MACRS 5-year property, 200% declining balance (IRS Pub. 946): 40% a year, so after
+  // 3 years 0.6^3 = 21.6% of $250,000 = $54,000 is left.
+  f.residual_decline_fraction_per_year = kMacrs5yDecliningBalanceFractionPerYear;
+  f.maintenance_fraction_per_year = 0.06;
+  f.failure_replacement_fraction_per_year = 0.024;
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
+  ASSERT_TRUE(r.ok()) << r.status();
+  // $250,000 at 6% over 36 months: 250,000 x 0.005 / (1 - 1.005^-36) = $7,605.48.
+  EXPECT_NEAR(r->fleets[0].lease_usd_per_month, 7605.48, 0.01);
+  EXPECT_NEAR(r->fleets[0].residual_value_usd, 54000, 1e-6);
+  // 6% and 2.4% of $250,000 a year: $1,250 and $500 a month.
+  EXPECT_NEAR(r->fleets[0].maintenance_usd_per_month, 1250, 1e-9);
+  EXPECT_NEAR(r->fleets[0].failure_replacement_usd_per_month, 500, 1e-9);
+  EXPECT_NEAR(r->series[0].own_usd, 5000 + 1250 + 500 + 7605.48, 0.01);  // no capex in month 1
+  EXPECT_NEAR(r->series[35].own_usd, 5000 + 1250 + 500 + 7605.48 - 54000, 0.01);
+  // A 36-month lease over a 12-month horizon pays off what is still owed in month 12.
+  r = ComputeTco({f}, 12);
+  ASSERT_TRUE(r.ok());
+  const double owed = AnnuityBalanceUsd(250000, 0.06, 36, 12);
+  EXPECT_NEAR(r->series[11].own_usd, 6750 + 7605.48 + owed - 250000 * std::pow(0.6, 1.0), 0.01);
+}
+
+TEST(TcoFinanceTest, UtilisationRampsToSteady) {
+  TcoFleet f = SeedTemplate();
+  // From 25% of 8 GPUs (1,460 GPU-hours) to all of them (5,840) in 3 equal steps of 1,460.
+  f.ramp_months = 3;
+  f.ramp_start_gpu_hours_per_month = 1460;
+  f.rent_flat_usd_per_month = 0;
+  f.rent_usd_per_gpu_hour = 2;
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 6);
+  ASSERT_TRUE(r.ok());
+  const double want[] = {1460, 2920, 4380, 5840, 5840, 5840};
+  for (int m = 0; m < 6; ++m) {
+    EXPECT_DOUBLE_EQ(r->series[m].used_gpu_hours, want[m]) << m;
+    EXPECT_DOUBLE_EQ(r->series[m].rent_usd, 2 * want[m]) << m;
+  }
+  // Break-even as use: 11,944.44 / 2 = 5,972.2 GPU-hours > 5,840, so never at any use.
+  EXPECT_NEAR(r->break_even_gpu_hours_per_month, (250000.0 / 36 + 5000) / 2, 1e-6);
+  EXPECT_TRUE(r->break_even_usage_never);
+  f.rent_usd_per_gpu_hour = 4;  // 11,944.44 / 4 = 2,986.1 GPU-hours: 51.1% of 5,840
+  r = ComputeTco({f}, 6);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->break_even_usage_never);
+  EXPECT_NEAR(r->break_even_utilization_fraction, (250000.0 / 36 + 5000) / 4 / 5840, 1e-9);
+}
+
+TEST(TcoFinanceTest, RentKindsAndTheCheapestMix) {
+  // Round prices per GPU-hour chosen for hand arithmetic (not a provider's): on-demand $4,
+  // spot $1.60 with 25% extra hours, 1-year reserved $2.50, 3-year $2.00. 8 GPUs, use from
+  // 1,460 to 5,840 GPU-hours over 2 months, 12 months: 1,460 + 3,650 + 10 x 5,840 = 63,510.
+  TcoFleet f = SeedTemplate();
+  f.ramp_months = 2;
+  f.ramp_start_gpu_hours_per_month = 1460;
+  f.rent_kinds = {4.0, 1.6, 2.5, 2.0};
+  f.spot_overhead_fraction = 0.25;
+  std::vector<RentOption> o = RentOptions({f}, 12, 0);
+  ASSERT_EQ(o.size(), 5u);
+  // spot 1.6 x 1.25 x 63,510; mix: 2 GPUs (1,460 h) reserved a year, 2 x 730 x 12 x 2.5 =
+  // 43,800, plus the rest on spot, (2,190 + 10 x 4,380) x 2.0 = 91,980; 1-year reserved
+  // 8 x 730 x 12 x 2.5; on-demand 4 x 63,510; 3-year reserved: the whole term,
+  // 8 x 730 x 36 x 2.0.
+  EXPECT_EQ(o[0].kind, "spot");
+  EXPECT_NEAR(o[0].total_usd, 127020, 1e-6);
+  EXPECT_EQ(o[1].kind, "mix");
+  EXPECT_NEAR(o[1].total_usd, 135780, 1e-6);
+  EXPECT_DOUBLE_EQ(o[1].reserved_gpus, 2);
+  EXPECT_EQ(o[2].kind, "reserved_1y");
+  EXPECT_NEAR(o[2].total_usd, 175200, 1e-6);
+  EXPECT_EQ(o[3].kind, "on_demand");
+  EXPECT_NEAR(o[3].total_usd, 254040, 1e-6);
+  EXPECT_EQ(o[4].kind, "reserved_3y");
+  EXPECT_NEAR(o[4].total_usd, 420480, 1e-6);
+  // A provider discount takes 10% off every kind.
+  f.discount_fraction = 0.1;
+  EXPECT_NEAR(RentOptions({f}, 12, 0)[0].total_usd, 127020 * 0.9, 1e-6);
+}
+
+TEST(TcoFinanceTest, TornadoRanksRentThenCapex) {
+  // Seed template, cash: NPV(own) - NPV(rent) = 430,000 - 540,000 = -110,000. Rent +-20%
+  // swings it by 0.4 x 540,000 = 216,000; capex by 0.4 x 250,000 = 100,000; power, use
+  // (flat rent, no power) and the discount rate (0) not at all, kept in input order.
+  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->sensitivity.size(), 5u);
+  EXPECT_EQ(r->sensitivity[0].input, "rent_price");
+  EXPECT_NEAR(r->sensitivity[0].swing_usd, 216000, 1e-6);
+  EXPECT_NEAR(r->sensitivity[0].npv_difference_low_usd, 430000 - 0.8 * 540000, 1e-6);
+  EXPECT_EQ(r->sensitivity[1].input, "capex");
+  EXPECT_NEAR(r->sensitivity[1].swing_usd, 100000, 1e-6);
+  EXPECT_EQ(r->sensitivity[2].input, "electricity_price");
+  EXPECT_EQ(r->sensitivity[3].input, "utilization");
+  EXPECT_EQ(r->sensitivity[4].input, "discount_rate");
+  EXPECT_DOUBLE_EQ(r->sensitivity[4].swing_usd, 0);
+}
+
+TEST(TcoFinanceTest, BadFinanceInputsNameTheField) {
+  struct Case {
+    const char* field;
+    void (*spoil)(TcoFleet&);
+  };
+  const Case cases[] = {
+      {"fleets[0].own.idle_power_fraction", [](TcoFleet& f) { f.idle_power_fraction = 1.5; }},
+      {"fleets[0].own.lease_term_months", [](TcoFleet& f) { f.lease_term_months = -1; }},
+      {"fleets[0].own.lease_rate_fraction_per_year", [](TcoFleet& f) { f.lease_rate_fraction_per_year = 2; }},
+      {"fleets[0].own.residual_value_usd", [](TcoFleet& f) { f.residual_value_usd = 1e9; }},
+      {"fleets[0].own.residual_decline_fraction_per_year",
+       [](TcoFleet& f) { f.residual_decline_fraction_per_year = std::nan(""); }},
+      {"fleets[0].usage.ramp_start_gpu_hours_per_month", [](TcoFleet& f) { f.ramp_start_gpu_hours_per_month = 1e6; }},
+      {"fleets[0].usage.ramp_months", [](TcoFleet& f) { f.ramp_months = 500; }},
+      {"fleets[0].rent.spot_usd_per_gpu_hour", [](TcoFleet& f) { f.rent_kinds.spot_usd_per_gpu_hour = -1; }},
+      {"fleets[0].own.capex_breakdown",
+       [](TcoFleet& f) {
+         f.capex_items = {{"GPUs", 1, ""}};
+       }},
+  };
+  for (const Case& c : cases) {
+    TcoFleet f = SeedTemplate();
+    c.spoil(f);
+    absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
+    ASSERT_FALSE(r.ok()) << c.field;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find(c.field), absl::string_view::npos) << r.status();
+  }
+  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36, {1.5, false});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("discount_rate_fraction_per_year"), absl::string_view::npos);
+}
+
+}  // namespace
+}  // namespace capplan::core
