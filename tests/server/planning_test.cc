@@ -369,8 +369,11 @@ TEST_F(PlanningTest, TcoPricesRentFromTheCatalogAndServingPerMillion) {
   // Per 1M requests: monthly rent over 2 req/s x 2,628,000 s.
   EXPECT_NEAR(resp.rent_usd_per_million_requests(), 1.006 * 4 * 730 * 1e6 / (2 * 2628000.0), 1e-6);
   EXPECT_GT(resp.serving_capacity_requests_per_second(), 2);
-  // Power at the default tariff: 4 x 150 W x 730 h x 1.2 x $0.13/kWh.
-  EXPECT_NEAR(resp.fleets(0).own_power_usd_per_month(), 4 * 150 * 730 * 1.2 * 0.13 / 1000, 1e-9);
+  // Power from the catalog's owning rows (migration 0005): an A10G server draws its 150 W TDP
+  // plus an assumed 250 W host share per GPU, at Virginia's commercial tariff for us-east-1
+  // (EIA Electric Power Annual 2023: 8.95 cents/kWh), PUE 1.2, every GPU busy all month:
+  // 4 x 400 W x 730 h x 1.2 x $0.0895/kWh.
+  EXPECT_NEAR(resp.fleets(0).own_power_usd_per_month(), 4 * 400 * 730 * 1.2 * 0.0895 / 1000, 1e-6);
   // Too much load for four A10Gs is refused with the capacity.
   r.mutable_serving()->set_requests_per_second(500);
   s = Tco(snap(), r, &resp);
