@@ -69,10 +69,8 @@ const std::vector<std::string>& TrainingFormulas() {
   static const std::vector<std::string>* k = new std::vector<std::string>{
       "training FLOPs 6*N*D + 12*L*h*s*D (Kaplan et al. 2020; Chowdhery et al. 2022, App. B)",
       "activation memory per layer, term by term for the model's attention and MLP (Korthikanti et al. 2022)",
-      "model states: 16-bit weights, fp32 gradients and master weights, optimizer state; ZeRO sharding over "
-      "data x context parallel ranks (Rajbhandari et al. 2020)",
-      "interleaved 1F1B: bubble (p-1)/(m*v), activations x (1 + (p-1)/(p*v)); tensor-parallel collectives "
-      "(Narayanan et al. 2021)",
+      "model states: 16-bit weights, fp32 gradients, master weights, optimizer; ZeRO (Rajbhandari et al. 2020)",
+      "interleaved 1F1B: bubble (p-1)/(m*v), activations x (1 + (p-1)/(p*v)) (Narayanan et al. 2021)",
       "communication on the fabric's links (tp-cp-ep-dp-pp rank order); only what compute cannot hide costs time",
       "steady state = steps x step time; end to end = steady state / goodput",
       "cost = end-to-end duration_hours x price_usd_per_hour x instances"};

@@ -29,6 +29,12 @@ std::string Cite(const core::Source& s) {
   return s.as_of_date.empty() ? s.citation : absl::StrCat(s.citation, " (", s.as_of_date, ")");
 }
 
+// A GPU row's owning figures (system power, idle share, prices) are cited in its note, not in
+// its datasheet citation (migration 0005).
+std::string CiteOwning(const core::Source& s) {
+  return s.note.empty() ? Cite(s) : absl::StrCat(s.note, " [catalog row ", Cite(s), "]");
+}
+
 absl::Status RangeError(const std::string& field, double lo, double hi, double got) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": must be in [", lo, ", ", hi, "], got ", got));
 }
@@ -89,13 +95,13 @@ absl::Status ResolveCapex(const core::GpuRow& gpu, const v1::TcoFleet& f, const 
   } else if (gpu.system_price_usd_per_gpu > 0) {
     out->capex_usd = gpu.system_price_usd_per_gpu * count;
     const std::string src = absl::StrCat("catalog system price per GPU ", gpu.system_price_usd_per_gpu, " x ",
-                                         f.gpu_count(), ": ", Cite(gpu.source), uncertainty);
+                                         f.gpu_count(), ": ", CiteOwning(gpu.source), uncertainty);
     CatalogLines("system (GPUs+host)", out->capex_usd, src, true, &out->capex_items);
     Assume(assumptions, "own.capex_usd", out->capex_usd, src);
   } else if (gpu.list_price_usd > 0) {
     out->capex_usd = gpu.list_price_usd * count;
     const std::string src = absl::StrCat("catalog GPU list price ", gpu.list_price_usd, " x ", f.gpu_count(), ": ",
-                                         Cite(gpu.source), uncertainty);
+                                         CiteOwning(gpu.source), uncertainty);
     CatalogLines("GPUs", out->capex_usd, src, false, &out->capex_items);
     Assume(assumptions, "own.capex_usd", out->capex_usd, src);
   } else {
@@ -115,7 +121,7 @@ void ResolvePower(const core::CatalogView& catalog, const core::GpuRow& gpu, con
     out->power_watts = gpu.system_power_watts_per_gpu * f.gpu_count();
     Assume(assumptions, "own.power_watts", out->power_watts,
            absl::StrCat("catalog whole-system power per GPU ", gpu.system_power_watts_per_gpu, " W x ", f.gpu_count(),
-                        ": ", Cite(gpu.source)));
+                        ": ", CiteOwning(gpu.source)));
   } else {
     out->power_watts = gpu.spec.tdp_watts * f.gpu_count();
     Assume(assumptions, "own.power_watts", out->power_watts,
@@ -127,7 +133,7 @@ void ResolvePower(const core::CatalogView& catalog, const core::GpuRow& gpu, con
   } else if (gpu.idle_power_fraction > 0) {
     out->idle_power_fraction = gpu.idle_power_fraction;
     Assume(assumptions, "own.idle_power_fraction", out->idle_power_fraction,
-           "catalog idle share of system power: " + Cite(gpu.source));
+           "catalog idle share of system power: " + CiteOwning(gpu.source));
   } else {
     Assume(assumptions, "own.idle_power_fraction", 0, "not in the catalog: power follows use");
   }
