@@ -98,14 +98,18 @@ absl::StatusOr<store::FabricRow> FabricFromProto(const v1::Fabric& f) {
   return row;
 }
 
+void FabricToProto(const core::Fabric& f, const std::string& name, v1::Fabric* out) {
+  out->set_name(name);
+  out->set_gpus_per_node(f.gpus_per_node);
+  out->set_intra_link(InterconnectToProto(f.intra_link));
+  out->set_intra_node_bytes_per_second_per_gpu(f.intra_node_bytes_per_second_per_gpu);
+  out->set_network(NetworkKindToProto(f.network));
+  out->set_network_bytes_per_second_per_gpu(f.network_bytes_per_second_per_gpu);
+  out->set_network_latency_seconds(f.network_latency_seconds);
+}
+
 void FabricToProto(const store::FabricRow& row, v1::Fabric* out) {
-  out->set_name(row.name);
-  out->set_gpus_per_node(row.fabric.gpus_per_node);
-  out->set_intra_link(InterconnectToProto(row.fabric.intra_link));
-  out->set_intra_node_bytes_per_second_per_gpu(row.fabric.intra_node_bytes_per_second_per_gpu);
-  out->set_network(NetworkKindToProto(row.fabric.network));
-  out->set_network_bytes_per_second_per_gpu(row.fabric.network_bytes_per_second_per_gpu);
-  out->set_network_latency_seconds(row.fabric.network_latency_seconds);
+  FabricToProto(row.fabric, row.name, out);
   SourceToProto(row.source, out->mutable_source());
 }
 

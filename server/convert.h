@@ -23,6 +23,8 @@ capplan::v1::NetworkKind NetworkKindToProto(core::NetworkKind k);
 // InvalidArgument naming fabric.intra_link / fabric.network); ranges are the store's check.
 absl::StatusOr<store::FabricRow> FabricFromProto(const capplan::v1::Fabric& f);
 void FabricToProto(const store::FabricRow& row, capplan::v1::Fabric* out);
+// The fields of a fabric an estimate assumed (no source: the option's provenance has it).
+void FabricToProto(const core::Fabric& f, const std::string& name, capplan::v1::Fabric* out);
 
 absl::StatusOr<store::GpuRow> GpuFromProto(const capplan::v1::Gpu& g);
 void GpuToProto(const store::GpuRow& row, capplan::v1::Gpu* out);

@@ -21,6 +21,4 @@ absl::StatusOr<core::FabricOverride> FabricOverrideFrom(const core::CatalogView&
 
 // The fabric an option's estimate assumed, under the catalog name it came from ("" for the
 // fallback; "+override" when the caller changed it).
-void AssumedFabricToProto(const core::Fabric& f, const std::string& name, capplan::v1::Fabric* out);
-
 }  // namespace capplan::server

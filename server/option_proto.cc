@@ -6,7 +6,6 @@
 #include "core/format.h"
 #include "core/units.h"
 #include "server/convert.h"
-#include "server/fabric_proto.h"
 
 namespace capplan::server {
 
@@ -121,7 +120,7 @@ void SetSupply(int64_t catalog_version, const planner::Supply& s, int units, con
   }
   // Unknown until the planner resolves it (a supply built by hand, or a planner before
   // issue 16): an all-zero fabric would read as a PCIe box with no network, so none is sent.
-  if (s.fabric.Known()) AssumedFabricToProto(s.fabric, s.fabric_name, o->mutable_fabric());
+  if (s.fabric.Known()) FabricToProto(s.fabric, s.fabric_name, o->mutable_fabric());
   v1::Provenance* p = o->mutable_provenance();
   p->set_catalog_version(catalog_version);
   if (s.price != nullptr) PriceToProto(*s.price, p->add_prices());

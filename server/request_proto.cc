@@ -262,23 +262,6 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const core::CatalogView& catalo
   return q;
 }
 
-namespace {
-
-// The pinned factors core's pin check does not cover yet: the same bound as tp, pp and dp.
-absl::Status CheckNewPinFactors(const v1::Parallelism& p, const std::string& field) {
-  for (const auto& [name, v] : {std::pair<const char*, int32_t>{"virtual_pipeline_stages", p.virtual_pipeline_stages()},
-                                {"context_parallel", p.context_parallel()},
-                                {"expert_parallel", p.expert_parallel()}}) {
-    if (v < 0 || v > planner::kMaxGpus) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".", name, ": must be in [0, ", planner::kMaxGpus, "] (0: chosen), got ", v));
-    }
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::StatusOr<std::vector<planner::CompareTarget>> CompareTargetsFrom(const core::CatalogView& catalog,
                                                                        const v1::CompareRequest& req) {
   std::vector<planner::CompareTarget> out;
@@ -292,8 +275,6 @@ absl::StatusOr<std::vector<planner::CompareTarget>> CompareTargetsFrom(const cor
     c.region = t.region();
     c.count = t.count();
     const v1::Parallelism& p = t.pinned_parallelism();
-    absl::Status pin = CheckNewPinFactors(p, field + ".pinned_parallelism");
-    if (!pin.ok()) return pin;
     c.pin = {
         p.tensor_parallel(),          p.pipeline_parallel(), p.data_parallel(),         p.zero_stage(),
         RecomputeFrom(p.recompute()), p.sequence_parallel(), p.micro_batch_sequences(), p.serving_batch_sequences(),

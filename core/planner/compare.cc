@@ -19,9 +19,9 @@ absl::Status CheckPin(const Pin& p, const std::string& field) {
         {"data_parallel", p.data_parallel, kMaxGpus},
         {"zero_stage", p.zero_stage, 3},
         {"micro_batch_sequences", p.micro_batch_sequences, 4096},
-        {"virtual_pipeline_stages", p.virtual_pipeline_stages, 128},
-        {"context_parallel", p.context_parallel, 1024},
-        {"expert_parallel", p.expert_parallel, 1024},
+        {"virtual_pipeline_stages", p.virtual_pipeline_stages, kMaxGpus},
+        {"context_parallel", p.context_parallel, kMaxGpus},
+        {"expert_parallel", p.expert_parallel, kMaxGpus},
         {"serving_batch_sequences", p.serving_batch_sequences, int64_t{1} << 20}}) {
     if (v < 0 || v > hi) {
       return FieldError(absl::StrCat(field, ".", name), absl::StrCat("must be in [0, ", hi, "] (0: chosen), got ", v));

@@ -112,7 +112,8 @@ Rejection Describe(const std::vector<Supply>& supplies, const Miss& m) {
 
 // The picks of one supply shape (GPU type, fabric, GPUs per unit, units available): the same
 // for every offer of that shape, so computed once and then only priced per offer.
-using ShapeKey = std::tuple<const GpuRow*, std::string, int, int, bool>;
+// The fabric name points into the Supply, which outlives the request's shape table.
+using ShapeKey = std::tuple<const GpuRow*, absl::string_view, int, int, bool>;
 using ShapePicks = std::vector<std::pair<int, const TrainingPick*>>;  // (units, pick)
 
 // Counts are tried smallest first. Once a layout fits, the search stops after two counts in

@@ -5,6 +5,7 @@
 
 #include "core/gpu.h"
 #include "core/model.h"
+#include "core/tco.h"
 
 namespace capplan::core::testing {
 
@@ -95,5 +96,18 @@ inline ModelArchitecture Llama2_70B() { return Dense("Llama-2-70B", 80, 8192, 64
 // LLaMA-65B (Touvron et al. 2023a, Table 2): 80 layers, 8192 hidden, 64 heads, FFN 22016.
 inline ModelArchitecture Llama3_8B() { return Dense("Llama-3-8B", 32, 4096, 32, 8, 14336, 128256); }
 inline ModelArchitecture Llama65B() { return Dense("LLaMA-65B", 80, 8192, 64, 64, 22016, 32000); }
+
+// seeds/000's own-vs-cloud template (the README's example): 8 x A100, $250,000 up front,
+// $5,000 a month to run, no power charged, $15,000 a month to rent.
+inline TcoFleet SeedTemplate() {
+  TcoFleet f;
+  f.gpu_count = 8;
+  f.usage_gpu_hours_per_month = 8 * 730;
+  f.capex_usd = 250000;
+  f.ops_usd_per_month = 5000;
+  f.power_watts = 0;
+  f.rent_flat_usd_per_month = 15000;
+  return f;
+}
 
 }  // namespace capplan::core::testing

@@ -7,21 +7,12 @@
 
 #include <cmath>
 
+#include "fixtures.h"
+
 namespace capplan::core {
 namespace {
 
-// seeds/000's own-vs-cloud template: 8 x A100, $250,000 up front, $5,000 a month to run,
-// no power charged, $15,000 a month to rent.
-TcoFleet SeedTemplate() {
-  TcoFleet f;
-  f.gpu_count = 8;
-  f.usage_gpu_hours_per_month = 8 * 730;
-  f.capex_usd = 250000;
-  f.ops_usd_per_month = 5000;
-  f.power_watts = 0;
-  f.rent_flat_usd_per_month = 15000;
-  return f;
-}
+using testing::SeedTemplate;
 
 TEST(TcoFinanceTest, AnnuityPaymentIsTheTextbookMortgage) {
   // Ordinary annuity (Brealey, Myers & Allen, ch. 2): $200,000 at 6% a year over 30 years,

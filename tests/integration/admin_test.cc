@@ -7,36 +7,12 @@
 #include <cmath>
 #include <ctime>
 
-#include "client/client.h"
-#include "server_process.h"
+#include "admin_server.h"
 
 namespace capplan::testing {
 namespace {
 
-constexpr char kAdminToken[] = "admin-token-0123456789abcdef";
-constexpr char kReadToken[] = "read-token-0123456789abcdef";
-
-class AdminTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    WriteTokenFile(dir_.path() + "/tokens",
-                   std::string(kAdminToken) + " alice admin\n" + kReadToken + " dashboard read\n");
-    server_ = std::make_unique<ServerProcess>(
-        std::vector<std::string>{"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-                                 "--db=" + dir_.path() + "/c.db", "--admin_token_file=" + dir_.path() + "/tokens"});
-    ASSERT_TRUE(server_->started()) << server_->Wait(0).stderr_text;
-  }
-
-  client::Client MakeClient(const std::string& token) {
-    client::ClientOptions o;
-    o.server = server_->grpc_address();
-    o.admin_token = token;
-    return client::Client(o);
-  }
-
-  TempDir dir_;
-  std::unique_ptr<ServerProcess> server_;
-};
+using AdminTest = AdminServerTest;
 
 TEST_F(AdminTest, ReadsReturnTheShippedCatalog) {
   client::Client c = MakeClient("");

@@ -7,44 +7,21 @@
 #include <string>
 #include <vector>
 
+#include "admin_server.h"
 #include "capplan/v1/planner.pb.h"
-#include "client/client.h"
-#include "server_process.h"
 
 namespace capplan::testing {
 namespace {
 
-constexpr char kAdminToken[] = "admin-token-0123456789abcdef";
-constexpr char kReadToken[] = "read-token-0123456789abcdef";
-
 bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-class OwningTest : public ::testing::Test {
+class OwningTest : public AdminServerTest {
  protected:
-  void SetUp() override {
-    WriteTokenFile(dir_.path() + "/tokens",
-                   std::string(kAdminToken) + " alice admin\n" + kReadToken + " dashboard read\n");
-    server_ = std::make_unique<ServerProcess>(
-        std::vector<std::string>{"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-                                 "--db=" + dir_.path() + "/c.db", "--admin_token_file=" + dir_.path() + "/tokens"});
-    ASSERT_TRUE(server_->started()) << server_->Wait(0).stderr_text;
-  }
-
-  client::Client MakeClient(const std::string& token) {
-    client::ClientOptions o;
-    o.server = server_->grpc_address();
-    o.admin_token = token;
-    return client::Client(o);
-  }
-
   // The CLI against this server, with the admin token in its environment.
   ExitResult Cli(std::vector<std::string> args) {
     args.insert(args.begin(), {CAPPLAN_CLI_BINARY, "--server=" + server_->grpc_address()});
     return RunProgram(args, 30000, {{"CAPPLAN_ADMIN_TOKEN", kAdminToken}});
   }
-
-  TempDir dir_;
-  std::unique_ptr<ServerProcess> server_;
 };
 
 // Ohio, commercial: 10.75 cents/kWh (EIA Electric Power Annual 2023, average revenue per kWh

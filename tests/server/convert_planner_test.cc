@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "core/planner/compare.h"
 #include "server/option_proto.h"
 #include "server/request_proto.h"
 #include "tests/core/fixtures.h"
@@ -167,14 +168,27 @@ TEST(ConvertPlannerTest, CompareTargetsKeepTheirPins) {
   EXPECT_EQ(out[0].pin.expert_parallel, 1);
   EXPECT_TRUE(out[0].fabric.Empty());  // no fabric given: the offer's own
 
-  // The same bound as tp, pp and dp: at most 65536 GPUs in any request.
+  // The same bound as tp, pp and dp (at most 65536 GPUs in any request), checked once, by the
+  // planner's pin check, on the way from the request to an answer.
+  t->clear_instance_type();
+  t->clear_region();
+  t->set_gpu_name("H100-SXM5-80GB");
+  t->set_count(256);
+  const auto compare = [&] {
+    absl::StatusOr<std::vector<planner::CompareTarget>> c = CompareTargetsFrom(catalog, r);
+    if (!c.ok()) return c.status();
+    core::TrainingJob job;
+    job.model = core::testing::Llama2_7B();
+    job.tokens = 1e9;
+    return planner::CompareTraining(catalog, job, *c, 0).status();
+  };
   t->mutable_pinned_parallelism()->set_context_parallel(-1);
-  absl::Status s = CompareTargetsFrom(catalog, r).status();
+  absl::Status s = compare();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(Has(s, "targets[0].pinned_parallelism.context_parallel: must be in [0, 65536]")) << s;
   t->mutable_pinned_parallelism()->set_context_parallel(16);
   t->mutable_pinned_parallelism()->set_virtual_pipeline_stages(65537);
-  s = CompareTargetsFrom(catalog, r).status();
+  s = compare();
   EXPECT_TRUE(Has(s, "targets[0].pinned_parallelism.virtual_pipeline_stages: must be in [0, 65536]")) << s;
 }
 

@@ -2,39 +2,16 @@
 #include "server/planning.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
 
 #include "core/serving.h"
-#include "server/store/catalog_store.h"
+#include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {
 namespace {
 
 namespace v1 = capplan::v1;
 
-class PlanningTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    char tmpl[] = "/tmp/capplan-planning-test-XXXXXX";
-    dir_ = new std::string(mkdtemp(tmpl));
-    store_ = store::CatalogStore::Open({*dir_ + "/c.db"})->release();
-  }
-  static void TearDownTestSuite() {
-    delete store_;
-    std::filesystem::remove_all(*dir_);
-    delete dir_;
-  }
-  const store::CatalogSnapshot& snap() { return *snapshot_; }
-  void SetUp() override { snapshot_ = store_->Snapshot(); }
-
-  static std::string* dir_;
-  static store::CatalogStore* store_;
-  std::shared_ptr<const store::CatalogSnapshot> snapshot_;
-};
-std::string* PlanningTest::dir_ = nullptr;
-store::CatalogStore* PlanningTest::store_ = nullptr;
+using PlanningTest = testing::ShippedCatalogTest;
 
 v1::PlanRequest FineTune7B() {
   // seeds/000: fine-tuning a 7B model; 2B tokens of full fine-tuning.

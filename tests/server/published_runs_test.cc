@@ -8,19 +8,17 @@
 // low-high, error) and checks the accuracy reached, the range coverage, and that the search
 // finds a layout at least as fast as the published one under capplan's own model.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "core/training.h"
-#include "server/store/catalog_store.h"
 #include "tests/core/published_training_runs.h"
+#include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {
 namespace {
@@ -99,19 +97,8 @@ std::string Layout(const core::ParallelConfig& p) {
                          p.zero_stage, core::RecomputeName(p.recompute));
 }
 
-class PublishedRunsTest : public ::testing::Test {
+class PublishedRunsTest : public testing::ShippedCatalogTest {
  protected:
-  static void SetUpTestSuite() {
-    char tmpl[] = "/tmp/capplan-published-runs-XXXXXX";
-    dir_ = new std::string(mkdtemp(tmpl));
-    store_ = store::CatalogStore::Open({*dir_ + "/c.db"})->release();
-  }
-  static void TearDownTestSuite() {
-    delete store_;
-    std::filesystem::remove_all(*dir_);
-    delete dir_;
-  }
-
   // The estimate for one run: the best layout with the published parts pinned (or searched
   // entirely), and the fully searched layout for the same GPUs and batch.
   Outcome Estimate(const PublishedRun& r) {
@@ -183,12 +170,7 @@ class PublishedRunsTest : public ::testing::Test {
     }
     return out;
   }
-
-  static std::string* dir_;
-  static store::CatalogStore* store_;
 };
-std::string* PublishedRunsTest::dir_ = nullptr;
-store::CatalogStore* PublishedRunsTest::store_ = nullptr;
 
 double Median(std::vector<double> v) {
   if (v.empty()) return 0;

@@ -2,40 +2,18 @@
 // cluster over 36 months with every line item given, shown and sourced. The owning inputs
 // are passed explicitly so that the test does not depend on the catalog's owning rows.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <map>
 
 #include "server/planning.h"
-#include "server/store/catalog_store.h"
+#include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {
 namespace {
 
 namespace v1 = capplan::v1;
 
-class TcoTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    char tmpl[] = "/tmp/capplan-tco-test-XXXXXX";
-    dir_ = new std::string(mkdtemp(tmpl));
-    store_ = store::CatalogStore::Open({*dir_ + "/c.db"})->release();
-  }
-  static void TearDownTestSuite() {
-    delete store_;
-    std::filesystem::remove_all(*dir_);
-    delete dir_;
-  }
-  const store::CatalogSnapshot& snap() { return *snapshot_; }
-  void SetUp() override { snapshot_ = store_->Snapshot(); }
-
-  static std::string* dir_;
-  static store::CatalogStore* store_;
-  std::shared_ptr<const store::CatalogSnapshot> snapshot_;
-};
-std::string* TcoTest::dir_ = nullptr;
-store::CatalogStore* TcoTest::store_ = nullptr;
+using TcoTest = testing::ShippedCatalogTest;
 
 // 64 x H100-SXM5-80GB (8 servers) owned for 36 months, against renting p5.48xlarge.
 v1::TcoRequest H100Cluster() {
