@@ -108,6 +108,36 @@ inline constexpr PublishedServingResult kPublishedServingResults[] = {
      "commit 138f96d4 (Dec 2023)",
      "tensorrt-llm", "A100-SXM4-80GB", 4, 4, "Llama-2-70B", "fp16", "fp16", 1, 0, 2048, 1, 0, 0, 377, 0,
      "Row 'LLaMA 70B | 1 | 4 | 2048 | 377' = 1st token latency (ms), batch 1, TP4 (47 ms at input 128)."},
+    // ---- TensorRT-LLM H200 blogs (docs/source/blogs/H200launch.md v0.5; Falcon180B-H200.md v0.7a) ----
+    {"trtllm-h200-llama2-13b-fp8-bs1024-128-128",
+     "NVIDIA TensorRT-LLM blog 'H200 achieves nearly 12,000 tokens/sec on Llama2-13B with TensorRT-LLM', "
+     "docs/source/blogs/H200launch.md, table 'H200 FP8 Max throughput' (TensorRT-LLM v0.5.0, Nov 2023), "
+     "https://github.com/NVIDIA/TensorRT-LLM/blob/1555478c/docs/source/blogs/H200launch.md",
+     "tensorrt-llm", "H200-SXM-141GB", 1, 1, "Llama-2-13B", "fp8", "fp8", 1024, 0, 128, 128, 11819, 0, 0, 0,
+     "Row 'llama_13b | 1024 | 1 | 128 | 128 | 11,819' (out tok/s/GPU, TP1). Batch = 'Largest batch supported on "
+     "given TP configuration by power of 2'. 'Preliminary measured performance'. KV dtype not stated (fp8 "
+     "assumed, as in the v0.5/v0.6 FP8 build commands)."},
+    {"trtllm-h200-llama2-13b-fp8-bs128-128-2048",
+     "NVIDIA TensorRT-LLM blog H200launch.md, table 'H200 FP8 Max throughput' (v0.5.0, Nov 2023)", "tensorrt-llm",
+     "H200-SXM-141GB", 1, 1, "Llama-2-13B", "fp8", "fp8", 128, 0, 128, 2048, 4750, 0, 0, 0,
+     "Row 'llama_13b | 128 | 1 | 128 | 2048 | 4,750' (out tok/s/GPU, TP1)."},
+    {"trtllm-h200-llama2-70b-fp8-bs64-2048-128",
+     "NVIDIA TensorRT-LLM blog H200launch.md, table 'H200 FP8 Max throughput' (v0.5.0, Nov 2023)", "tensorrt-llm",
+     "H200-SXM-141GB", 1, 1, "Llama-2-70B", "fp8", "fp8", 64, 0, 2048, 128, 341, 0, 0, 0,
+     "Row 'llama_70b | 64 | 1 | 2048 | 128 | 341' (out tok/s/GPU, TP1; 70B FP8 on one 141 GB GPU). The blog: "
+     "this ISL/OSL on one H200 'is 1.9x more performant than H100'."},
+    {"trtllm-h200-llama2-70b-fp8-bs960-128-128",
+     "NVIDIA TensorRT-LLM blog 'Falcon-180B on a single H200 GPU with INT4 AWQ, and 6.7x faster Llama-70B over "
+     "A100', docs/source/blogs/Falcon180B-H200.md, Llama-70B table (TensorRT-LLM v0.7a, Dec 2023), "
+     "https://github.com/NVIDIA/TensorRT-LLM/blob/3c44cb97/docs/source/blogs/Falcon180B-H200.md",
+     "tensorrt-llm", "H200-SXM-141GB", 1, 1, "Llama-2-70B", "fp8", "fp8", 960, 0, 128, 128, 3803, 0, 0, 0,
+     "Row 'Llama-70B | 1 | 128 | 128 | 3,803' (out tok/s/GPU); footnote 'Llama2-70B | 1xH200 = TP1 | FP8 | BS: (in "
+     "order) 960, 960, 192, ...'. Blog defines out_tps = output_seqlen * batch_size / total_latency / tp. Compare "
+     "v0.5's 3,014 at BS 512 (H200launch.md): GQA kernel gains, so software version matters."},
+    {"trtllm-h200-llama2-70b-fp8-bs192-128-2048",
+     "NVIDIA TensorRT-LLM blog Falcon180B-H200.md, Llama-70B table (v0.7a, Dec 2023)", "tensorrt-llm", "H200-SXM-141GB",
+     1, 1, "Llama-2-70B", "fp8", "fp8", 192, 0, 128, 2048, 2941, 0, 0, 0,
+     "Row 'Llama-70B | 1 | 128 | 2048 | 2,941' (out tok/s/GPU, TP1, BS 192 per the footnote order)."},
     // ---- TensorRT-LLM v1.0 docs/source/performance/perf-overview.md (trtllm-bench, in-flight batching) ----
     {"trtllm-h100-llama3-8b-fp8-maxload-128-128",
      "NVIDIA TensorRT-LLM perf-overview.md (v1.0, PyTorch backend), table 'Llama 3.1 8B', "
@@ -180,6 +210,27 @@ inline constexpr PublishedServingResult kPublishedServingResults[] = {
      "H200-SXM-141GB", 2, 2, "Mixtral-8x7B", "bf16", "bf16", 8, 0, 32, 128, 534.0, 0, 0, 14.98,
      "MoE row. Mean e2e latency 1917.44 ms (median 1916.58), batch 8, in 32, out 128, TP2. Derived: 1024 / "
      "1.91744 = 534.0 out tok/s; tpot = 1917.44 / 128 = 14.98 ms."},
+    // ---- vLLM serving benchmark at Poisson request rates (ShareGPT), Azure 4x A100 80GB PCIe ----
+    {"vllm-a100pcie-llama3-70b-tp4-sharegpt-qps1",
+     "GitHub gist surajssd/eef8ebf83cadd690f6fb4ee87b30fe1a, vLLM performance-benchmark serving table, row "
+     "serving_meta-llama-Llama-3.3-70B-Instruct_tp4_pp1_sharegpt_qps_01 on 1xStandard_NC96ads_A100_v4 "
+     "(https://gist.github.com/surajssd/eef8ebf83cadd690f6fb4ee87b30fe1a; date and vLLM version not in the stored "
+     "excerpt; 2025)",
+     "vllm", "A100-PCIe-80GB", 4, 4, "Llama-3-70B", "bf16", "bf16", 0, 1.0, 213, 214, 198.508, 396.441, 154.771,
+     44.9394,
+     "200 ShareGPT prompts, Poisson arrivals at 1 req/s (achieved 0.927978 req/s). Output 198.508 tok/s, total "
+     "396.441 tok/s; TTFT mean 154.771 ms (median 128.388); TPOT mean 44.9394 ms (median 44.6347). Mean lengths "
+     "derived: in = (396.441 - 198.508) / 0.927978 = 213.3, out = 198.508 / 0.927978 = 213.9. NC96ads_A100_v4 = "
+     "4x A100 80GB PCIe (Azure VM size). Personal benchmark run, not an engine-vendor publication; dtype not "
+     "printed (bf16 default)."},
+    {"vllm-a100pcie-llama3-70b-tp4-sharegpt-qps4",
+     "GitHub gist surajssd/eef8ebf83cadd690f6fb4ee87b30fe1a, row serving_meta-llama-Llama-3.3-70B-Instruct_tp4_pp1_"
+     "sharegpt_qps_04 on 1xStandard_NC96ads_A100_v4 (2025)",
+     "vllm", "A100-PCIe-80GB", 4, 4, "Llama-3-70B", "bf16", "bf16", 0, 4.0, 213, 214, 532.931, 1065.25, 246.338,
+     73.9558,
+     "Same 200 ShareGPT prompts at Poisson 4 req/s (achieved 2.4957 req/s: the replica saturates below 4). Output "
+     "532.931 tok/s, total 1065.25; TTFT mean 246.338 ms (median 219.599); TPOT mean 73.9558 ms (median 73.8304). "
+     "in = (1065.25 - 532.931) / 2.4957 = 213.3, out = 532.931 / 2.4957 = 213.5."},
     // ---- lmdeploy v0.1.0a1 docs/en/benchmark/a100_fp16.md, static inference benchmark ----
     {"lmdeploy-a100-llama2-7b-fp16-bs1-128-128",
      "InternLM lmdeploy docs/en/benchmark/a100_fp16.md, 'Static Inference Benchmark / llama2-7b' (lmdeploy "
@@ -229,6 +280,26 @@ inline constexpr PublishedServingResult kPublishedServingResults[] = {
      "RTX-4090", 1, 1, "Llama-2-7B", "fp16", "fp16", 1, 0, 512, 1, 0, 11048.22, 46.34, 0,
      "Row 'llama 7B F16 | pp 512 | 11048.22 +/- 269.74' (prompt tokens/s). Derived ttft = 512 / 11048.22 = "
      "46.34 ms (prompt processing only). 11048 x 2 x 6.74e9 = ~149 TFLOP/s achieved."},
+    // ---- MLC LLM / ExLlama int4, RTX 4090, batch 1 decode ----
+    {"mlc-rtx4090-llama2-7b-int4-decode256",
+     "mlc-ai/llm-perf-bench README.md, table 'Int4-quantized, Single GPU' (2023), "
+     "https://github.com/mlc-ai/llm-perf-bench/blob/02746003/README.md",
+     "mlc-llm", "RTX-4090", 1, 1, "Llama-2-7B", "int4", "fp16", 1, 0, 7, 256, 204.8, 0, 0, 4.88,
+     "Row 'Llama2-7B | RTX 4090 | MLC LLM 204.8 | Exllama 152.56 | Llama.cpp 50.13' (tok/s). 'All experiments are "
+     "based on int4-quantized weights, fp16 activation and compute, decoding for 256 tokens with a prompt \"What is "
+     "the meaning of life?\"' (~7 tokens). q4f16_1 = 4-bit weights + fp16 scale per 32 (~4.5 bits/weight). tpot "
+     "= 1000 / 204.8 = 4.88 ms. The llama.cpp cell (50.13) is anomalously low vs llama-bench results and is not used."},
+    {"mlc-rtx4090-llama2-13b-int4-decode256",
+     "mlc-ai/llm-perf-bench README.md, table 'Int4-quantized, Single GPU' (2023)", "mlc-llm", "RTX-4090", 1, 1,
+     "Llama-2-13B", "int4", "fp16", 1, 0, 7, 256, 113.5, 0, 0, 8.81,
+     "Row 'Llama2-13B | RTX 4090 | 113.5 | 93.88 | 36.81'. tpot = 1000 / 113.5 = 8.81 ms. 13.0e9 x 0.5625 B = "
+     "7.3 GB / 8.81 ms = 0.83 TB/s = 83% of 1008 GB/s (derived)."},
+    {"exllama-rtx4090-llama2-7b-int4-decode256",
+     "mlc-ai/llm-perf-bench README.md, table 'Int4-quantized, Single GPU', Exllama column, commit c16cf49c of "
+     "turboderp/exllama (2023)",
+     "exllama", "RTX-4090", 1, 1, "Llama-2-7B", "int4", "fp16", 1, 0, 7, 256, 152.56, 0, 0, 6.55,
+     "Row 'Llama2-7B | RTX 4090 | ... | Exllama 152.56'. GPTQ 4-bit. tpot = 1000 / 152.56 = 6.55 ms. Same prompt "
+     "and 256-token decode as the MLC row; shows a 1.34x engine spread on identical hardware and bits."},
     // ---- vLLM blog (approximate, light load) ----
     {"vllm-h100-llama3-8b-light-load-tpot",
      "vLLM blog 'vLLM v0.6.0: 2.7x Throughput Improvement and 5x Latency Reduction', 2024-09-05, section "
