@@ -21,7 +21,9 @@
 //    reported. Per-GPU figures in a source are multiplied by num_gpus (note says so).
 //  - ttft_ms / tpot_ms: 0 = not reported; the note says mean, median or single run.
 //  - For batch-1 rows input_tokens/output_tokens are the benchmark's lengths; a TTFT-only row
-//    has output_tokens 1 (the source measured generation of one token).
+//    has output_tokens 1 (the source measured generation of one token). For dataset-driven
+//    rows (ShareGPT) they are the mean lengths when printed or derivable (note shows how); 0 means
+//    the source does not give it (those rows compare TTFT/TPOT, not token throughput).
 #pragma once
 
 #include <cstdint>
@@ -231,6 +233,54 @@ inline constexpr PublishedServingResult kPublishedServingResults[] = {
      "Same 200 ShareGPT prompts at Poisson 4 req/s (achieved 2.4957 req/s: the replica saturates below 4). Output "
      "532.931 tok/s, total 1065.25; TTFT mean 246.338 ms (median 219.599); TPOT mean 73.9558 ms (median 73.8304). "
      "in = (1065.25 - 532.931) / 2.4957 = 213.3, out = 532.931 / 2.4957 = 213.5."},
+    // ---- SGLang v0.3.0 vs vLLM v0.6.0 (SGLang repo benchmark README, ShareGPT via sglang.bench_serving) ----
+    {"sglang-a100-llama3-8b-sharegpt-rps4",
+     "sgl-project/sglang benchmark/benchmark_vllm_060/README.md 'How to reproduce the benchmark results for SGLang "
+     "v0.3.0 compared to vLLM v0.6.0', 'Online benchmark results / Llama 3.1 8B Instruct 1 x A100 80G' (Sept 2024), "
+     "https://github.com/sgl-project/sglang/blob/120affb9/benchmark/benchmark_vllm_060/README.md",
+     "sglang", "A100-SXM4-80GB", 1, 1, "Llama-3-8B", "bf16", "bf16", 0, 4.0, 0, 194, 0, 0, 31.98, 13.17,
+     "Row 'RPS 4 | 1200 | SGLang | 1564.17 | 31.98 | 13.17 | 11.93' (median E2E, TTFT, TPOT, ITL in ms), Llama 3.1 8B "
+     "Instruct on '1 x A100 80G' (SXM/PCIe not stated), --enable-torch-compile --disable-radix-cache. ShareGPT: "
+     "input mean not printed (0 here); output mean 194 derived from the same README's offline row (4281.51 / "
+     "22.03 = 194.3 tokens/request). For scale, vLLM's ShareGPT sample averages 202 in / 179 out (vLLM blog "
+     "2024-09-05)."},
+    {"vllm-a100-llama3-8b-sharegpt-rps4",
+     "sgl-project/sglang benchmark/benchmark_vllm_060/README.md 'How to reproduce the benchmark results for SGLang "
+     "v0.3.0 compared to vLLM v0.6.0', 'Online benchmark results / Llama 3.1 8B Instruct 1 x A100 80G' (Sept 2024), "
+     "https://github.com/sgl-project/sglang/blob/120affb9/benchmark/benchmark_vllm_060/README.md",
+     "vllm", "A100-SXM4-80GB", 1, 1, "Llama-3-8B", "bf16", "bf16", 0, 4.0, 0, 194, 0, 0, 100.48, 14.14,
+     "Row 'RPS 4 | 1200 | vLLM | 1691.97 | 100.48 | 14.14 | 129.32' (medians, ms). vLLM 0.6.0 with "
+     "--num-scheduler-steps 10 (raises TTFT and ITL: tokens stream in bursts of 10 steps). Same workload as the "
+     "SGLang row; the engines differ 3x in TTFT at equal TPOT."},
+    {"sglang-h100-llama3-70b-tp4-sharegpt-rps8",
+     "sgl-project/sglang benchmark/benchmark_vllm_060/README.md 'How to reproduce the benchmark results for SGLang "
+     "v0.3.0 compared to vLLM v0.6.0', 'Online benchmark results / Llama 3.1 70B Instruct 4 x H100 80G' (Sept 2024), "
+     "https://github.com/sgl-project/sglang/blob/120affb9/benchmark/benchmark_vllm_060/README.md",
+     "sglang", "H100-SXM5-80GB", 4, 4, "Llama-3-70B", "bf16", "bf16", 0, 8.0, 0, 194, 0, 0, 58.11, 33.07,
+     "Row 'RPS 8 | 2400 | SGLang | 4064.98 | 58.11 | 33.07 | 24.45' (medians, ms), Llama 3.1 70B Instruct on '4 x "
+     "H100 80G' (variant not stated, SXM assumed), --tp 4 --disable-radix-cache. Output mean 194 derived from the "
+     "offline row (3856.01 / 19.84 = 194.4)."},
+    {"vllm-h100-llama3-70b-tp4-sharegpt-rps8",
+     "sgl-project/sglang benchmark/benchmark_vllm_060/README.md 'How to reproduce the benchmark results for SGLang "
+     "v0.3.0 compared to vLLM v0.6.0', 'Online benchmark results / Llama 3.1 70B Instruct 4 x H100 80G' (Sept 2024), "
+     "https://github.com/sgl-project/sglang/blob/120affb9/benchmark/benchmark_vllm_060/README.md",
+     "vllm", "H100-SXM5-80GB", 4, 4, "Llama-3-70B", "bf16", "bf16", 0, 8.0, 0, 194, 0, 0, 207.12, 29.15,
+     "Row 'RPS 8 | 2400 | vLLM | 3752.38 | 207.12 | 29.15 | 275.32' (medians, ms); vLLM 0.6.0, "
+     "--num-scheduler-steps 10, --tensor 4, max_model_len 4096."},
+    {"sglang-a100-llama3-8b-sharegpt-offline",
+     "sgl-project/sglang benchmark/benchmark_vllm_060/README.md 'How to reproduce the benchmark results for SGLang "
+     "v0.3.0 compared to vLLM v0.6.0', 'Offline benchmark results / Llama 3.1 8B Instruct 1 x A100 80G' (Sept 2024), "
+     "https://github.com/sgl-project/sglang/blob/120affb9/benchmark/benchmark_vllm_060/README.md",
+     "sglang", "A100-SXM4-80GB", 1, 1, "Llama-3-8B", "bf16", "bf16", 0, 0, 0, 194, 4281.51, 0, 0, 0,
+     "Offline row 'inf | 5000 | SGLang | 22.03 | 4281.51' (request/s, output tok/s): all 5000 ShareGPT prompts "
+     "sent at once. vLLM in the same table: 21.27 req/s, 4132.37 tok/s. SGLang mem_frac 0.88 at TP1 (README)."},
+    {"sglang-h100-llama3-70b-tp4-sharegpt-offline",
+     "sgl-project/sglang benchmark/benchmark_vllm_060/README.md 'How to reproduce the benchmark results for SGLang "
+     "v0.3.0 compared to vLLM v0.6.0', 'Offline benchmark results / Llama 3.1 70B Instruct 4 x H100 80G' (Sept 2024), "
+     "https://github.com/sgl-project/sglang/blob/120affb9/benchmark/benchmark_vllm_060/README.md",
+     "sglang", "H100-SXM5-80GB", 4, 4, "Llama-3-70B", "bf16", "bf16", 0, 0, 0, 194, 3856.01, 0, 0, 0,
+     "Offline row 'inf | 5000 | SGLang | 19.84 | 3856.01', TP4, --mem-frac 0.88 (set by hand; default 0.85 at TP4). "
+     "vLLM in the same table: 19.04 req/s, 3700.64 tok/s."},
     // ---- lmdeploy v0.1.0a1 docs/en/benchmark/a100_fp16.md, static inference benchmark ----
     {"lmdeploy-a100-llama2-7b-fp16-bs1-128-128",
      "InternLM lmdeploy docs/en/benchmark/a100_fp16.md, 'Static Inference Benchmark / llama2-7b' (lmdeploy "
