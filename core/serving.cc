@@ -161,23 +161,27 @@ AtBatch Evaluate(const Ctx& c, int64_t batch) {
     a.rps = b / (all.seconds + (O - 1.0) * a.step.seconds);
     return a;
   }
-  // Continuous batching with chunked prefill (Yu et al. 2022; Agrawal et al. 2024): over the
-  // O iterations in which a slot turns over once, the b prompts' FLOPs ride in iterations
-  // that are memory-bound for decode; extra iterations only when the token budget is full.
+  // Continuous batching with chunked prefill (Yu et al. 2022; Agrawal et al. 2024). A request
+  // lives n prefill chunks then O-1 decode iterations; with b requests in flight, the other
+  // b-1 are spread over their lives, so each of this request's decode iterations also
+  // carries their share of decode tokens and of prompt chunks. Those prompt FLOPs ride in
+  // iterations that are memory-bound for decode, which is chunked prefill's gain.
   const double budget = static_cast<double>(c.engine.max_batched_tokens);
-  const double iterations = std::max(O, std::ceil(b * (O + P) / budget));
-  const double per_iter_tokens = b * (O + P) / iterations;
-  const double mem = iterations * WeightsRead(c, per_iter_tokens) + O * b * context * c.mem.kv_bytes_per_token;
-  const double flops = b * (O * DecodeFlops(c, context) + PrefillFlops(c, P));
-  const double cycle = std::max(mem / c.bandwidth, flops / c.compute) +
-                       iterations * (TpCommSeconds(c, per_iter_tokens) + c.engine.step_overhead_seconds);
-  a.tpot = cycle / O;
-  a.ttft = batch > 1 ? LoadedTtft(c, b - 1.0, context) : alone.seconds;
+  const double life = static_cast<double>(alone.chunks) + O - 1.0;
+  const double other_decodes = (b - 1.0) * (O - 1.0) / life;
+  const double other_prompt_share = (b - 1.0) / life;  // prompts' worth of prefill per iteration
+  const double decodes = 1.0 + other_decodes;
+  const double tokens = decodes + other_prompt_share * P;
+  const double mem = WeightsRead(c, tokens) + decodes * context * c.mem.kv_bytes_per_token;
+  const double flops = decodes * DecodeFlops(c, context) + other_prompt_share * PrefillFlops(c, P);
+  // Past the token budget the engine needs more iterations for the same work.
+  const double stretch = std::max(1.0, tokens / budget);
+  a.tpot = stretch * (std::max(mem / c.bandwidth, flops / c.compute) + TpCommSeconds(c, tokens / stretch) +
+                      c.engine.step_overhead_seconds);
+  a.ttft = batch > 1 ? LoadedTtft(c, other_decodes, context) : alone.seconds;
   a.e2e = a.ttft + (O - 1.0) * a.tpot;
-  a.rps = b / cycle;
-  if (mem / c.bandwidth < flops / c.compute && a.step.bound == Bottleneck::kMemoryBandwidth) {
-    a.step.bound = Bottleneck::kCompute;  // the prefills make the cycle compute-bound
-  }
+  a.rps = b / a.e2e;  // Little's law: b requests in flight, each for e2e seconds
+  if (mem / c.bandwidth < flops / c.compute) a.step.bound = Bottleneck::kCompute;
   return a;
 }
 

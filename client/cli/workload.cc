@@ -107,6 +107,10 @@ void AddServingFlags(FlagSet* flags, ServingFlags* s) {
               [s](double d) { s->e2e_ms = d; });
   NumberField(flags, "target_utilization", "F", "plan GPUs to run at this busy fraction", "server's choice", 0, false,
               1, [w](double d) { w->set_target_utilization_fraction(d); });
+  EnumField<v1::ServingEngine>(flags, "engine", "vllm|tensorrt_llm|sglang|llama_cpp",
+                               "serving engine (memory fraction, token budget, efficiencies)", "vllm",
+                               "SERVING_ENGINE_", v1::ServingEngine_Parse,
+                               [w](v1::ServingEngine e) { w->set_engine(e); });
 }
 
 bool AddWorkloadFlags(const std::string& kind, FlagSet* flags, WorkloadFlags* w) {
