@@ -78,13 +78,10 @@ const std::vector<std::string>& TrainingFormulas() {
 
 const std::vector<std::string>& ServingFormulas() {
   static const std::vector<std::string>* k = new std::vector<std::string>{
-      "decode step = max(weights + KV read at the average context / bandwidth, FLOPs / peak) + engine overhead "
-      "(Pope et al. 2022)",
-      "KV cache = 2 x layers x KV heads x head dim x bytes per token; budget = engine memory fraction - weights - "
-      "activations",
+      "decode step = max(weights and KV read at the average context / bandwidth, FLOPs / peak) + engine overhead",
+      "KV cache = 2 x layers x KV heads x head dim x bytes per token, within the engine's memory fraction",
       "TTFT = prefill in chunks of the engine's token budget (+ the prefills ahead of it in a burst)",
-      "continuous batching: other requests' prefill chunks ride in decode iterations (Agrawal et al. 2024); "
-      "throughput = batch / end-to-end latency (Little's law)",
+      "continuous batching: prefill chunks ride in decode iterations (Agrawal 2024); req/s = batch / e2e",
       "replicas = ceil(offered load / (capacity x target utilisation))",
       "cost per 1M requests = price_usd_per_hour x 1e6 / (requests_per_second x 3600)"};
   return *k;
@@ -227,8 +224,9 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
                   " s, TPOT ", core::Fixed(e.tpot_seconds, 4), " s; ", core::BottleneckName(e.bottleneck), "-bound; $",
                   core::Fixed(c.usd_per_hour, 2), "/h, $", core::Fixed(o->usd_per_million_requests(), 2),
                   " per 1M requests", e.shape_inferred ? "; model shape inferred from its parameter count" : "");
-  absl::StrAppend(x, "; engine ", core::ServingEngineName(w.engine), " (", core::Fixed(e.step_overhead_seconds * 1e3, 1),
-                  " ms per step), prefill alone ", core::Fixed(e.prefill_seconds, 3), " s");
+  absl::StrAppend(x, "; engine ", core::ServingEngineName(w.engine), " (",
+                  core::Fixed(e.step_overhead_seconds * 1e3, 1), " ms per step), prefill alone ",
+                  core::Fixed(e.prefill_seconds, 3), " s");
   AppendRegions(c.same_offer_regions, x);
 }
 
