@@ -26,6 +26,7 @@ namespace {
 // Upper bound on concurrency per replica: vLLM defaults to 256 sequences (max_num_seqs);
 // we let the search go to 1024 so larger-memory parts show their headroom.
 constexpr int64_t kMaxBatch = 1024;
+constexpr int64_t kBurstSamples = 16;
 constexpr double kAllReduceLatencyNvlinkSeconds = 10e-6;  // as in training.cc
 constexpr double kAllReduceLatencyPcieSeconds = 30e-6;
 
@@ -153,9 +154,16 @@ AtBatch Evaluate(const Ctx& c, int64_t batch) {
     // Static batch: every prefill first (the i-th request waits for those ahead of it), then
     // O decode iterations of the whole batch.
     const PrefillEstimate all = Prefill(c, P, b);
+    // The mean over the batch's first-token times; past kBurstSamples requests, sampled at
+    // evenly spaced positions (the times grow almost linearly), so a search stays cheap.
+    const int64_t samples = std::min(batch, kBurstSamples);
     double sum = 0;
-    for (int64_t i = 1; i <= batch; ++i) sum += Prefill(c, P, static_cast<double>(i)).seconds;
-    a.ttft = sum / b;
+    for (int64_t k = 0; k < samples; ++k) {
+      const double position =
+          samples == batch ? static_cast<double>(k + 1) : std::ceil((static_cast<double>(k) + 0.5) * b / samples);
+      sum += Prefill(c, P, position).seconds;
+    }
+    a.ttft = sum / static_cast<double>(samples);
     a.tpot = a.step.seconds;
     a.e2e = a.ttft + (O - 1.0) * a.tpot;
     a.rps = b / (all.seconds + (O - 1.0) * a.step.seconds);
@@ -172,12 +180,13 @@ AtBatch Evaluate(const Ctx& c, int64_t batch) {
   const double other_prompt_share = (b - 1.0) / life;  // prompts' worth of prefill per iteration
   const double decodes = 1.0 + other_decodes;
   const double tokens = decodes + other_prompt_share * P;
-  const double mem = WeightsRead(c, tokens) + decodes * context * c.mem.kv_bytes_per_token;
-  const double flops = decodes * DecodeFlops(c, context) + other_prompt_share * PrefillFlops(c, P);
-  // Past the token budget the engine needs more iterations for the same work.
+  // Past the token budget the engine needs more iterations for the same work: each one reads
+  // the weights and pays the fixed costs again; the FLOPs and KV reads stay the same.
   const double stretch = std::max(1.0, tokens / budget);
-  a.tpot = stretch * (std::max(mem / c.bandwidth, flops / c.compute) + TpCommSeconds(c, tokens / stretch) +
-                      c.engine.step_overhead_seconds);
+  const double mem = stretch * WeightsRead(c, tokens / stretch) + decodes * context * c.mem.kv_bytes_per_token;
+  const double flops = decodes * DecodeFlops(c, context) + other_prompt_share * PrefillFlops(c, P);
+  a.tpot = std::max(mem / c.bandwidth, flops / c.compute) +
+           stretch * (TpCommSeconds(c, tokens / stretch) + c.engine.step_overhead_seconds);
   a.ttft = batch > 1 ? LoadedTtft(c, other_decodes, context) : alone.seconds;
   a.e2e = a.ttft + (O - 1.0) * a.tpot;
   a.rps = b / a.e2e;  // Little's law: b requests in flight, each for e2e seconds
