@@ -11,9 +11,9 @@ const char* PriceKindNote(PriceKind kind) {
     case PriceKind::kSpot:
       return "spot: capacity can be reclaimed with 2 minutes' notice (AWS). Indicative interruption rates: the AWS "
              "Spot Instance Advisor (aws.amazon.com/ec2/spot/instance-advisor) bands each instance type by how often "
-             "it was interrupted over the past month: <5%, 5-10%, 10-15%, 15-20%, >20%; GPU instances are often in "
-             "the upper bands. Rates vary by type, region and time: checkpoint training, keep serving headroom on "
-             "other capacity";
+             "it was interrupted over the past month: <5%, 5-10%, 10-15%, 15-20%, >20%. Look up the type and "
+             "region there: rates vary by type, region and time. Checkpoint training; keep serving headroom on other "
+             "capacity";
     case PriceKind::kReserved1y:
       return "reserved_1y: a 1-year commitment, paid for every hour of the term whether used or not";
     case PriceKind::kReserved3y:

@@ -19,7 +19,6 @@ constexpr double kP5After = 55.04;
 constexpr int64_t k20240601 = 1717200000;  // 2024-06-01T00:00:00Z
 constexpr int64_t k20250101 = 1735689600;
 constexpr int64_t k20250605 = 1749081600;
-constexpr int64_t k20260101 = 1767225600;
 
 class EffectivePriceTest : public TempStoreTest {
  protected:
