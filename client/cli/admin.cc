@@ -28,12 +28,13 @@ const CommandInfo kSetPrice = {"admin set-price",
                                "\\\n"
                                "    --citation=\"AWS price change 2025-06\" --as_of_date=2025-06-05"};
 const CommandInfo kImportCsv = {"admin import-csv",
-                                "import a provider's prices from a SkyPilot catalog CSV, all or nothing",
+                                "import a provider's prices from a SkyPilot catalog CSV (AWS v7, GCP v7, Azure v6 "
+                                "as published): every good row, the others listed; exit 3 when too many are skipped",
                                 "--provider=NAME --file=PATH --citation=TEXT --as_of_date=YYYY-MM-DD "
                                 "[flags]",
                                 "  capplan admin import-csv --provider=aws --file=vms.csv "
-                                "--citation=\"SkyPilot catalog\" "
-                                "--as_of_date=2025-11-01"};
+                                "--citation=\"SkyPilot catalog v7\" \\\n"
+                                "    --as_of_date=2025-11-01 --mode=partial --max_skipped_fraction=0.05"};
 
 const CommandInfo kAudit = {"admin audit", "read the audit log, newest first (admin or read token)",
                             "[--entity=PREFIX] [--since=DATE] [--until=DATE] [--page_size=N] [--page_token=T]",
@@ -97,13 +98,31 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
   FlagSet flags;
   WriteFlags w;
   std::string file;
+  v1::ImportPricesCsvRequest r;
+  r.set_mode(v1::IMPORT_MODE_PARTIAL);
+  double max_skipped_fraction = 0.05;
+  bool dry_run = false, force = false;
   AddWriteFlags(&flags, &w);
-  flags.String("file", "PATH", "CSV file in SkyPilot catalog columns", &file);
+  flags.String("file", "PATH", "CSV file: a SkyPilot catalog vms.csv as published", &file);
+  flags.Custom("mode", "partial|strict",
+               "partial: every good row in, the others listed; strict: any bad row and nothing is written", "partial",
+               [&r](const std::string& v) {
+                 if (v != "partial" && v != "strict") return absl::InvalidArgumentError("must be partial or strict");
+                 r.set_mode(v == "strict" ? v1::IMPORT_MODE_STRICT : v1::IMPORT_MODE_PARTIAL);
+                 return absl::OkStatus();
+               });
+  flags.Bool("dry_run", "check and print the diff; write nothing", &dry_run);
+  flags.Bool("force", "accept prices of 0, per-GPU prices far from the catalog's, unusual GPU counts, GPU relabels",
+             &force);
+  NumberField(&flags, "max_skipped_fraction", "F",
+              "exit 3 when more than this fraction of the importable GPU rows is skipped", "0.05", 0, true, 1,
+              [&](double d) { max_skipped_fraction = d; });
+  IntField(&flags, "max_rows", "refuse files with more CSV rows than this (header included)", "200000", 1, 200000,
+           [&r](int64_t n) { r.set_max_rows(static_cast<int32_t>(n)); });
   const int rc = ParseCommandFlags(kImportCsv, args, &flags, global);
   if (rc >= 0) return rc;
   absl::StatusOr<std::string> csv = ReadFile(file);
   if (!csv.ok()) return UsageError(kImportCsv.path, absl::StrCat("--file: ", csv.status().message()));
-  v1::ImportPricesCsvRequest r;
   r.set_provider(w.provider);
   r.set_csv(*std::move(csv));
   r.mutable_source()->set_citation(w.citation);
@@ -111,13 +130,13 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
   if (w.effective_unix_seconds > 0)
     *r.mutable_effective_time() = TimeUtil::SecondsToTimestamp(w.effective_unix_seconds);
   r.set_request_id(w.request_id);
+  r.set_dry_run(dry_run);
+  r.set_force(force);
   absl::StatusOr<std::unique_ptr<client::Client>> c = AdminClient(*global);
   if (!c.ok()) return Fail(c.status());
   auto resp = (*c)->ImportPricesCsv(r);
   if (!resp.ok()) return Fail(resp.status());
-  if (global->json) return PrintJson(*resp), 0;
-  std::cout << resp->rows_imported() << " offers imported; catalog version " << resp->catalog_version() << "\n";
-  return 0;
+  return ImportReport(*resp, max_skipped_fraction, global->json);
 }
 
 // One page of the audit log; --page_token continues where the last page stopped.
