@@ -315,8 +315,8 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
                         "effective_unix_seconds", "effective_time");
     if (!effective.ok()) return effective.status();
     if (*effective == 0) *effective = std::time(nullptr);
-    absl::StatusOr<store::CsvImportResult> r = store_->ImportPricesCsv(
-        *wc, req->provider(), req->csv(), SourceFromProto(req->source()), *effective, *options);
+    absl::StatusOr<store::CsvImportResult> r =
+        store_->ImportPricesCsv(*wc, req->provider(), req->csv(), SourceFromProto(req->source()), *effective, *options);
     if (!r.ok()) return r.status();
     if (!options->partial && !r->errors.empty()) {
       // gRPC drops the response body on an error status, so the row list travels in the
