@@ -66,6 +66,33 @@ TEST_F(PriceAuditTest, BackDatedSetPriceKeepsTheNewerPriceCurrent) {
   EXPECT_EQ(history->prices(2).effective_time().seconds(), k20250605);
 }
 
+TEST_F(PriceAuditTest, ImportDatedBeforeANewerPriceAddsHistoryOnly) {
+  client::Client admin = MakeClient(kAdminToken);
+  capplan::v1::SetPriceRequest newer = P5Price(55.04);
+  *newer.mutable_price()->mutable_effective_time() = TimeUtil::SecondsToTimestamp(k20250605);
+  ASSERT_TRUE(admin.SetPrice(newer).ok());
+  // The 2024 list (the shipped row's figure) imported late, dated 2025-01-01.
+  capplan::v1::ImportPricesCsvRequest imp;
+  imp.set_provider("aws");
+  imp.set_csv(
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n"
+      "p5.48xlarge,H100,8,192,2048,98.32,,us-east-1,us-east-1a\n");
+  imp.mutable_source()->set_citation("AWS EC2 On-Demand pricing page (Linux)");
+  imp.mutable_source()->set_as_of_date("2024-06-01");
+  *imp.mutable_effective_time() = TimeUtil::SecondsToTimestamp(k20250101);
+  imp.set_effective_unix_seconds(k20250101 + 1);
+  absl::StatusOr<capplan::v1::ImportPricesCsvResponse> bad = admin.ImportPricesCsv(imp);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("effective_time"), std::string::npos) << bad.status();
+  imp.clear_effective_unix_seconds();
+  absl::StatusOr<capplan::v1::ImportPricesCsvResponse> ok = admin.ImportPricesCsv(imp);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->rows_imported(), 1);
+  client::Client reader = MakeClient("");
+  EXPECT_DOUBLE_EQ(CurrentP5(reader), 55.04);
+  EXPECT_DOUBLE_EQ(CurrentP5(reader, k20250101 + 86400), 98.32);
+}
+
 TEST_F(PriceAuditTest, AuditLogNeedsAReadOrAdminTokenAndFilters) {
   client::Client admin = MakeClient(kAdminToken);
   ASSERT_TRUE(admin.SetPrice(P5Price(55.04)).ok());
