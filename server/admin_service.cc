@@ -6,10 +6,13 @@
 #include <cstdint>
 #include <ctime>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "server/convert.h"
+#include "server/paging.h"
 #include "server/request_limits.h"
 #include "server/status.h"
+#include "server/time_fields.h"
 
 namespace capplan::server {
 
@@ -50,6 +53,34 @@ std::string Fingerprint(const Request& req) {
   return absl::StrCat(absl::Hex(h, absl::kZeroPad16), "/", bytes.size());
 }
 
+// The audit filters and page of a ListAuditLog request, checked.
+absl::StatusOr<store::AuditQuery> AuditQueryFrom(const v1::ListAuditLogRequest& req) {
+  store::AuditQuery q;
+  absl::Status entity = store::CheckText("entity", req.entity(), store::kMaxAuditEntityBytes, false);
+  if (!entity.ok()) return entity;
+  q.entity = req.entity();
+  auto micros = [](const google::protobuf::Timestamp& t, const char* name, int64_t* out) -> absl::Status {
+    absl::StatusOr<int64_t> seconds = UnixSecondsFrom(0, &t, name, name);
+    if (!seconds.ok()) return seconds.status();
+    *out = *seconds * 1000000 + t.nanos() / 1000;
+    return absl::OkStatus();
+  };
+  absl::Status since =
+      req.has_since_time() ? micros(req.since_time(), "since_time", &q.since_unix_micros) : absl::OkStatus();
+  if (!since.ok()) return since;
+  absl::Status until =
+      req.has_until_time() ? micros(req.until_time(), "until_time", &q.until_unix_micros) : absl::OkStatus();
+  if (!until.ok()) return until;
+  absl::StatusOr<int> size = PageSize(req.page_size());
+  if (!size.ok()) return size.status();
+  q.limit = *size;
+  absl::StatusOr<std::vector<std::string>> after = ParsePageToken(req.page_token(), 1);
+  if (!after.ok()) return after.status();
+  if (!after->empty() && (!absl::SimpleAtoi((*after)[0], &q.before_id) || q.before_id <= 0)) {
+    return absl::InvalidArgumentError("page_token: not a next_page_token this server issued for this list");
+  }
+  return q;
+}
 }  // namespace
 
 template <typename Request>
@@ -136,11 +167,10 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteModel(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* AdminServiceImpl::SetPrice(grpc::CallbackServerContext* ctx, const v1::SetPriceRequest* req,
                                                      v1::WriteResponse* resp) {
   return Write(ctx, "SetPrice", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
-    v1::Price price = req->price();
-    // An unset effective time means "from now".
-    if (price.effective_unix_seconds() == 0) price.set_effective_unix_seconds(std::time(nullptr));
-    absl::StatusOr<store::PriceRow> row = PriceFromProto(price);
+    absl::StatusOr<store::PriceRow> row = PriceFromProto(req->price());
     if (!row.ok()) return row.status();
+    // An unset effective time means "from now".
+    if (row->effective_unix_seconds == 0) row->effective_unix_seconds = std::time(nullptr);
     return store_->SetPrice(wc, *row);
   });
 }
@@ -194,6 +224,83 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteElectricityPrice(grpc::Callbac
                [&](const store::WriteContext& wc) { return store_->DeleteElectricityPrice(wc, req->region()); });
 }
 
+namespace {
+
+constexpr int kMaxImportRows = 200000;
+constexpr size_t kMaxListedRows = 1000;
+
+absl::StatusOr<store::ImportOptions> ImportOptionsFromProto(const v1::ImportPricesCsvRequest& req) {
+  store::ImportOptions o;
+  switch (req.mode()) {
+    case v1::IMPORT_MODE_UNSPECIFIED:
+    case v1::IMPORT_MODE_STRICT:
+      break;
+    case v1::IMPORT_MODE_PARTIAL:
+      o.partial = true;
+      break;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("mode: must be IMPORT_MODE_STRICT or IMPORT_MODE_PARTIAL, got ", req.mode()));
+  }
+  if (req.max_rows() < 0 || req.max_rows() > kMaxImportRows) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_rows: must be in [0, ", kMaxImportRows, "] (0: the most), got ", req.max_rows()));
+  }
+  o.max_rows = static_cast<size_t>(req.max_rows() > 0 ? req.max_rows() : kMaxImportRows);
+  o.dry_run = req.dry_run();
+  o.force = req.force();
+  return o;
+}
+
+void AddRows(const std::vector<store::CsvRowError>& rows,
+             google::protobuf::RepeatedPtrField<v1::ImportRowIssue>* out) {
+  for (size_t i = 0; i < rows.size() && i < kMaxListedRows; ++i) {
+    v1::ImportRowIssue* r = out->Add();
+    r->set_row(rows[i].row);
+    r->set_field(rows[i].field);
+    r->set_reason(rows[i].message);
+  }
+}
+
+void AddChanges(const std::vector<store::OfferChange>& changes,
+                google::protobuf::RepeatedPtrField<v1::ImportOfferChange>* out) {
+  for (size_t i = 0; i < changes.size() && i < kMaxListedRows; ++i) {
+    const store::OfferChange& c = changes[i];
+    v1::ImportOfferChange* o = out->Add();
+    o->set_instance_type(c.instance_type);
+    o->set_region(c.region);
+    o->set_gpu_name(c.gpu_name);
+    o->set_gpu_count(c.gpu_count);
+    if (c.old_on_demand_usd_per_hour >= 0) o->set_old_on_demand_usd_per_hour(c.old_on_demand_usd_per_hour);
+    o->set_new_on_demand_usd_per_hour(c.new_on_demand_usd_per_hour);
+    if (c.old_spot_usd_per_hour >= 0) o->set_old_spot_usd_per_hour(c.old_spot_usd_per_hour);
+    if (c.new_spot_usd_per_hour >= 0) o->set_new_spot_usd_per_hour(c.new_spot_usd_per_hour);
+    o->set_row(c.row);
+  }
+}
+
+void FillImportResponse(const store::CsvImportResult& r, v1::ImportPricesCsvResponse* resp) {
+  resp->set_catalog_version(r.write.catalog_version);
+  resp->set_rows_imported(r.rows_imported);
+  resp->set_layout(store::PriceLayoutName(r.layout));
+  resp->set_gpu_rows(r.gpu_rows);
+  resp->set_rows_without_gpu(r.rows_skipped);
+  resp->set_rows_skipped(static_cast<int32_t>(r.errors.size()));
+  AddRows(r.errors, resp->mutable_skipped_rows());
+  AddRows(r.warnings, resp->mutable_warnings());
+  resp->set_offers_new(static_cast<int32_t>(r.diff.new_offers.size()));
+  resp->set_offers_changed(static_cast<int32_t>(r.diff.changed.size()));
+  resp->set_offers_unchanged(r.diff.unchanged);
+  AddChanges(r.diff.new_offers, resp->mutable_new_offers());
+  AddChanges(r.diff.changed, resp->mutable_changed_prices());
+  resp->set_dry_run(!r.written);
+  int32_t unsupported = 0;
+  for (const store::CsvRowError& e : r.errors) unsupported += e.unsupported ? 1 : 0;
+  resp->set_rows_unsupported(unsupported);
+}
+
+}  // namespace
+
 grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServerContext* ctx,
                                                             const v1::ImportPricesCsvRequest* req,
                                                             v1::ImportPricesCsvResponse* resp) {
@@ -201,11 +308,17 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
   absl::Status status = [&]() -> absl::Status {
     absl::StatusOr<store::WriteContext> wc = Context(ctx, "ImportPricesCsv", *req);
     if (!wc.ok()) return wc.status();
-    const int64_t effective = req->effective_unix_seconds() > 0 ? req->effective_unix_seconds() : std::time(nullptr);
+    absl::StatusOr<store::ImportOptions> options = ImportOptionsFromProto(*req);
+    if (!options.ok()) return options.status();
+    absl::StatusOr<int64_t> effective =
+        UnixSecondsFrom(req->effective_unix_seconds(), req->has_effective_time() ? &req->effective_time() : nullptr,
+                        "effective_unix_seconds", "effective_time");
+    if (!effective.ok()) return effective.status();
+    if (*effective == 0) *effective = std::time(nullptr);
     absl::StatusOr<store::CsvImportResult> r =
-        store_->ImportPricesCsv(*wc, req->provider(), req->csv(), SourceFromProto(req->source()), effective);
+        store_->ImportPricesCsv(*wc, req->provider(), req->csv(), SourceFromProto(req->source()), *effective, *options);
     if (!r.ok()) return r.status();
-    if (!r->errors.empty()) {
+    if (!options->partial && !r->errors.empty()) {
       // gRPC drops the response body on an error status, so the row list travels in the
       // message, one row per line (the first 50).
       std::string message = absl::StrCat("csv: ", r->errors.size(), " bad rows, nothing imported");
@@ -215,12 +328,47 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
       }
       return absl::InvalidArgumentError(message);
     }
-    resp->set_catalog_version(r->write.catalog_version);
-    resp->set_rows_imported(r->rows_imported);
-    metrics_->SetCatalogVersion(r->write.catalog_version);
-    metrics_->SetOldestPrice(store_->Snapshot()->OldestCurrentPriceUnixSeconds());
+    FillImportResponse(*r, resp);
+    if (r->written) {
+      metrics_->SetCatalogVersion(r->write.catalog_version);
+      metrics_->SetOldestPrice(store_->Snapshot()->OldestCurrentPriceUnixSeconds());
+      metrics_->SetLastPriceImport(req->provider(), static_cast<int64_t>(std::time(nullptr)));
+    } else {
+      resp->set_catalog_version(store_->Snapshot()->catalog_version);
+    }
     return absl::OkStatus();
   }();
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::ListAuditLog(grpc::CallbackServerContext* ctx,
+                                                         const v1::ListAuditLogRequest* req,
+                                                         v1::ListAuditLogResponse* resp) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  absl::Status status = [&]() -> absl::Status {
+    absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kRead);
+    if (!caller.ok()) return caller.status();
+    if (absl::Status limits = CheckRequest(*req); !limits.ok()) return limits;
+    absl::StatusOr<store::AuditQuery> q = AuditQueryFrom(*req);
+    if (!q.ok()) return q.status();
+    absl::StatusOr<store::AuditPage> page = store_->AuditLog(*q);
+    if (!page.ok()) return page.status();
+    for (const store::AuditEntry& e : page->entries) {
+      v1::AuditEntry* out = resp->add_entries();
+      out->set_id(e.id);
+      *out->mutable_time() = TimestampOfMicros(e.at_unix_micros);
+      out->set_caller(e.caller);
+      out->set_method(e.method);
+      out->set_entity(e.entity);
+      out->set_before_json(e.before_json);
+      out->set_after_json(e.after_json);
+      out->set_catalog_version(e.catalog_version);
+    }
+    if (page->more) resp->set_next_page_token(PageToken({absl::StrCat(page->entries.back().id)}));
+    return absl::OkStatus();
+  }();
+  if (!status.ok()) resp->Clear();
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
 }

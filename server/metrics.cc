@@ -131,6 +131,10 @@ ServerMetrics::ServerMetrics(std::shared_ptr<prometheus::Registry> registry,
                        .Help("Effective time (Unix seconds) of the oldest current on-demand price in the catalog.")
                        .Register(*registry_)
                        .Add({});
+  last_import_ = &prometheus::BuildGauge()
+                      .Name("capplan_price_import_last_success_timestamp_seconds")
+                      .Help("When a price import (ImportPricesCsv, not a dry run) last wrote, by provider.")
+                      .Register(*registry_);
   catalog_version_ = &prometheus::BuildGauge()
                           .Name("capplan_catalog_version")
                           .Help("Version of the catalog snapshot the planner is serving.")

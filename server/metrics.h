@@ -46,6 +46,11 @@ class ServerMetrics {
   // oldest current on-demand price (alert on time() minus it).
   void SetCatalogVersion(int64_t version) { catalog_version_->Set(static_cast<double>(version)); }
   void SetOldestPrice(int64_t unix_seconds) { oldest_price_->Set(static_cast<double>(unix_seconds)); }
+  // When a price import for `provider` last wrote (the scheduled refresh's heartbeat; alert
+  // when it grows old).
+  void SetLastPriceImport(const std::string& provider, int64_t unix_seconds) {
+    last_import_->Add({{"provider", provider}}).Set(static_cast<double>(unix_seconds));
+  }
 
   std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface> InterceptorFactory();
 
@@ -57,6 +62,7 @@ class ServerMetrics {
   absl::flat_hash_map<std::string, PerMethod> methods_;
   prometheus::Gauge* catalog_version_ = nullptr;
   prometheus::Gauge* oldest_price_ = nullptr;
+  prometheus::Family<prometheus::Gauge>* last_import_ = nullptr;
 };
 
 // process_resident_memory_bytes, process_cpu_seconds_total, process_start_time_seconds and

@@ -29,4 +29,8 @@ int UpsertInstance(const std::vector<std::string>& args, GlobalOptions* global);
 int UpsertGpu(const std::vector<std::string>& args, GlobalOptions* global);
 int RecordBenchmark(const std::vector<std::string>& args, GlobalOptions* global);
 
+// Prints an import's report (or its JSON); 3 when more than `max_skipped_fraction` of the
+// importable GPU rows were skipped, else 0.
+int ImportReport(const v1::ImportPricesCsvResponse& response, double max_skipped_fraction, bool json);
+
 }  // namespace capplan::cli

@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "server/store/catalog.h"
 #include "server/store/database.h"
+#include "server/store/import_checks.h"
 #include "server/store/price_csv.h"
 
 namespace capplan::store {
@@ -48,9 +49,14 @@ struct WriteContext {
 
 struct CsvImportResult {
   WriteResult write;
-  int rows_imported = 0;
-  int rows_skipped = 0;             // rows without an accelerator (CPU instances)
-  std::vector<CsvRowError> errors;  // non-empty: nothing was written
+  int rows_imported = 0;            // offers written (or that a dry run would write)
+  int rows_skipped = 0;             // rows that name no GPU (CPU instances, TPUs, GCP host rows)
+  std::vector<CsvRowError> errors;  // strict: non-empty means nothing was written; partial: rows not imported
+  PriceLayout layout = PriceLayout::kColumns;
+  int gpu_rows = 0;                       // rows that name a GPU
+  std::vector<CsvRowError> warnings;      // rows imported with something left out or forced
+  ImportDiff diff;                        // against the prices in force before the import
+  bool written = false;                   // false: a dry run, or nothing to write
 };
 
 struct AuditEntry {
@@ -58,6 +64,24 @@ struct AuditEntry {
   int64_t at_unix_micros = 0;
   std::string caller, method, entity, before_json, after_json;
   int64_t catalog_version = 0;
+};
+
+inline constexpr size_t kMaxAuditEntityBytes = 512;
+
+// Which audit entries to read, newest first. Zero fields do not filter.
+struct AuditQuery {
+  // The entity, or any entity under it: "prices" matches "prices/42" and
+  // "prices/import/aws/3-offers", not "prices_x".
+  std::string entity;
+  int64_t since_unix_micros = 0;  // at or after
+  int64_t until_unix_micros = 0;  // before
+  int64_t before_id = 0;          // paging: entries older than this id
+  int limit = 100;                // at most this many (1..10,000)
+};
+
+struct AuditPage {
+  std::vector<AuditEntry> entries;
+  bool more = false;  // entries beyond `limit` match: ask again with before_id = last id
 };
 
 class CatalogStore {
@@ -90,15 +114,20 @@ class CatalogStore {
   absl::StatusOr<WriteResult> UpsertElectricityPrice(const WriteContext& ctx, const ElectricityRow& row);
   // NotFound when the region has no price.
   absl::StatusOr<WriteResult> DeleteElectricityPrice(const WriteContext& ctx, const std::string& region);
-  // SkyPilot catalog columns (InstanceType, AcceleratorName, AcceleratorCount, vCPUs,
-  // MemoryGiB, Price, SpotPrice, Region, AvailabilityZone); all or nothing. A missing column
-  // is InvalidArgument; bad rows come back in `errors` and nothing is written.
+  // SkyPilot catalogs (price_csv.h: the public AWS v7, GCP v7 and Azure v6 layouts, or the
+  // columns by name), checked by the sanity rules (import_checks.h). Strict: bad rows come
+  // back in `errors` and nothing is written. Partial: the good offers are written in one
+  // transaction and the others listed. A dry run writes nothing. The audit row records the
+  // diff. A missing column is InvalidArgument.
   absl::StatusOr<CsvImportResult> ImportPricesCsv(const WriteContext& ctx, const std::string& provider,
                                                   const std::string& csv, const Source& source,
-                                                  int64_t effective_unix_seconds);
+                                                  int64_t effective_unix_seconds,
+                                                  const ImportOptions& options = ImportOptions());
 
   // Newest first.
   absl::StatusOr<std::vector<AuditEntry>> AuditLog(int limit);
+  // The entries `query` selects, newest first. InvalidArgument for a limit outside 1..10,000.
+  absl::StatusOr<AuditPage> AuditLog(const AuditQuery& query);
 
   // From now on every write is refused with Unavailable ("server is shutting down"), and a
   // write in flight (an import between batches, or before COMMIT) rolls back. Idempotent.
@@ -136,6 +165,7 @@ class CatalogStore {
     std::vector<std::pair<std::string, std::string>> text;  // column -> value
     int64_t id = 0;                                         // for id-keyed tables
     std::string label;             // audit entity when the write has no single row (bulk import)
+    std::string audit_after = std::string();  // after_json for a bulk write (the import's diff)
     int64_t rows = 0;              // rows_written to report (bulk import); set after construction
     unsigned reload = kAllTables;  // tables to re-read after the write
     // Patches instead of re-reading: SetPrice's new row, UpsertInstance's row,

@@ -208,8 +208,9 @@ constexpr char kInsertPrice[] =
     "INSERT INTO prices (provider, instance_type, region, kind, price_usd_per_hour, "
     "effective_unix_seconds, source_citation, source_as_of_date) VALUES (?,?,?,?,?,?,?,?)";
 
-int64_t InsertPrice(SQLite::Database& db, const PriceRow& p) {
-  SQLite::Statement q(db, kInsertPrice);
+// Binds and runs a prepared kInsertPrice (bulk imports prepare it once).
+void InsertPrice(SQLite::Statement& q, const PriceRow& p) {
+  q.reset();
   q.bind(1, p.provider);
   q.bind(2, p.instance_type);
   q.bind(3, p.region);
@@ -219,6 +220,11 @@ int64_t InsertPrice(SQLite::Database& db, const PriceRow& p) {
   q.bind(7, p.source.citation);
   q.bind(8, p.source.as_of_date);
   q.exec();
+}
+
+int64_t InsertPrice(SQLite::Database& db, const PriceRow& p) {
+  SQLite::Statement q(db, kInsertPrice);
+  InsertPrice(q, p);
   return db.getLastInsertRowid();
 }
 
@@ -344,20 +350,36 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ct
 
 absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext& ctx, const std::string& provider,
                                                               const std::string& csv, const Source& source,
-                                                              int64_t effective_unix_seconds) {
-  absl::StatusOr<PriceCsv> read = ReadPriceCsv(provider, csv, source, *Snapshot());
+                                                              int64_t effective_unix_seconds,
+                                                              const ImportOptions& options) {
+  const std::shared_ptr<const CatalogSnapshot> before = Snapshot();
+  PriceCsvOptions read_options;
+  read_options.max_rows = options.max_rows;
+  absl::StatusOr<PriceCsv> read = ReadPriceCsv(provider, csv, source, *before, read_options);
   if (!read.ok()) return read.status();
+  CheckOffers(*before, provider, options.force, &*read);
   CsvImportResult result;
+  result.layout = read->layout;
   result.rows_skipped = read->rows_skipped;
-  result.errors = std::move(read->errors);
-  if (!result.errors.empty()) return result;
+  result.gpu_rows = read->gpu_rows;
+  result.errors = read->errors;
+  result.warnings = read->warnings;
+  result.diff = DiffOffers(*before, provider, read->offers);
+  result.rows_imported = static_cast<int>(read->offers.size());
+  if (!options.partial && !result.errors.empty()) {
+    result.rows_imported = 0;
+    return result;
+  }
+  if (options.dry_run || read->offers.empty()) return result;
   const std::vector<CsvOffer>& offers = read->offers;
   Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", offers.size(), "-offers")};
   key.rows = static_cast<int64_t>(offers.size());
   key.reload = kInstanceTable | kPriceTable;
+  key.audit_after = ImportAuditJson(options, *read, result.diff);
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     SQLite::Database& db = db_->impl().db;
     SQLite::Statement upsert(db, kImportInstance);
+    SQLite::Statement insert_price(db, kInsertPrice);
     size_t done = 0;
     for (const CsvOffer& o : offers) {
       // A shutdown must not wait for the rest of a large import: give up and roll back.
@@ -375,17 +397,18 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
                  o.on_demand_usd_per_hour,
                  effective_unix_seconds,
                  source};
-      InsertPrice(db, p);
+      InsertPrice(insert_price, p);
       if (o.spot_usd_per_hour >= 0) {
         p.kind = PriceKind::kSpot;
         p.price_usd_per_hour = o.spot_usd_per_hour;
-        InsertPrice(db, p);
+        InsertPrice(insert_price, p);
       }
     }
     return 0;
   });
   if (!w.ok()) return w.status();
   result.write = *w;
+  result.written = true;
   result.rows_imported = static_cast<int>(w->rows_written);
   return result;
 }

@@ -1,11 +1,15 @@
-// SkyPilot CSV rows to offers: column lookup, strict numbers, bounded text, duplicate keys.
+// SkyPilot CSV rows to offers: column lookup, strict numbers, bounded text, duplicate keys,
+// and GCP's host + accelerator rows joined into whole-VM offers.
 #include "server/store/price_csv.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "core/validate.h"
 #include "server/store/csv.h"
@@ -14,34 +18,13 @@ namespace capplan::store {
 
 namespace {
 
-// SkyPilot accelerator names -> catalog GPU names. Exact catalog names are accepted too.
-const std::map<std::string, std::string>& AcceleratorAliases() {
-  static const std::map<std::string, std::string> kAliases = {
-      {"A100", "A100-SXM4-40GB"},
-      {"A100-80GB", "A100-SXM4-80GB"},
-      {"H100", "H100-SXM5-80GB"},
-      {"H200", "H200-SXM-141GB"},
-      {"V100", "V100-SXM2-16GB"},
-      {"V100-32GB", "V100-SXM2-32GB"},
-      {"A6000", "RTX-A6000"},
-      {"RTX6000-Ada", "RTX-6000-Ada"},
-      {"RTX4090", "RTX-4090"},
-      {"RTX3090", "RTX-3090"},
-      {"MI300X", "MI300X"},
-      {"A10G", "A10G"},
-      {"T4", "T4"},
-      {"L4", "L4"},
-      {"L40S", "L40S"},
-      {"P40", "P40"},
-  };
-  return kAliases;
-}
+using Columns = std::map<std::string, size_t>;
+using Cells = std::vector<std::string>;
 
 // One data row's cells by column name.
 class Row {
  public:
-  Row(const std::map<std::string, size_t>& col, const std::vector<std::string>& cells, int row_no,
-      std::vector<CsvRowError>* errors)
+  Row(const Columns& col, const Cells& cells, int row_no, std::vector<CsvRowError>* errors)
       : col_(col), cells_(cells), row_no_(row_no), errors_(errors) {}
 
   std::string Cell(const char* name) const {
@@ -50,8 +33,8 @@ class Row {
     return std::string(absl::StripAsciiWhitespace(cells_[it->second]));
   }
 
-  bool Fail(const char* field, const std::string& message) {
-    errors_->push_back({row_no_, field, message});
+  bool Fail(const char* field, const std::string& message, bool unsupported = false) {
+    errors_->push_back({row_no_, field, message, unsupported});
     return false;
   }
 
@@ -65,6 +48,20 @@ class Row {
     return true;
   }
 
+  // The on-demand price; an empty cell is its own reason (the catalog publishes none).
+  bool Price(double* out) {
+    if (Cell("Price").empty()) {
+      return Fail("Price", "empty: the catalog publishes no on-demand price for this offer, so it is not imported");
+    }
+    return Number("Price", 0, 10000, false, out);
+  }
+
+  // The spot price, or -1 when the cell is empty.
+  bool Spot(double* out) {
+    *out = -1;
+    return Cell("SpotPrice").empty() || Number("SpotPrice", 0, 10000, false, out);
+  }
+
   bool Text(const char* name, std::string* out) {
     *out = Cell(name);
     absl::Status s = CheckText(name, *out, kMaxNameBytes, true);
@@ -74,58 +71,208 @@ class Row {
   int row_no() const { return row_no_; }
 
  private:
-  const std::map<std::string, size_t>& col_;
-  const std::vector<std::string>& cells_;
+  const Columns& col_;
+  const Cells& cells_;
   int row_no_;
   std::vector<CsvRowError>* errors_;
 };
 
-// The catalog GPU an accelerator name means, or null.
-const GpuRow* ResolveGpu(const CatalogSnapshot& catalog, const std::string& accel) {
+// The catalog GPU an accelerator name means (null when none), and whether an alias found it.
+const GpuRow* ResolveGpu(const CatalogSnapshot& catalog, const std::string& accel, bool* via_alias) {
+  *via_alias = false;
   if (const GpuRow* g = catalog.FindGpu(accel)) return g;
   auto alias = AcceleratorAliases().find(accel);
-  return alias == AcceleratorAliases().end() ? nullptr : catalog.FindGpu(alias->second);
+  if (alias == AcceleratorAliases().end()) return nullptr;
+  *via_alias = true;
+  return catalog.FindGpu(alias->second);
 }
 
-// Reads one data row into `offers`; false (with errors recorded) when it is bad.
-bool ReadOfferRow(Row& r, const std::string& provider, const Source& source, const CatalogSnapshot& catalog,
-                  std::map<std::pair<std::string, std::string>, CsvOffer>* offers) {
-  std::string accel, type, region;
-  if (!r.Text("AcceleratorName", &accel)) return false;
-  const GpuRow* gpu = ResolveGpu(catalog, accel);
-  if (gpu == nullptr) return r.Fail("AcceleratorName", absl::StrCat("no GPU named \"", accel, "\" in the catalog"));
+// What one row (or one GCP host + accelerator pair) says about an offer.
+struct RowOffer {
+  std::string type, region, accel;
+  const GpuRow* gpu = nullptr;
+  bool via_alias = false;
   double count = 0, vcpus = 0, mem_gib = 0, price = 0, spot = -1;
-  if (!r.Number("AcceleratorCount", 1, 64, true, &count) || !r.Number("vCPUs", 0, 4096, true, &vcpus) ||
-      !r.Number("MemoryGiB", 0, 32768, false, &mem_gib) || !r.Number("Price", 0, 10000, false, &price)) {
-    return false;
+};
+
+// Offers by (type, region). Zones of one region repeat an offer; rows that disagree about
+// it drop the offer whole, since picking either would be a guess.
+class OfferSet {
+ public:
+  OfferSet(std::string provider, Source source) : provider_(std::move(provider)), source_(std::move(source)) {}
+
+  void Add(const RowOffer& o, Row& r, std::vector<CsvRowError>* warnings) {
+    double spot = o.spot;
+    if (spot > o.price) {
+      warnings->push_back({r.row_no(), "SpotPrice",
+                           absl::StrCat("spot price ", spot, " is above the on-demand price ", o.price,
+                                        "; the spot price is not imported")});
+      spot = -1;
+    }
+    auto [it, inserted] = offers_.try_emplace({o.type, o.region});
+    Entry& e = it->second;
+    if (inserted) {
+      e.offer.instance = {provider_,
+                          o.type,
+                          o.region,
+                          o.gpu->spec.name,
+                          static_cast<int>(o.count),
+                          static_cast<int>(o.vcpus),
+                          static_cast<int64_t>(std::llround(o.mem_gib * 1024.0 * 1024.0 * 1024.0)),
+                          "",
+                          source_};
+      e.offer.on_demand_usd_per_hour = o.price;
+      e.offer.first_row = r.row_no();
+      e.offer.accelerator = o.accel;
+      e.offer.via_alias = o.via_alias;
+    } else if (e.dropped) {
+      r.Fail("Price", absl::StrCat(o.type, " in ", o.region, " was dropped: its rows disagree (first at row ",
+                                   e.offer.first_row, ")"));
+      return;
+    } else if (e.offer.on_demand_usd_per_hour != o.price || e.offer.instance.gpu_name != o.gpu->spec.name ||
+               e.offer.instance.gpu_count != static_cast<int>(o.count)) {
+      r.Fail("Price", absl::StrCat(o.type, " in ", o.region, " appears in rows ", e.offer.first_row, " and ",
+                                   r.row_no(), " with different on-demand prices or accelerators (",
+                                   e.offer.on_demand_usd_per_hour, " vs ", o.price, "); the offer is not imported"));
+      e.dropped = true;
+      return;
+    }
+    // Keep the cheapest spot price across zones.
+    if (spot >= 0 && (e.offer.spot_usd_per_hour < 0 || spot < e.offer.spot_usd_per_hour)) {
+      e.offer.spot_usd_per_hour = spot;
+    }
   }
-  if (!r.Cell("SpotPrice").empty() && !r.Number("SpotPrice", 0, 10000, false, &spot)) return false;
-  if (!r.Text("InstanceType", &type) || !r.Text("Region", &region)) return false;
-  auto [it, inserted] = offers->try_emplace({type, region});
-  CsvOffer& o = it->second;
-  if (inserted) {
-    o.instance = {provider,
-                  type,
-                  region,
-                  gpu->spec.name,
-                  static_cast<int>(count),
-                  static_cast<int>(vcpus),
-                  static_cast<int64_t>(std::llround(mem_gib * 1024.0 * 1024.0 * 1024.0)),
-                  "",
-                  source};
-    o.on_demand_usd_per_hour = price;
-    o.first_row = r.row_no();
-  } else if (o.on_demand_usd_per_hour != price || o.instance.gpu_name != gpu->spec.name ||
-             o.instance.gpu_count != static_cast<int>(count)) {
-    // Availability zones of one region repeat the offer; a different price or accelerator
-    // means the file contradicts itself, and picking either would be a guess.
-    return r.Fail("Price", absl::StrCat(type, " in ", region, " appears in rows ", o.first_row, " and ", r.row_no(),
-                                        " with different on-demand prices or accelerators (", o.on_demand_usd_per_hour,
-                                        " vs ", price, ")"));
+
+  std::vector<CsvOffer> Take() {
+    std::vector<CsvOffer> out;
+    out.reserve(offers_.size());
+    for (auto& kv : offers_) {
+      if (!kv.second.dropped) out.push_back(std::move(kv.second.offer));
+    }
+    return out;
   }
-  // Keep the cheapest spot price across zones.
-  if (spot >= 0 && (o.spot_usd_per_hour < 0 || spot < o.spot_usd_per_hour)) o.spot_usd_per_hour = spot;
-  return true;
+
+ private:
+  struct Entry {
+    CsvOffer offer;
+    bool dropped = false;
+  };
+  std::string provider_;
+  Source source_;
+  std::map<std::pair<std::string, std::string>, Entry> offers_;
+};
+
+// The accelerator of a row: its GPU and count. False (error recorded) when unknown or bad.
+bool ReadAccelerator(Row& r, const CatalogSnapshot& catalog, RowOffer* o) {
+  if (!r.Text("AcceleratorName", &o->accel)) return false;
+  o->gpu = ResolveGpu(catalog, o->accel, &o->via_alias);
+  if (o->gpu == nullptr) {
+    return r.Fail("AcceleratorName", absl::StrCat("no GPU named \"", o->accel,
+                                                  "\" in the catalog; these rows are imported once it is added "
+                                                  "(admin upsert-gpu)"),
+                  true);
+  }
+  return r.Number("AcceleratorCount", 1, 64, true, &o->count);
+}
+
+// A row that is a whole VM with its GPUs (AWS, Azure, the generic columns).
+void ReadVmRow(Row& r, const CatalogSnapshot& catalog, OfferSet* offers, std::vector<CsvRowError>* warnings) {
+  RowOffer o;
+  if (!ReadAccelerator(r, catalog, &o)) return;
+  if (!r.Number("vCPUs", 0, 4096, true, &o.vcpus) || !r.Number("MemoryGiB", 0, 32768, false, &o.mem_gib) ||
+      !r.Price(&o.price) || !r.Spot(&o.spot) || !r.Text("InstanceType", &o.type) || !r.Text("Region", &o.region)) {
+    return;
+  }
+  offers->Add(o, r, warnings);
+}
+
+// GCP host VM rows by (instance type, zone): the rows an accelerator row joins.
+using HostRows = std::map<std::pair<std::string, std::string>, size_t>;  // -> row index
+
+std::string Zone(const Row& r) {
+  std::string zone = r.Cell("AvailabilityZone");
+  return zone.empty() ? r.Cell("Region") : zone;
+}
+
+// An accelerator-only GCP row: one offer per host VM type found in its zone, priced host +
+// accelerator (spot likewise when both have one).
+void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& col, const HostRows& hosts,
+                        const CatalogSnapshot& catalog, OfferSet* offers, PriceCsv* out) {
+  RowOffer acc;
+  if (!r.Text("AcceleratorName", &acc.accel)) return;
+  if (IsGcpAttachableGpu(acc.accel)) {
+    r.Fail("AcceleratorName", absl::StrCat("GCP sells ", acc.accel,
+                                           " per GPU for any N1 VM; with no fixed VM shape there is no offer to "
+                                           "import"),
+           true);
+    return;
+  }
+  if (!ReadAccelerator(r, catalog, &acc) || !r.Price(&acc.price) || !r.Spot(&acc.spot) ||
+      !r.Text("Region", &acc.region)) {
+    return;
+  }
+  const std::vector<std::string> types = GcpHostTypes(acc.accel, static_cast<int>(acc.count));
+  if (types.empty()) {
+    r.Fail("AcceleratorCount", absl::StrCat("no GCP VM type carries ", acc.count, " x ", acc.accel,
+                                            " (A2/A3/G2/A4 series); not imported"),
+           true);
+    return;
+  }
+  const std::string zone = Zone(r);
+  int joined = 0;
+  std::vector<CsvRowError> host_errors;
+  for (const std::string& type : types) {
+    auto h = hosts.find({type, zone});
+    if (h == hosts.end()) continue;
+    Row host(col, table[h->second], static_cast<int>(h->second) + 1, &host_errors);
+    RowOffer o = acc;
+    double host_price = 0, host_spot = -1;
+    if (!host.Number("vCPUs", 0, 4096, true, &o.vcpus) || !host.Number("MemoryGiB", 0, 32768, false, &o.mem_gib) ||
+        !host.Price(&host_price) || !host.Spot(&host_spot)) {
+      continue;
+    }
+    o.type = type;
+    o.price = host_price + acc.price;
+    o.spot = (host_spot >= 0 && acc.spot >= 0) ? host_spot + acc.spot : -1;
+    offers->Add(o, r, &out->warnings);
+    ++joined;
+  }
+  if (joined == 0) {
+    std::string why = host_errors.empty()
+                          ? std::string("no row for it in this zone")
+                          : absl::StrCat("its row ", host_errors[0].row, " ", host_errors[0].field, ": ",
+                                         host_errors[0].message);
+    r.Fail("InstanceType", absl::StrCat("the accelerator adds to host VM ", absl::StrJoin(types, " or "), " in ",
+                                        zone, ", but ", why, "; not imported"));
+  }
+}
+
+void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const CatalogSnapshot& catalog,
+                 OfferSet* offers, PriceCsv* out) {
+  HostRows hosts;
+  std::vector<size_t> accelerators;
+  for (size_t i = 1; i < table.size(); ++i) {
+    Row row(col, table[i], static_cast<int>(i) + 1, &out->errors);
+    const std::string type = row.Cell("InstanceType");
+    if (!type.empty()) {
+      if (IsGcpGpuHost(type)) hosts.emplace(std::make_pair(type, Zone(row)), i);
+      if (row.Cell("AcceleratorName").empty()) {
+        ++out->rows_skipped;  // a host or CPU VM: priced without its GPUs
+      } else {
+        ++out->gpu_rows;
+        ReadVmRow(row, catalog, offers, &out->warnings);
+      }
+    } else if (row.Cell("AcceleratorName").empty() || IsTpu(row.Cell("AcceleratorName"))) {
+      ++out->rows_skipped;
+    } else {
+      accelerators.push_back(i);
+    }
+  }
+  for (size_t i : accelerators) {
+    ++out->gpu_rows;
+    Row row(col, table[i], static_cast<int>(i) + 1, &out->errors);
+    ReadGcpAccelerator(row, table, col, hosts, catalog, offers, out);
+  }
 }
 
 }  // namespace
@@ -146,13 +293,15 @@ bool ParsePlainDecimal(absl::string_view text, double* out) {
 }
 
 absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::string& csv, const Source& source,
-                                      const CatalogSnapshot& catalog) {
+                                      const CatalogSnapshot& catalog, const PriceCsvOptions& options) {
   CAPPLAN_RETURN_IF_ERROR(CheckText("provider", provider, kMaxNameBytes, true));
   CAPPLAN_RETURN_IF_ERROR(ValidateSource(source, "source"));
-  absl::StatusOr<std::vector<std::vector<std::string>>> table = ParseCsv(csv);
+  CsvOptions csv_options;
+  csv_options.max_rows = options.max_rows;
+  absl::StatusOr<std::vector<Cells>> table = ParseCsv(csv, csv_options);
   if (!table.ok()) return table.status();
   if (table->empty()) return absl::InvalidArgumentError("csv: empty");
-  std::map<std::string, size_t> col;
+  Columns col;
   for (size_t i = 0; i < table->front().size(); ++i) {
     col[std::string(absl::StripAsciiWhitespace(table->front()[i]))] = i;
   }
@@ -164,20 +313,27 @@ absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::st
     }
   }
   PriceCsv out;
-  std::map<std::pair<std::string, std::string>, CsvOffer> offers;  // (type, region)
-  for (size_t r = 1; r < table->size(); ++r) {
-    Row row(col, (*table)[r], static_cast<int>(r) + 1, &out.errors);
-    if (row.Cell("AcceleratorName").empty()) {
-      ++out.rows_skipped;
-      continue;
+  out.layout = DetectPriceLayout(table->front());
+  OfferSet offers(provider, source);
+  if (out.layout == PriceLayout::kGcpV7) {
+    ReadGcpRows(*table, col, catalog, &offers, &out);
+  } else {
+    for (size_t r = 1; r < table->size(); ++r) {
+      Row row(col, (*table)[r], static_cast<int>(r) + 1, &out.errors);
+      const std::string accel = row.Cell("AcceleratorName");
+      if (accel.empty() || IsTpu(accel)) {
+        ++out.rows_skipped;
+        continue;
+      }
+      ++out.gpu_rows;
+      ReadVmRow(row, catalog, &offers, &out.warnings);
     }
-    ReadOfferRow(row, provider, source, catalog, &offers);
   }
-  if (out.errors.empty() && offers.empty()) {
-    return absl::InvalidArgumentError("csv: no GPU instance rows");
-  }
-  out.offers.reserve(offers.size());
-  for (auto& kv : offers) out.offers.push_back(std::move(kv.second));
+  out.offers = offers.Take();
+  // GCP accelerator rows are read after the host rows: report in file order.
+  std::stable_sort(out.errors.begin(), out.errors.end(),
+                   [](const CsvRowError& a, const CsvRowError& b) { return a.row < b.row; });
+  if (out.gpu_rows == 0) return absl::InvalidArgumentError("csv: no GPU instance rows");
   return out;
 }
 
