@@ -27,7 +27,9 @@ TEST_F(AdminTest, ReadsReturnTheShippedCatalog) {
   req.set_gpu_name("H100-SXM5-80GB");
   absl::StatusOr<capplan::v1::ListInstancesResponse> inst = c.ListInstances(req);
   ASSERT_TRUE(inst.ok());
-  ASSERT_EQ(inst->offers_size(), 2);  // us-east-1 and us-west-2
+  // p5.48xlarge: us-east-1 and us-west-2 (migration 0002) and the 12 more regions the AWS price
+  // list gives (0010, tsaol/aws-gpu data/p5_instances.js, 2026-08-26).
+  ASSERT_EQ(inst->offers_size(), 14);
   EXPECT_EQ(inst->offers(0).current_prices(0).kind(), capplan::v1::PRICE_KIND_ON_DEMAND);
   EXPECT_FALSE(inst->offers(0).current_prices(0).source().citation().empty());
 }

@@ -142,7 +142,10 @@ TEST_F(FabricStoreTest, BadFabricsAreRefusedNamingTheField) {
 TEST_F(FabricStoreTest, DeletingANamedFabricIsRefusedNamingItsUsers) {
   absl::StatusOr<WriteResult> used = store_->DeleteFabric({"alice", "DeleteFabric"}, "aws-p5-efa");
   EXPECT_EQ(used.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(used.status().message().find("aws p5.48xlarge us-east-1"), absl::string_view::npos) << used.status();
+  // p5.48xlarge ships in 14 regions (0002: us-east-1, us-west-2; 0010: 12 more from the AWS
+  // price list); the message names the count and the first users in region order.
+  EXPECT_NE(used.status().message().find("used by 14 instance type(s)"), absl::string_view::npos) << used.status();
+  EXPECT_NE(used.status().message().find("aws p5.48xlarge ap-northeast-1"), absl::string_view::npos) << used.status();
   absl::StatusOr<WriteResult> gpu_default = store_->DeleteFabric({"alice", "DeleteFabric"}, "dgx-h100-ndr");
   EXPECT_EQ(gpu_default.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(gpu_default.status().message().find("H100-SXM5-80GB"), absl::string_view::npos) << gpu_default.status();

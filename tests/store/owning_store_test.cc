@@ -26,14 +26,23 @@ class OwningStoreTest : public TempStoreTest {
   }
 };
 
-TEST_F(OwningStoreTest, EveryShippedRegionHasACitedElectricityPrice) {
+TEST_F(OwningStoreTest, EveryUsShippedRegionHasACitedElectricityPrice) {
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
   std::set<std::string> regions;
   for (const InstanceRow& i : snap->instances) regions.insert(i.region);
   ASSERT_FALSE(regions.empty());
+  // The regions of the 0002 offers, and the Azure ones 0010 adds in states EIA prices
+  // (Azure geographies: East US 2 Virginia, West US California, Central US Iowa). The other
+  // regions 0010 adds (outside the US, or in states not yet priced) fall back to TCO's
+  // documented default until a tariff is recorded.
+  for (const char* r : {"us-east-1", "us-west-2", "us-west-1", "us-central1", "us-east1", "eastus", "westus2",
+                        "eastus2", "westus", "centralus"}) {
+    EXPECT_TRUE(regions.count(r)) << r;
+    EXPECT_NE(snap->FindElectricity(r), nullptr) << r;
+  }
   for (const std::string& r : regions) {
     const ElectricityRow* e = snap->FindElectricity(r);
-    ASSERT_NE(e, nullptr) << r;
+    if (e == nullptr) continue;
     EXPECT_GT(e->usd_per_kwh, 0) << r;
     EXPECT_LT(e->usd_per_kwh, 1) << r;
     EXPECT_FALSE(e->source.citation.empty()) << r;
