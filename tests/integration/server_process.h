@@ -42,6 +42,9 @@ class ServerProcess {
   bool started() const { return grpc_port_ > 0; }
   int grpc_port() const { return grpc_port_; }
   int metrics_port() const { return metrics_port_; }
+  // 0 when the server serves no HTTP/JSON (--http_listen= empty). The harness passes
+  // --http_listen=127.0.0.1:0 unless the arguments or environment name an address.
+  int http_port() const { return http_port_; }
   std::string grpc_address() const;
   pid_t pid() const { return pid_; }
   const std::string& banner() const { return banner_; }
@@ -58,6 +61,7 @@ class ServerProcess {
   std::string banner_;
   int grpc_port_ = 0;
   int metrics_port_ = 0;
+  int http_port_ = 0;
   bool reaped_ = false;
   ExitResult exit_;
 };
@@ -74,6 +78,20 @@ int UnusedLoopbackPort();
 
 // Plain HTTP/1.0 GET on loopback; returns the body, or "" with `status` set to the failure.
 std::string HttpGet(int port, const std::string& path, int* http_status);
+
+struct HttpCallOptions {
+  std::vector<std::string> headers;  // "Name: value"
+  long long content_length = -1;     // -1: the body's size (sent only with a body or POST)
+  int pause_before_body_ms = 0;      // sends the headers, waits, then the body
+};
+struct HttpReply {
+  int status = 0;  // 0: no answer
+  std::string headers;
+  std::string body;
+};
+// One HTTP/1.0 request on loopback (the server closes the connection after answering).
+HttpReply HttpCall(int port, const std::string& method, const std::string& path, const std::string& body = "",
+                   const HttpCallOptions& options = {});
 
 // The first column of the first row of `sql` on the database at `db_path` (opened
 // read-only, so it may run while the server serves); -1 when there is none.
