@@ -54,6 +54,12 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
   grpc::ServerUnaryReactor* ImportPricesCsv(grpc::CallbackServerContext* ctx,
                                             const capplan::v1::ImportPricesCsvRequest* req,
                                             capplan::v1::ImportPricesCsvResponse* resp) override;
+  grpc::ServerUnaryReactor* UpsertTcoScenario(grpc::CallbackServerContext* ctx,
+                                              const capplan::v1::UpsertTcoScenarioRequest* req,
+                                              capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteTcoScenario(grpc::CallbackServerContext* ctx,
+                                              const capplan::v1::DeleteTcoScenarioRequest* req,
+                                              capplan::v1::WriteResponse* resp) override;
 
  private:
   // Authorizes the caller and carries the request's idempotency key and fingerprint.

@@ -16,6 +16,7 @@
 #include "server/metrics.h"
 #include "server/planner_service.h"
 #include "server/store/catalog_store.h"
+#include "server/tco_exporter.h"
 
 namespace capplan::server {
 
@@ -24,6 +25,8 @@ struct Server::State {
   TokenTable tokens;
   std::unique_ptr<ServerMetrics> metrics;
   std::shared_ptr<ProcessCollector> process;
+  std::unique_ptr<TcoScenarioExporter> tco_exporter;
+  std::unique_ptr<TcoScenarioWorker> tco_worker;  // before the store in destruction: it listens to it
   std::unique_ptr<prometheus::Exposer> exposer;
   std::unique_ptr<PlannerServiceImpl> planner;
   std::unique_ptr<AdminServiceImpl> admin;
@@ -104,6 +107,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   state->metrics->SetCatalogVersion(state->store->Snapshot()->catalog_version);
   state->metrics->SetOldestPrice(state->store->Snapshot()->OldestCurrentPriceUnixSeconds());
   state->process = std::make_shared<ProcessCollector>();
+  state->tco_exporter = std::make_unique<TcoScenarioExporter>(*state->metrics->registry());
+  state->tco_worker = std::make_unique<TcoScenarioWorker>(state->store.get(), state->tco_exporter.get());
   try {
     // civetweb options: enough threads that slow clients cannot hold every one, and a short
     // request timeout so that each is freed quickly (the default is 2 threads, 30 s). Linger

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "capplan/v1/admin.pb.h"
+#include "capplan/v1/planner.pb.h"
 
 namespace capplan::testing {
 
@@ -81,5 +82,10 @@ int64_t QueryDb(const std::string& db_path, const std::string& sql);
 
 // An on-demand price for aws p5.48xlarge in us-east-1 (a shipped offer), with a source.
 capplan::v1::SetPriceRequest P5Price(double usd);
+
+// The user's own TCO template (shared/seeds/000, the README's `capplan tco` example): 8 x A100
+// 80GB bought for $250,000 with $5,000/month to run, against $15,000/month of rent.
+// Cumulative own 250,000 + 5,000 m <= rent 15,000 m first at m = 25.
+capplan::v1::TcoRequest SeedTcoRequest();
 
 }  // namespace capplan::testing
