@@ -70,7 +70,8 @@ void WriteTokenFile(const std::string& path, const std::string& content);
 ExitResult RunProgram(const std::vector<std::string>& argv, int timeout_ms,
                       const std::map<std::string, std::string>& env = {});
 
-// A loopback TCP port that was free a moment ago (bound to port 0, then released).
+// A loopback TCP port that was free a moment ago (bound to port 0, then released); 0 when
+// none could be bound.
 int UnusedLoopbackPort();
 
 // Plain HTTP/1.0 GET on loopback; returns the body, or "" with `status` set to the failure.
