@@ -17,6 +17,7 @@
 #include "server/planner_service.h"
 #include "server/store/catalog_store.h"
 #include "server/tco_exporter.h"
+#include "server/tco_scenario.h"
 
 namespace capplan::server {
 
@@ -74,6 +75,17 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const Serve
   return grpc::SslServerCredentials(ssl);
 }
 
+// The scenarios of --tco_scenarios_file written, then their exporter started.
+absl::Status StartTcoScenarios(const ServerOptions& options, Server::State* state) {
+  if (!options.tco_scenarios_file.empty()) {
+    absl::Status loaded = LoadTcoScenariosFile(options.tco_scenarios_file, state->store.get());
+    if (!loaded.ok()) return loaded;
+  }
+  state->tco_exporter = std::make_unique<TcoScenarioExporter>(*state->metrics->registry());
+  state->tco_worker = std::make_unique<TcoScenarioWorker>(state->store.get(), state->tco_exporter.get());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -104,11 +116,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   state->metrics =
       std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(), ServedMethods(), options.version);
+  absl::Status scenarios = StartTcoScenarios(options, state.get());  // may write: before the catalog gauges
+  if (!scenarios.ok()) return scenarios;
   state->metrics->SetCatalogVersion(state->store->Snapshot()->catalog_version);
   state->metrics->SetOldestPrice(state->store->Snapshot()->OldestCurrentPriceUnixSeconds());
   state->process = std::make_shared<ProcessCollector>();
-  state->tco_exporter = std::make_unique<TcoScenarioExporter>(*state->metrics->registry());
-  state->tco_worker = std::make_unique<TcoScenarioWorker>(state->store.get(), state->tco_exporter.get());
   try {
     // civetweb options: enough threads that slow clients cannot hold every one, and a short
     // request timeout so that each is freed quickly (the default is 2 threads, 30 s). Linger

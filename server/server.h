@@ -14,7 +14,8 @@ struct ServerOptions {
   std::string listen_address = "127.0.0.1:50051";
   std::string metrics_address = "127.0.0.1:9464";
   std::string db_path = "var/capplan.db";
-  std::string admin_token_file;  // empty: no tokens, every admin write is refused
+  std::string admin_token_file;    // empty: no tokens, every admin write is refused
+  std::string tco_scenarios_file;  // empty: none; see LoadTcoScenariosFile (tco_scenario.h)
   // TLS: server certificate chain and key (PEM files); with a client CA, clients must present
   // a certificate it signed (mTLS). All empty: plaintext.
   std::string tls_cert_file;

@@ -2,9 +2,13 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "server/planning.h"
 #include "server/request_limits.h"
 
@@ -60,6 +64,52 @@ absl::Status TcoScenarioToProto(const store::TcoScenarioRow& row, v1::TcoScenari
   *out->mutable_request() = std::move(*req);
   out->set_updated_by(row.updated_by);
   out->set_updated_unix_seconds(row.updated_unix_seconds);
+  return absl::OkStatus();
+}
+
+absl::Status LoadTcoScenariosFile(const std::string& path, store::CatalogStore* store) {
+  constexpr std::streamoff kMaxFileBytes = 1 << 20;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::FailedPreconditionError(absl::StrCat("tco_scenarios_file ", path, ": cannot read"));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.tellp() > kMaxFileBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("tco_scenarios_file ", path, ": over ", kMaxFileBytes, " bytes"));
+  }
+  // The array parses as ListTcoScenariosResponse.scenarios: protobuf's JSON reader, strict.
+  v1::ListTcoScenariosResponse file;
+  const auto parsed =
+      google::protobuf::util::JsonStringToMessage(absl::StrCat("{\"scenarios\": ", text.str(), "}"), &file);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tco_scenarios_file ", path, ": not a JSON array of {name, request}: ", parsed.ToString()));
+  }
+  if (file.scenarios_size() > store::kMaxTcoScenarios) {
+    return absl::InvalidArgumentError(absl::StrCat("tco_scenarios_file ", path, ": at most ", store::kMaxTcoScenarios,
+                                                   " scenarios, got ", file.scenarios_size()));
+  }
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store->Snapshot();
+  std::vector<store::TcoScenarioRow> rows;
+  for (int i = 0; i < file.scenarios_size(); ++i) {
+    absl::StatusOr<store::TcoScenarioRow> row = TcoScenarioFromProto(*snap, file.scenarios(i));
+    if (!row.ok()) {
+      absl::string_view why = row.status().message();
+      absl::ConsumePrefix(&why, "scenario.");  // "scenarios[i].request.fleets[0]...", not "...scenario.request..."
+      return absl::Status(row.status().code(), absl::StrCat("tco_scenarios_file ", path, ": scenarios[", i, "].", why));
+    }
+    rows.push_back(*std::move(row));
+  }
+  for (const store::TcoScenarioRow& row : rows) {
+    bool unchanged = false;
+    for (const store::TcoScenarioRow& held : snap->tco_scenarios) {
+      unchanged = unchanged || (held.name == row.name && held.request_json == row.request_json);
+    }
+    if (unchanged) continue;
+    absl::StatusOr<store::WriteResult> w =
+        store->UpsertTcoScenario(store::WriteContext("tco_scenarios_file", "TcoScenariosFile"), row);
+    if (!w.ok())
+      return absl::Status(w.status().code(), absl::StrCat("tco_scenarios_file ", path, ": ", w.status().message()));
+  }
   return absl::OkStatus();
 }
 

@@ -7,6 +7,7 @@
 #include "capplan/v1/planner.pb.h"
 #include "core/catalog.h"
 #include "server/store/catalog.h"
+#include "server/store/catalog_store.h"
 
 namespace capplan::server {
 
@@ -26,5 +27,12 @@ absl::StatusOr<capplan::v1::TcoRequest> TcoScenarioRequest(const store::TcoScena
 
 // The row as the API shows it.
 absl::Status TcoScenarioToProto(const store::TcoScenarioRow& row, capplan::v1::TcoScenario* out);
+
+// --tco_scenarios_file: a JSON array of {"name": ..., "request": {TcoRequest}} (at most 1 MiB
+// and 256 scenarios), each checked like UpsertTcoScenario and written (audited as caller
+// "tco_scenarios_file") unless the catalog already holds it unchanged. The first bad entry
+// fails with InvalidArgument naming the file and "scenarios[i].<field>"; nothing is written.
+// Scenarios not in the file are left alone.
+absl::Status LoadTcoScenariosFile(const std::string& path, store::CatalogStore* store);
 
 }  // namespace capplan::server

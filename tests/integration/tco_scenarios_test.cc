@@ -180,5 +180,43 @@ TEST_F(TcoScenariosTest, CliWritesListsAndDeletes) {
   EXPECT_EQ(MetricsAt(3).find("seed-a100"), std::string::npos);
 }
 
+// Scenarios kept in a file and written at start-up: exported like written ones, not written
+// again when unchanged, and a bad one stops the server naming the entry and field.
+TEST(TcoScenariosFileTest, WrittenAtStartUpOnceAndCheckedLikeTheRpc) {
+  TempDir dir;
+  const std::string file = dir.path() + "/scenarios.json";
+  std::ofstream(file) << R"([{"name": "seed-a100", "request": {"horizon_months": 36, "fleets": [{"gpu_name":
+    "A100-SXM4-80GB", "gpu_count": 8, "own": {"capex_usd": 250000, "ops_usd_per_month": 5000, "power_watts": 0},
+    "rent": {"price_usd_per_month": 15000}}]}}])";
+  const std::vector<std::string> args = {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
+                                         "--db=" + dir.path() + "/c.db", "--tco_scenarios_file=" + file};
+  for (int start = 0; start < 2; ++start) {
+    ServerProcess server(args);
+    ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
+    client::ClientOptions o;
+    o.server = server.grpc_address();
+    absl::StatusOr<v1::ListTcoScenariosResponse> listed = client::Client(o).ListTcoScenarios();
+    ASSERT_TRUE(listed.ok()) << listed.status();
+    ASSERT_EQ(listed->scenarios_size(), 1);
+    EXPECT_EQ(listed->scenarios(0).updated_by(), "tco_scenarios_file");
+    EXPECT_EQ(listed->scenarios(0).request().SerializeAsString(), SeedTcoRequest().SerializeAsString());
+    EXPECT_EQ(listed->catalog_version(), 2) << "start " << start;  // the second start writes nothing
+    std::string page;
+    for (int i = 0; i < 100 && !Gauge(page, "capplan_tco_break_even_month", "seed-a100").has_value(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      int code = 0;
+      page = HttpGet(server.metrics_port(), "/metrics", &code);
+    }
+    EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "seed-a100"), 25.0) << page;
+    EXPECT_NE(page.find("\ncapplan_catalog_version 2\n"), std::string::npos) << page;
+  }
+  std::ofstream(file) << R"([{"name": "seed-a100", "request": {"horizon_months": 36, "fleets": [{"gpu_name":
+    "A100-SXM4-80GB", "gpu_count": 0}]}}])";
+  ServerProcess bad(args);
+  EXPECT_FALSE(bad.started());
+  const std::string err = bad.Wait(10000).stderr_text;
+  EXPECT_NE(err.find("scenarios[0].request.fleets[0].gpu_count"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace capplan::testing
