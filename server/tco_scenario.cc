@@ -3,7 +3,6 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -68,18 +67,19 @@ absl::Status TcoScenarioToProto(const store::TcoScenarioRow& row, v1::TcoScenari
 }
 
 absl::Status LoadTcoScenariosFile(const std::string& path, store::CatalogStore* store) {
-  constexpr std::streamoff kMaxFileBytes = 1 << 20;
+  constexpr size_t kMaxFileBytes = 1 << 20;
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::FailedPreconditionError(absl::StrCat("tco_scenarios_file ", path, ": cannot read"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.tellp() > kMaxFileBytes) {
+  // Reads one byte past the limit at most, so a huge file is refused without reading it.
+  std::string text(kMaxFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxFileBytes) {
     return absl::InvalidArgumentError(absl::StrCat("tco_scenarios_file ", path, ": over ", kMaxFileBytes, " bytes"));
   }
   // The array parses as ListTcoScenariosResponse.scenarios: protobuf's JSON reader, strict.
   v1::ListTcoScenariosResponse file;
-  const auto parsed =
-      google::protobuf::util::JsonStringToMessage(absl::StrCat("{\"scenarios\": ", text.str(), "}"), &file);
+  const auto parsed = google::protobuf::util::JsonStringToMessage(absl::StrCat("{\"scenarios\": ", text, "}"), &file);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("tco_scenarios_file ", path, ": not a JSON array of {name, request}: ", parsed.ToString()));
