@@ -280,6 +280,7 @@ CAPPLAN_READ_RPC(Tco, planner_, TcoRequest, TcoResponse)
 CAPPLAN_WRITE_RPC(SetPrice, SetPriceRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(UpsertGpu, UpsertGpuRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(UpsertInstanceType, UpsertInstanceTypeRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(DeleteInstanceType, DeleteInstanceTypeRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(UpsertModel, UpsertModelRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(RecordBenchmark, RecordBenchmarkRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(DeleteBenchmark, DeleteBenchmarkRequest, WriteResponse)
@@ -288,6 +289,17 @@ CAPPLAN_WRITE_RPC(DeleteFabric, DeleteFabricRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(UpsertElectricityPrice, UpsertElectricityPriceRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(DeleteElectricityPrice, DeleteElectricityPriceRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(ImportPricesCsv, ImportPricesCsvRequest, ImportPricesCsvResponse)
+CAPPLAN_WRITE_RPC(UpsertTcoScenario, UpsertTcoScenarioRequest, WriteResponse)
+CAPPLAN_WRITE_RPC(DeleteTcoScenario, DeleteTcoScenarioRequest, WriteResponse)
+
+absl::StatusOr<capplan::v1::ListTcoScenariosResponse> Client::ListTcoScenarios() {
+  capplan::v1::ListTcoScenariosResponse response;
+  absl::Status s = ReadCall(
+      [this](grpc::ClientContext* c, const auto& r, auto* out) { return planner_->ListTcoScenarios(c, r, out); },
+      capplan::v1::ListTcoScenariosRequest(), &response);
+  if (!s.ok()) return s;
+  return response;
+}
 
 #undef CAPPLAN_READ_RPC
 #undef CAPPLAN_WRITE_RPC

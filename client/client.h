@@ -43,6 +43,7 @@ class Client {
   absl::StatusOr<capplan::v1::ListModelsResponse> ListModels();
   absl::StatusOr<capplan::v1::ListFabricsResponse> ListFabrics();
   absl::StatusOr<capplan::v1::ListElectricityPricesResponse> ListElectricityPrices();
+  absl::StatusOr<capplan::v1::ListTcoScenariosResponse> ListTcoScenarios();
   // Every page, merged (catalog_version from the last page). The *Page calls fetch one.
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstances(const capplan::v1::ListInstancesRequest& request);
   absl::StatusOr<capplan::v1::ListInstancesResponse> ListInstancesPage(
@@ -61,6 +62,7 @@ class Client {
   absl::StatusOr<capplan::v1::WriteResponse> SetPrice(const capplan::v1::SetPriceRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertGpu(const capplan::v1::UpsertGpuRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertInstanceType(const capplan::v1::UpsertInstanceTypeRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> DeleteInstanceType(const capplan::v1::DeleteInstanceTypeRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertModel(const capplan::v1::UpsertModelRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> RecordBenchmark(const capplan::v1::RecordBenchmarkRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> DeleteBenchmark(const capplan::v1::DeleteBenchmarkRequest& request);
@@ -74,6 +76,8 @@ class Client {
       const capplan::v1::ImportPricesCsvRequest& request);
   // A read with the admin token (a read-role token is enough); retried like other reads.
   absl::StatusOr<capplan::v1::ListAuditLogResponse> ListAuditLog(const capplan::v1::ListAuditLogRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> UpsertTcoScenario(const capplan::v1::UpsertTcoScenarioRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> DeleteTcoScenario(const capplan::v1::DeleteTcoScenarioRequest& request);
 
   const ClientOptions& options() const { return options_; }
 

@@ -13,6 +13,7 @@
 #include "server/request_limits.h"
 #include "server/status.h"
 #include "server/time_fields.h"
+#include "server/tco_scenario.h"
 
 namespace capplan::server {
 
@@ -371,6 +372,26 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ListAuditLog(grpc::CallbackServerCon
   if (!status.ok()) resp->Clear();
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::UpsertTcoScenario(grpc::CallbackServerContext* ctx,
+                                                              const v1::UpsertTcoScenarioRequest* req,
+                                                              v1::WriteResponse* resp) {
+  return Write(ctx, "UpsertTcoScenario", *req, resp,
+               [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
+                 // Checked against the catalog current now; a write that later removes what the
+                 // scenario names shows as capplan_tco_scenario_ok 0, with the reason logged.
+                 absl::StatusOr<store::TcoScenarioRow> row = TcoScenarioFromProto(*store_->Snapshot(), req->scenario());
+                 if (!row.ok()) return row.status();
+                 return store_->UpsertTcoScenario(wc, *row);
+               });
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::DeleteTcoScenario(grpc::CallbackServerContext* ctx,
+                                                              const v1::DeleteTcoScenarioRequest* req,
+                                                              v1::WriteResponse* resp) {
+  return Write(ctx, "DeleteTcoScenario", *req, resp,
+               [&](const store::WriteContext& wc) { return store_->DeleteTcoScenario(wc, req->name()); });
 }
 
 }  // namespace capplan::server

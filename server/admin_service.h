@@ -57,6 +57,12 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
   // Read or admin tokens: the audit log is no secret from those who may read the catalog.
   grpc::ServerUnaryReactor* ListAuditLog(grpc::CallbackServerContext* ctx, const capplan::v1::ListAuditLogRequest* req,
                                          capplan::v1::ListAuditLogResponse* resp) override;
+  grpc::ServerUnaryReactor* UpsertTcoScenario(grpc::CallbackServerContext* ctx,
+                                              const capplan::v1::UpsertTcoScenarioRequest* req,
+                                              capplan::v1::WriteResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteTcoScenario(grpc::CallbackServerContext* ctx,
+                                              const capplan::v1::DeleteTcoScenarioRequest* req,
+                                              capplan::v1::WriteResponse* resp) override;
 
  private:
   // Authorizes the caller and carries the request's idempotency key and fingerprint.

@@ -28,6 +28,9 @@ ABSL_FLAG(std::string, db, "var/capplan.db",
 ABSL_FLAG(std::string, admin_token_file, "",
           "File of admin bearer tokens, one \"<token> <caller> <role>\" per line. "
           "Env: CAPPLAN_ADMIN_TOKEN_FILE");
+ABSL_FLAG(std::string, tco_scenarios_file, "",
+          "JSON array of standing TCO scenarios {\"name\", \"request\"} written at start-up (a bad "
+          "one stops the server). Env: CAPPLAN_TCO_SCENARIOS_FILE");
 ABSL_FLAG(std::string, tls_cert_file, "",
           "PEM certificate chain; with --tls_key_file serves TLS. Env: CAPPLAN_TLS_CERT_FILE");
 ABSL_FLAG(std::string, tls_key_file, "", "PEM private key. Env: CAPPLAN_TLS_KEY_FILE");
@@ -100,6 +103,7 @@ int main(int argc, char** argv) {
   }
   options.db_path = FlagOrEnv(FLAGS_db, "db", "CAPPLAN_DB");
   options.admin_token_file = FlagOrEnv(FLAGS_admin_token_file, "admin_token_file", "CAPPLAN_ADMIN_TOKEN_FILE");
+  options.tco_scenarios_file = FlagOrEnv(FLAGS_tco_scenarios_file, "tco_scenarios_file", "CAPPLAN_TCO_SCENARIOS_FILE");
   options.tls_cert_file = FlagOrEnv(FLAGS_tls_cert_file, "tls_cert_file", "CAPPLAN_TLS_CERT_FILE");
   options.tls_key_file = FlagOrEnv(FLAGS_tls_key_file, "tls_key_file", "CAPPLAN_TLS_KEY_FILE");
   options.tls_client_ca_file = FlagOrEnv(FLAGS_tls_client_ca_file, "tls_client_ca_file", "CAPPLAN_TLS_CLIENT_CA_FILE");

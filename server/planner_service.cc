@@ -11,6 +11,7 @@
 #include "server/request_limits.h"
 #include "server/status.h"
 #include "server/time_fields.h"
+#include "server/tco_scenario.h"
 
 namespace capplan::server {
 
@@ -132,6 +133,20 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListElectricityPrices(grpc::Callba
   for (const store::ElectricityRow& e : snap->electricity) ElectricityToProto(e, resp->add_prices());
   resp->set_catalog_version(snap->catalog_version);
   return Done(ctx, absl::OkStatus());
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::ListTcoScenarios(grpc::CallbackServerContext* ctx,
+                                                               const v1::ListTcoScenariosRequest* req,
+                                                               v1::ListTcoScenariosResponse* resp) {
+  absl::Status s = CheckRequest(*req);
+  const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+  for (size_t i = 0; s.ok() && i < snap->tco_scenarios.size(); ++i) {
+    s = TcoScenarioToProto(snap->tco_scenarios[i], resp->add_scenarios());
+  }
+  resp->set_catalog_version(snap->catalog_version);
+  if (s.ok()) s = CheckAnswer(*resp);
+  if (!s.ok()) resp->Clear();
+  return Done(ctx, s);
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::ListModels(grpc::CallbackServerContext* ctx,

@@ -40,6 +40,9 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
   grpc::ServerUnaryReactor* ListElectricityPrices(grpc::CallbackServerContext* ctx,
                                                   const capplan::v1::ListElectricityPricesRequest* req,
                                                   capplan::v1::ListElectricityPricesResponse* resp) override;
+  grpc::ServerUnaryReactor* ListTcoScenarios(grpc::CallbackServerContext* ctx,
+                                             const capplan::v1::ListTcoScenariosRequest* req,
+                                             capplan::v1::ListTcoScenariosResponse* resp) override;
 
  private:
   const store::CatalogStore* store_;

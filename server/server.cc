@@ -17,6 +17,8 @@
 #include "server/metrics.h"
 #include "server/planner_service.h"
 #include "server/store/catalog_store.h"
+#include "server/tco_exporter.h"
+#include "server/tco_scenario.h"
 
 namespace capplan::server {
 
@@ -25,6 +27,8 @@ struct Server::State {
   TokenTable tokens;
   std::unique_ptr<ServerMetrics> metrics;
   std::shared_ptr<ProcessCollector> process;
+  std::unique_ptr<TcoScenarioExporter> tco_exporter;
+  std::unique_ptr<TcoScenarioWorker> tco_worker;  // before the store in destruction: it listens to it
   std::unique_ptr<prometheus::Exposer> exposer;
   std::unique_ptr<PlannerServiceImpl> planner;
   std::unique_ptr<AdminServiceImpl> admin;
@@ -91,6 +95,17 @@ absl::Status StartHttp(const ServerOptions& options, Server::State* state) {
   return absl::OkStatus();
 }
 
+// The scenarios of --tco_scenarios_file written, then their exporter started.
+absl::Status StartTcoScenarios(const ServerOptions& options, Server::State* state) {
+  if (!options.tco_scenarios_file.empty()) {
+    absl::Status loaded = LoadTcoScenariosFile(options.tco_scenarios_file, state->store.get());
+    if (!loaded.ok()) return loaded;
+  }
+  state->tco_exporter = std::make_unique<TcoScenarioExporter>(*state->metrics->registry());
+  state->tco_worker = std::make_unique<TcoScenarioWorker>(state->store.get(), state->tco_exporter.get());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -123,6 +138,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   state->metrics =
       std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(), ServedMethods(), options.version);
+  absl::Status scenarios = StartTcoScenarios(options, state.get());  // may write: before the catalog gauges
+  if (!scenarios.ok()) return scenarios;
   state->metrics->SetCatalogVersion(state->store->Snapshot()->catalog_version);
   state->metrics->SetOldestPrice(state->store->Snapshot()->OldestCurrentPriceUnixSeconds());
   state->process = std::make_shared<ProcessCollector>();

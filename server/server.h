@@ -20,7 +20,8 @@ struct ServerOptions {
   // HTTP/JSON gateway (server/http/): host:port, port 0 picks a free one, empty disables.
   std::string http_address = "127.0.0.1:8080";
   std::string db_path = "var/capplan.db";
-  std::string admin_token_file;  // empty: no tokens, every admin write is refused
+  std::string admin_token_file;    // empty: no tokens, every admin write is refused
+  std::string tco_scenarios_file;  // empty: none; see LoadTcoScenariosFile (tco_scenario.h)
   // TLS: server certificate chain and key (PEM files); with a client CA, clients must present
   // a certificate it signed (mTLS). All empty: plaintext.
   std::string tls_cert_file;

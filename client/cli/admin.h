@@ -2,10 +2,12 @@
 // write shares, and the row writes (admin_rows.cc) that admin.cc dispatches to.
 #pragma once
 
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "client/cli/common.h"
 
 namespace capplan::cli {
@@ -21,6 +23,19 @@ struct RowSourceFlags {
 void AddRowSourceFlags(FlagSet* flags, RowSourceFlags* s);
 void SetSource(const RowSourceFlags& s, v1::Source* out);
 
+// Sends `request` through `call` with the admin client and prints the new catalog version.
+template <typename Request, typename Call>
+int Send(const GlobalOptions& global, const Request& request, Call call, const std::string& done) {
+  absl::StatusOr<std::unique_ptr<client::Client>> c = AdminClient(global);
+  if (!c.ok()) return Fail(c.status());
+  absl::StatusOr<v1::WriteResponse> resp = call(**c, request);
+  if (!resp.ok()) return Fail(resp.status());
+  if (global.json) return PrintJson(*resp), 0;
+  std::cout << done << (resp->id() > 0 ? absl::StrCat(" (id ", resp->id(), ")") : "") << "; catalog version "
+            << resp->catalog_version() << "\n";
+  return 0;
+}
+
 int UpsertFabric(const std::vector<std::string>& args, GlobalOptions* global);
 int DeleteFabric(const std::vector<std::string>& args, GlobalOptions* global);
 int UpsertElectricity(const std::vector<std::string>& args, GlobalOptions* global);
@@ -28,6 +43,9 @@ int DeleteElectricity(const std::vector<std::string>& args, GlobalOptions* globa
 int UpsertInstance(const std::vector<std::string>& args, GlobalOptions* global);
 int UpsertGpu(const std::vector<std::string>& args, GlobalOptions* global);
 int RecordBenchmark(const std::vector<std::string>& args, GlobalOptions* global);
+// tco_scenarios.cc: admin upsert-tco-scenario|delete-tco-scenario.
+int UpsertTcoScenario(const std::vector<std::string>& args, GlobalOptions* global);
+int DeleteTcoScenario(const std::vector<std::string>& args, GlobalOptions* global);
 
 // Prints an import's report (or its JSON); 3 when more than `max_skipped_fraction` of the
 // importable GPU rows were skipped, else 0.

@@ -67,19 +67,6 @@ const CommandInfo kRecordBenchmark = {
     "    --tensor_parallel=4 --pipeline_parallel=2 --data_parallel=2 --fabric=dgx-h100-ndr \\\n"
     "    --citation=\"our run 2026-11\" --as_of_date=2026-11-30"};
 
-// Sends `request` through `call` and prints the new catalog version.
-template <typename Request, typename Call>
-int Send(const GlobalOptions& global, const Request& request, Call call, const std::string& done) {
-  absl::StatusOr<std::unique_ptr<client::Client>> c = AdminClient(global);
-  if (!c.ok()) return Fail(c.status());
-  absl::StatusOr<v1::WriteResponse> resp = call(**c, request);
-  if (!resp.ok()) return Fail(resp.status());
-  if (global.json) return PrintJson(*resp), 0;
-  std::cout << done << (resp->id() > 0 ? absl::StrCat(" (id ", resp->id(), ")") : "") << "; catalog version "
-            << resp->catalog_version() << "\n";
-  return 0;
-}
-
 void AddFabricFlags(FlagSet* flags, v1::Fabric* f, double* node_gbit) {
   flags->Custom("name", "NAME", "the fabric's catalog name, e.g. lab-rig", "",
                 [f](const std::string& v) { return f->set_name(v), absl::OkStatus(); });

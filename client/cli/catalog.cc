@@ -203,12 +203,15 @@ bool Describe(const std::string& what, FlagSet* flags, CatalogFlags* f, CommandI
 
 int RunCatalog(const std::vector<std::string>& args, GlobalOptions* global) {
   const std::string what = args.empty() ? "" : args[0];
+  if (what == "tco-scenarios") return ListTcoScenarios({args.begin() + 1, args.end()}, global);
   FlagSet flags;
   CatalogFlags f;
   CommandInfo info;
   if (!Describe(what, &flags, &f, &info)) {
     return SubcommandUsage(
-        "catalog", {"instances", "prices", "benchmarks", "fabrics", "electricity", "version", "gpus", "models"}, args);
+        "catalog",
+        {"instances", "prices", "benchmarks", "fabrics", "electricity", "version", "gpus", "models", "tco-scenarios"},
+        args);
   }
   const int rc = ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
   if (rc >= 0) return rc;

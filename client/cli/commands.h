@@ -16,6 +16,8 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global);
 int RunTco(const std::vector<std::string>& args, GlobalOptions* global);
 int RunCatalog(const std::vector<std::string>& args, GlobalOptions* global);
 int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global);
+// catalog tco-scenarios (tco_scenarios.cc).
+int ListTcoScenarios(const std::vector<std::string>& args, GlobalOptions* global);
 
 // Shared by plan and compare output.
 std::string Where(const v1::PlanOption& option);

@@ -41,6 +41,20 @@ struct Table {
   std::unordered_map<std::string, size_t> index;  // key -> position in rows
 };
 
+// A standing TCO scenario: a name (a Prometheus label value) and the TcoRequest it prices,
+// as protobuf JSON the server writes and reads (the store does not look inside).
+struct TcoScenarioRow {
+  std::string name;
+  std::string request_json;
+  std::string updated_by;  // the caller of the last write
+  int64_t updated_unix_seconds = 0;
+};
+
+// Scenario names: 1-64 of [A-Za-z0-9_.-], at most this many scenarios.
+inline constexpr size_t kMaxTcoScenarioNameBytes = 64;
+inline constexpr size_t kMaxTcoScenarioRequestBytes = 65536;
+inline constexpr int64_t kMaxTcoScenarios = 256;
+
 // One offer's price history, sorted by kind, effective time, id.
 using PriceList = std::vector<PriceRow>;
 
@@ -60,8 +74,9 @@ struct CatalogTables {
   std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> prices;
   std::shared_ptr<const std::vector<BenchmarkRow>> benchmarks;  // by id
   std::shared_ptr<const Calibration> calibration;
-  std::shared_ptr<const Table<FabricRow>> fabrics;           // by name
-  std::shared_ptr<const Table<ElectricityRow>> electricity;  // by region
+  std::shared_ptr<const Table<FabricRow>> fabrics;                   // by name
+  std::shared_ptr<const Table<ElectricityRow>> electricity;          // by region
+  std::shared_ptr<const std::vector<TcoScenarioRow>> tco_scenarios;  // by name
 };
 
 // Table builders: sort and index rows; group prices by offer; resolve benchmarks.
@@ -101,12 +116,13 @@ class CatalogSnapshot final : public core::CatalogView {
   int schema_version = 0;
   int64_t loaded_unix_seconds = 0;
 
-  const std::vector<GpuRow>& gpus;                 // by name
-  const std::vector<ModelRow>& models;             // by name
-  const std::vector<InstanceRow>& instances;       // by provider, type, region
-  const std::vector<BenchmarkRow>& benchmarks;     // by id
-  const std::vector<FabricRow>& fabrics;           // by name
-  const std::vector<ElectricityRow>& electricity;  // by region
+  const std::vector<GpuRow>& gpus;                   // by name
+  const std::vector<ModelRow>& models;               // by name
+  const std::vector<InstanceRow>& instances;         // by provider, type, region
+  const std::vector<BenchmarkRow>& benchmarks;       // by id
+  const std::vector<FabricRow>& fabrics;             // by name
+  const std::vector<ElectricityRow>& electricity;    // by region
+  const std::vector<TcoScenarioRow>& tco_scenarios;  // by name
   const std::vector<core::TrainingBenchmark>& training_benchmarks;
   const std::vector<core::ServingBenchmark>& serving_benchmarks;
   const size_t price_count;  // price rows across every offer
@@ -160,6 +176,10 @@ absl::Status ValidatePriceRow(const PriceRow& row);
 absl::Status ValidateBenchmarkRow(const BenchmarkRow& row);
 absl::Status ValidateFabricRow(const FabricRow& row);
 absl::Status ValidateElectricityRow(const ElectricityRow& row);
+// The name (charset, length) and the request's size; what the request means is the server's.
+absl::Status ValidateTcoScenarioRow(const TcoScenarioRow& row);
+// InvalidArgument naming `field` unless `name` is 1-64 of [A-Za-z0-9_.-].
+absl::Status CheckTcoScenarioName(const std::string& field, absl::string_view name);
 absl::Status ValidateSource(const Source& source, const std::string& field);
 // Provider, instance type and region, the key of an offer; fields named "<prefix>.provider"...
 absl::Status ValidateOfferKey(const std::string& prefix, const std::string& provider, const std::string& instance_type,

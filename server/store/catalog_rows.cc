@@ -320,4 +320,16 @@ std::vector<ElectricityRow> ReadElectricity(SQLite::Database& db) {
   return out;
 }
 
+std::vector<TcoScenarioRow> ReadTcoScenarios(SQLite::Database& db) {
+  std::vector<TcoScenarioRow> out;
+  SQLite::Statement q(db,
+                      "SELECT name, request_json, updated_by, updated_unix_seconds FROM tco_scenarios "
+                      "ORDER BY name");
+  while (q.executeStep()) {
+    out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getString(),
+                   q.getColumn(3).getInt64()});
+  }
+  return out;
+}
+
 }  // namespace capplan::store

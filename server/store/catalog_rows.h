@@ -36,5 +36,6 @@ std::vector<PriceRow> ReadPrices(SQLite::Database& db);
 std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db);
 std::vector<FabricRow> ReadFabrics(SQLite::Database& db);
 std::vector<ElectricityRow> ReadElectricity(SQLite::Database& db);
+std::vector<TcoScenarioRow> ReadTcoScenarios(SQLite::Database& db);
 
 }  // namespace capplan::store

@@ -40,8 +40,8 @@ absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const DatabaseO
 absl::Status CatalogStore::LearnColumns() {
   try {
     SQLite::Database& db = db_->impl().db;
-    for (const char* table :
-         {"gpu_types", "models", "instance_types", "prices", "benchmarks", "fabrics", "electricity_prices"}) {
+    for (const char* table : {"gpu_types", "models", "instance_types", "prices", "benchmarks", "fabrics",
+                              "electricity_prices", "tco_scenarios"}) {
       // Column names come from our own schema, never from a request.
       SQLite::Statement q(db, absl::StrCat("PRAGMA table_info(", table, ")"));
       std::vector<std::string> parts;
@@ -91,6 +91,9 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
     }
     if (reload & kFabricTable) t.fabrics = MakeFabricTable(ReadFabrics(db));
     if (reload & kElectricityTable) t.electricity = MakeElectricityTable(ReadElectricity(db));
+    if (reload & kTcoScenarioTable) {
+      t.tco_scenarios = std::make_shared<const std::vector<TcoScenarioRow>>(ReadTcoScenarios(db));
+    }
     // Training benchmarks resolve their fabric through the GPU's default and the fabrics.
     if (reload & (kModelTable | kBenchmarkTable | kGpuTable | kFabricTable)) {
       t.calibration = MakeCalibration(*t.models, *t.benchmarks, *t.gpus, *t.fabrics);
@@ -147,8 +150,10 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
     next = std::move(*loaded);
   }
   snapshot_stale_ = false;
+  const int64_t version = next->catalog_version;
   std::atomic_store(&snapshot_, std::move(next));
   last_publish_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (publish_listener_) publish_listener_(version);
   return absl::OkStatus();
 }
 
@@ -179,6 +184,11 @@ void CatalogStore::BeginDrain() { draining_ = true; }
 void CatalogStore::SetHealthListener(std::function<void(const absl::Status&)> listener) {
   std::lock_guard<std::mutex> lock(write_mu_);
   health_listener_ = std::move(listener);
+}
+
+void CatalogStore::SetPublishListener(std::function<void(int64_t)> listener) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  publish_listener_ = std::move(listener);
 }
 
 absl::Status CatalogStore::MayCommit() {

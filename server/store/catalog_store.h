@@ -114,6 +114,11 @@ class CatalogStore {
   absl::StatusOr<WriteResult> UpsertElectricityPrice(const WriteContext& ctx, const ElectricityRow& row);
   // NotFound when the region has no price.
   absl::StatusOr<WriteResult> DeleteElectricityPrice(const WriteContext& ctx, const std::string& region);
+  // A standing TCO scenario, keyed by name (at most kMaxTcoScenarios: ResourceExhausted
+  // beyond). The caller has checked that the request prices; the store keeps its JSON.
+  absl::StatusOr<WriteResult> UpsertTcoScenario(const WriteContext& ctx, const TcoScenarioRow& row);
+  // NotFound when there is no scenario of that name.
+  absl::StatusOr<WriteResult> DeleteTcoScenario(const WriteContext& ctx, const std::string& name);
   // SkyPilot catalogs (price_csv.h: the public AWS v7, GCP v7 and Azure v6 layouts, or the
   // columns by name), checked by the sanity rules (import_checks.h). Strict: bad rows come
   // back in `errors` and nothing is written. Partial: the good offers are written in one
@@ -137,6 +142,9 @@ class CatalogStore {
   // becomes unusable: the database file was deleted or replaced under it. Every later write
   // is refused with that status.
   void SetHealthListener(std::function<void(const absl::Status&)> listener);
+  // Called after every published snapshot (with the write lock held: keep it short, e.g.
+  // wake a thread) with the new catalog version.
+  void SetPublishListener(std::function<void(int64_t catalog_version)> listener);
 
   Database& database() { return *db_; }
   // Time spent building the last published snapshot.
@@ -152,7 +160,8 @@ class CatalogStore {
     kBenchmarkTable = 16,
     kFabricTable = 32,
     kElectricityTable = 64,
-    kAllTables = 127,
+    kTcoScenarioTable = 128,
+    kAllTables = 255,
   };
 
   explicit CatalogStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
@@ -202,6 +211,7 @@ class CatalogStore {
   bool snapshot_stale_ ABSL_GUARDED_BY(write_mu_) = false;
   absl::Status unusable_ ABSL_GUARDED_BY(write_mu_);
   std::function<void(const absl::Status&)> health_listener_ ABSL_GUARDED_BY(write_mu_);
+  std::function<void(int64_t)> publish_listener_ ABSL_GUARDED_BY(write_mu_);
   std::map<std::string, std::string> json_exprs_;  // table -> json_object(...) over its columns
   // Accessed only through std::atomic_load / std::atomic_store.
   std::shared_ptr<const CatalogSnapshot> snapshot_;

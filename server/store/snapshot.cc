@@ -208,15 +208,16 @@ std::shared_ptr<const Calibration> MakeCalibration(const Table<ModelRow>& models
 }
 
 CatalogSnapshot::CatalogSnapshot(CatalogTables t)
-    : tables_{OrEmpty(std::move(t.gpus)),    OrEmpty(std::move(t.models)),     OrEmpty(std::move(t.instances)),
-              OrEmpty(std::move(t.prices)),  OrEmpty(std::move(t.benchmarks)), OrEmpty(std::move(t.calibration)),
-              OrEmpty(std::move(t.fabrics)), OrEmpty(std::move(t.electricity))},
+    : tables_{OrEmpty(std::move(t.gpus)),    OrEmpty(std::move(t.models)),      OrEmpty(std::move(t.instances)),
+              OrEmpty(std::move(t.prices)),  OrEmpty(std::move(t.benchmarks)),  OrEmpty(std::move(t.calibration)),
+              OrEmpty(std::move(t.fabrics)), OrEmpty(std::move(t.electricity)), OrEmpty(std::move(t.tco_scenarios))},
       gpus(tables_.gpus->rows),
       models(tables_.models->rows),
       instances(tables_.instances->rows),
       benchmarks(*tables_.benchmarks),
       fabrics(tables_.fabrics->rows),
       electricity(tables_.electricity->rows),
+      tco_scenarios(*tables_.tco_scenarios),
       training_benchmarks(tables_.calibration->training),
       serving_benchmarks(tables_.calibration->serving),
       price_count(CountPrices(*tables_.prices)) {}

@@ -1,7 +1,7 @@
 // A real Prometheus server (Debian's `prometheus`) on loopback scrapes a real capplan-server
-// under a little load with the shipped alert rules; every PromQL expression in the Grafana
-// dashboard must return data and every rule must evaluate without error, through the
-// Prometheus HTTP API.
+// under a little load, with the shipped alert rules and a standing TCO scenario; every PromQL
+// expression in both Grafana dashboards must return data and every rule must evaluate without
+// error, through the Prometheus HTTP API.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -32,7 +32,8 @@ std::string UrlEncode(const std::string& s) {
   return out;
 }
 
-// The "expr" strings of a Grafana dashboard JSON, unescaped.
+// The "expr" strings of a Grafana dashboard JSON, unescaped, with the dashboard variable
+// $scenario as its "All" value.
 std::vector<std::string> DashboardExprs(const std::string& json) {
   std::vector<std::string> out;
   static const std::regex kExpr(R"re("expr":\s*"((?:[^"\\]|\\.)*)")re");
@@ -42,6 +43,7 @@ std::vector<std::string> DashboardExprs(const std::string& json) {
       if (raw[i] == '\\' && i + 1 < raw.size()) ++i;
       s += raw[i];
     }
+    for (size_t at = s.find("$scenario"); at != std::string::npos; at = s.find("$scenario")) s.replace(at, 9, ".+");
     out.push_back(s);
   }
   return out;
@@ -94,7 +96,10 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
     GTEST_SKIP() << "prometheus not installed (scripts/install-deps.sh installs Debian's prometheus)";
   }
   TempDir dir;
-  ServerProcess server({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db"});
+  const std::string admin_token = "admin-token-0123456789abcdef";
+  WriteTokenFile(dir.path() + "/tokens", admin_token + " ops admin\n");
+  ServerProcess server({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db",
+                        "--admin_token_file=" + dir.path() + "/tokens"});
   ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
   const std::string deploy = std::string(CAPPLAN_SOURCE_DIR) + "/deploy";
   std::ofstream(dir.path() + "/prometheus.yml")
@@ -114,6 +119,17 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
   plan.mutable_serving()->set_prompt_tokens(512);
   plan.mutable_serving()->set_output_tokens(128);
   plan.mutable_serving()->set_requests_per_second(35);
+  // The TCO dashboard's scenario: the README's template (8 x A100 bought for $250,000, $5,000
+  // a month to run, against $15,000 a month of rent) serving the workload above.
+  client::ClientOptions ao = o;
+  ao.admin_token = admin_token;
+  capplan::v1::UpsertTcoScenarioRequest scenario;
+  scenario.mutable_scenario()->set_name("seed-a100-serving");
+  capplan::v1::TcoRequest* tco = scenario.mutable_scenario()->mutable_request();
+  *tco = SeedTcoRequest();
+  *tco->mutable_serving() = plan.serving();
+  absl::StatusOr<capplan::v1::WriteResponse> written = client::Client(ao).UpsertTcoScenario(scenario);
+  ASSERT_TRUE(written.ok()) << written.status();
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(6);
   while (std::chrono::steady_clock::now() < until) {
     (void)c.Health();
@@ -133,7 +149,11 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
 
   const std::vector<std::string> exprs = DashboardExprs(ReadFile(deploy + "/grafana/capplan-dashboard.json"));
   ASSERT_GE(exprs.size(), 8u);
-  for (const std::string& e : exprs) {
+  const std::vector<std::string> tco_exprs = DashboardExprs(ReadFile(deploy + "/grafana/capplan-tco.json"));
+  ASSERT_GE(tco_exprs.size(), 6u);
+  std::vector<std::string> all = exprs;
+  all.insert(all.end(), tco_exprs.begin(), tco_exprs.end());
+  for (const std::string& e : all) {
     const std::string body = prom.Get("/api/v1/query?query=" + UrlEncode(e));
     EXPECT_NE(body.find("\"status\":\"success\""), std::string::npos) << e << "\n" << body;
     EXPECT_EQ(body.find("\"result\":[]"), std::string::npos) << "no data for: " << e << "\n" << body;

@@ -200,7 +200,10 @@ int UnusedLoopbackPort() {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  (void)bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  if (bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(s);
+    return 0;
+  }
   socklen_t len = sizeof addr;
   getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
   close(s);
@@ -283,6 +286,19 @@ capplan::v1::SetPriceRequest P5Price(double usd) {
   p->set_price_usd_per_hour(usd);
   p->mutable_source()->set_citation("AWS price cut announcement, ops ticket 42");
   p->mutable_source()->set_as_of_date("2025-06-05");
+  return r;
+}
+
+capplan::v1::TcoRequest SeedTcoRequest() {
+  capplan::v1::TcoRequest r;
+  r.set_horizon_months(36);
+  capplan::v1::TcoFleet* f = r.add_fleets();
+  f->set_gpu_name("A100-SXM4-80GB");
+  f->set_gpu_count(8);
+  f->mutable_own()->set_capex_usd(250000);
+  f->mutable_own()->set_ops_usd_per_month(5000);
+  f->mutable_own()->set_power_watts(0);
+  f->mutable_rent()->set_price_usd_per_month(15000);
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "capplan/v1/admin.pb.h"
+#include "capplan/v1/planner.pb.h"
 
 namespace capplan::testing {
 
@@ -73,7 +74,8 @@ void WriteTokenFile(const std::string& path, const std::string& content);
 ExitResult RunProgram(const std::vector<std::string>& argv, int timeout_ms,
                       const std::map<std::string, std::string>& env = {});
 
-// A loopback TCP port that was free a moment ago (bound to port 0, then released).
+// A loopback TCP port that was free a moment ago (bound to port 0, then released); 0 when
+// none could be bound.
 int UnusedLoopbackPort();
 
 // Plain HTTP/1.0 GET on loopback; returns the body, or "" with `status` set to the failure.
@@ -99,5 +101,10 @@ int64_t QueryDb(const std::string& db_path, const std::string& sql);
 
 // An on-demand price for aws p5.48xlarge in us-east-1 (a shipped offer), with a source.
 capplan::v1::SetPriceRequest P5Price(double usd);
+
+// The user's own TCO template (shared/seeds/000, the README's `capplan tco` example): 8 x A100
+// 80GB bought for $250,000 with $5,000/month to run, against $15,000/month of rent.
+// Cumulative own 250,000 + 5,000 m <= rent 15,000 m first at m = 25.
+capplan::v1::TcoRequest SeedTcoRequest();
 
 }  // namespace capplan::testing

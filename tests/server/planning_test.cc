@@ -12,6 +12,7 @@ namespace {
 namespace v1 = capplan::v1;
 
 using PlanningTest = testing::ShippedCatalogTest;
+using testing::SeedTcoRequest;
 
 v1::PlanRequest FineTune7B() {
   // seeds/000: fine-tuning a 7B model; 2B tokens of full fine-tuning.
@@ -289,25 +290,9 @@ TEST_F(PlanningTest, CompareServingInstancesPricesAndCapacity) {
   EXPECT_EQ(Compare(snap(), r, &resp).code(), absl::StatusCode::kNotFound);
 }
 
-v1::TcoRequest SeedTemplate() {
-  // seeds/000 section 3.2: own $250,000 up front + $5,000/month; cloud $15,000/month. Eight
-  // A100s, fully used; the $5,000 covers power, so no separate electricity.
-  v1::TcoRequest r;
-  r.set_horizon_months(36);
-  v1::TcoFleet* f = r.add_fleets();
-  f->set_gpu_name("A100-SXM4-80GB");
-  f->set_gpu_count(8);
-  f->mutable_own()->set_capex_usd(250000);
-  f->mutable_own()->set_ops_usd_per_month(5000);
-  f->mutable_own()->set_power_watts(0);
-  f->mutable_own()->set_electricity_usd_per_kwh(0);
-  f->mutable_rent()->set_price_usd_per_month(15000);
-  return r;
-}
-
 TEST_F(PlanningTest, TcoReproducesTheSeedTemplate) {
   v1::TcoResponse resp;
-  absl::Status s = Tco(snap(), SeedTemplate(), &resp);
+  absl::Status s = Tco(snap(), SeedTcoRequest(), &resp);
   ASSERT_TRUE(s.ok()) << s;
   ASSERT_EQ(resp.series_size(), 36);
   // Cash: 250000 + 5000 m <= 15000 m first at m = 25.
@@ -359,7 +344,7 @@ TEST_F(PlanningTest, TcoPricesRentFromTheCatalogAndServingPerMillion) {
 }
 
 TEST_F(PlanningTest, TcoHybridFleetAndErrors) {
-  v1::TcoRequest r = SeedTemplate();
+  v1::TcoRequest r = SeedTcoRequest();
   v1::TcoFleet* serving = r.add_fleets();
   serving->set_role("serving");
   serving->set_gpu_name("T4");
@@ -371,19 +356,19 @@ TEST_F(PlanningTest, TcoHybridFleetAndErrors) {
   EXPECT_NEAR(resp.series(0).rent_usd(), resp.fleets(0).rent_usd_per_month() + resp.fleets(1).rent_usd_per_month(),
               1e-6);
 
-  v1::TcoRequest bad = SeedTemplate();
+  v1::TcoRequest bad = SeedTcoRequest();
   bad.set_horizon_months(0);
   EXPECT_NE(Tco(snap(), bad, &resp).message().find("horizon_months"), std::string::npos);
-  bad = SeedTemplate();
+  bad = SeedTcoRequest();
   bad.mutable_fleets(0)->set_gpu_name("B300");
   EXPECT_EQ(Tco(snap(), bad, &resp).code(), absl::StatusCode::kNotFound);
-  bad = SeedTemplate();
+  bad = SeedTcoRequest();
   bad.mutable_fleets(0)->set_gpu_name("H200-SXM-141GB");  // no list price in the catalog (migration 0005)
   bad.mutable_fleets(0)->mutable_own()->clear_capex_usd();
   absl::Status s = Tco(snap(), bad, &resp);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("fleets[0].own.capex_usd"), std::string::npos) << s;
-  bad = SeedTemplate();
+  bad = SeedTcoRequest();
   bad.mutable_fleets(0)->set_usage_gpu_hours_per_month(10000);  // > 8 x 730
   EXPECT_NE(Tco(snap(), bad, &resp).message().find("usage_gpu_hours_per_month"), std::string::npos);
 }

@@ -1,4 +1,4 @@
-// The grown catalog (migration 0010): it migrates on a fresh database and from the version
+// The grown catalog (migration 0008): it migrates on a fresh database and from the version
 // before it, every offer names a known GPU and fabric, every price names its source, and the
 // new rows hold the figures their sources give.
 #include <gtest/gtest.h>

@@ -1,0 +1,10 @@
+-- 0006: standing TCO scenarios. Ops name a TcoRequest; the server recomputes every scenario
+-- for each catalog version and exports the answers as capplan_tco_* gauges labelled by name.
+-- The request is kept as protobuf JSON (proto field names), so the audit log and a backup
+-- show it readably; the server checks it like a Tco call before it is written.
+CREATE TABLE tco_scenarios (
+  name TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 64),
+  request_json TEXT NOT NULL CHECK (json_valid(request_json) AND length(request_json) <= 65536),
+  updated_by TEXT NOT NULL,
+  updated_unix_seconds INTEGER NOT NULL
+);
