@@ -1,4 +1,4 @@
-// What a user notices of the grown catalog (migration 0010): Plan ranks the new H200 and B200
+// What a user notices of the grown catalog (migration 0008): Plan ranks the new H200 and B200
 // offers in the regions their price lists give, at the cited price.
 #include <gtest/gtest.h>
 
