@@ -1,0 +1,230 @@
+// Disaggregated prefill and decode. See serving_disagg.h for the model and its sources.
+#include "core/serving_disagg.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/format.h"
+#include "core/units.h"
+#include "core/validate.h"
+
+namespace capplan::core {
+
+namespace {
+
+// As serving.cc: vLLM's max_num_seqs default is 256; the search goes to 1024.
+constexpr int64_t kMaxDecodeBatch = 1024;
+
+double MeanContext(const ServingWorkload& w) {
+  return static_cast<double>(w.prompt_tokens) + static_cast<double>(w.output_tokens) / 2.0;
+}
+
+double StepSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch, const ServingEfficiency& e) {
+  absl::StatusOr<DecodeStep> s = EstimateDecodeStep(w, gpu, tp, batch, MeanContext(w), e);
+  return s.ok() ? s->seconds : 0;
+}
+
+void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
+  // A prefill replica takes one prompt and emits its first token: the unqueued TTFT of a
+  // batch of one. Its share of batched prefill work is what is left of the replica's time
+  // per request once the request's own tokens are paid for.
+  ServingWorkload alone = w;
+  alone.ttft_slo_seconds = alone.tpot_slo_seconds = alone.e2e_slo_seconds = 0;
+  absl::StatusOr<ServingEstimate> one = EstimateServingAtBatch(alone, gpu, s->tp, 1, eff);
+  if (!one.ok()) {
+    s->prefill_status = one.status();
+    return;
+  }
+  s->prefill_seconds = one->ttft_seconds;
+  s->prefill_seconds_low = one->ttft_seconds_low;
+  s->prefill_seconds_high = one->ttft_seconds_high;
+  const double residence = 1.0 / one->requests_per_second_per_replica;
+  const double own_tokens = static_cast<double>(w.output_tokens) * one->tpot_seconds;
+  s->prefill_busy_seconds = std::clamp(residence - own_tokens, 1e-9, one->ttft_seconds);
+}
+
+void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
+  absl::StatusOr<ServingMemory> mem = ServingMemoryPerGpu(w, gpu, s->tp);
+  if (!mem.ok()) {
+    s->decode_status = mem.status();
+    return;
+  }
+  s->memory = *mem;
+  if (mem->max_concurrent_sequences < 1) {
+    s->decode_status = absl::FailedPreconditionError(
+        absl::StrFormat("decode at tp=%d: weights and one sequence's KV cache do not fit %s", s->tp, gpu.name));
+    return;
+  }
+  const int64_t cap = std::min(mem->max_concurrent_sequences, kMaxDecodeBatch);
+  s->decode_batch = LargestDecodeBatch(w, gpu, s->tp, cap, w.tpot_slo_seconds, eff);
+  if (s->decode_batch < 1) {
+    s->decode_status = absl::FailedPreconditionError(absl::StrCat(
+        "decode at tp=", s->tp, " misses the TPOT SLO ", Fixed(w.tpot_slo_seconds, 4), " s even at batch 1"));
+    return;
+  }
+  absl::StatusOr<DecodeStep> step = EstimateDecodeStep(w, gpu, s->tp, s->decode_batch, MeanContext(w), eff);
+  if (!step.ok()) {
+    s->decode_status = step.status();
+    return;
+  }
+  s->step = *step;
+  s->step_seconds_low = StepSeconds(w, gpu, s->tp, s->decode_batch, EfficiencyAtEnd(eff, false));
+  s->step_seconds_high = StepSeconds(w, gpu, s->tp, s->decode_batch, EfficiencyAtEnd(eff, true));
+}
+
+// KV bytes move from each prefill GPU's shard to the decode GPUs in parallel: the narrower
+// side's links carry them.
+absl::StatusOr<double> KvTransferSeconds(const ServingWorkload& w, const Fabric& f, int prefill_tp, int decode_tp,
+                                         double bytes, bool* over_network) {
+  const double lanes = static_cast<double>(std::min(prefill_tp, decode_tp));
+  *over_network = !(prefill_tp + decode_tp <= f.gpus_per_node && f.intra_node_bytes_per_second_per_gpu > 0);
+  if (!*over_network) return bytes / (f.intra_node_bytes_per_second_per_gpu * lanes);
+  if (f.network == NetworkKind::kNone || !(f.network_bytes_per_second_per_gpu > 0)) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "prefill tp=%d and decode tp=%d do not share a node of %d GPUs, and the fabric has no network to move "
+        "%.1f MB of KV cache per %d-token prompt",
+        prefill_tp, decode_tp, f.gpus_per_node, bytes / 1e6, w.prompt_tokens));
+  }
+  return f.network_latency_seconds + bytes / (f.network_bytes_per_second_per_gpu * lanes);
+}
+
+}  // namespace
+
+ServingEfficiency EfficiencyAtEnd(const ServingEfficiency& eff, bool slow) {
+  ServingEfficiency e = eff;
+  e.bandwidth.point = slow ? eff.bandwidth.low : eff.bandwidth.high;
+  e.compute.point = slow ? eff.compute.low : eff.compute.high;
+  return e;
+}
+
+const char* ServingDeploymentName(ServingDeployment d) {
+  return d == ServingDeployment::kDisaggregated ? "disaggregated" : "colocated";
+}
+
+int64_t LargestDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t max_batch,
+                           double tpot_slo_seconds, const ServingEfficiency& eff) {
+  if (tpot_slo_seconds <= 0) return std::max<int64_t>(0, max_batch);
+  return LargestBatchWhere(max_batch, [&](int64_t b) {
+    const double s = StepSeconds(w, gpu, tp, b, eff);
+    return s > 0 && s <= tpot_slo_seconds;
+  });
+}
+
+std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
+                                                    const ServingEfficiency& eff) {
+  std::vector<DisaggregatedStage> out;
+  if (!ValidateServingWorkload(w).ok() || !ValidateGpu(gpu).ok()) return out;
+  const int64_t heads = EffectiveShape(w.model).num_attention_heads;
+  for (int tp = 1; tp <= gpu.gpus_per_node; tp *= 2) {
+    if (heads <= 0 || heads % tp != 0) continue;
+    DisaggregatedStage& s = out.emplace_back();
+    s.tp = tp;
+    FillPrefill(w, gpu, eff, &s);
+    FillDecode(w, gpu, eff, &s);
+  }
+  return out;
+}
+
+absl::StatusOr<DisaggregatedServing> SizeDisaggregated(const ServingWorkload& w, const Fabric& fabric,
+                                                       const DisaggregatedStage& prefill,
+                                                       const DisaggregatedStage& decode) {
+  CAPPLAN_RETURN_IF_ERROR(prefill.prefill_status);
+  CAPPLAN_RETURN_IF_ERROR(decode.decode_status);
+  if (!fabric.Known()) return absl::FailedPreconditionError("disaggregation needs a known fabric");
+  if (prefill.tp > fabric.gpus_per_node || decode.tp > fabric.gpus_per_node) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("a replica of tp=", std::max(prefill.tp, decode.tp), " does not fit a node of ",
+                     fabric.gpus_per_node, " GPUs"));
+  }
+  DisaggregatedServing d;
+  d.prefill_tp = prefill.tp;
+  d.decode_tp = decode.tp;
+  d.decode_batch = decode.decode_batch;
+  d.decode_memory = decode.memory;
+  d.kv_bytes_per_request = KvBytesPerToken(EffectiveShape(w.model), w.kv_precision) *
+                           static_cast<double>(w.prompt_tokens);
+  absl::StatusOr<double> kv =
+      KvTransferSeconds(w, fabric, prefill.tp, decode.tp, d.kv_bytes_per_request, &d.kv_over_network);
+  if (!kv.ok()) return kv.status();
+  d.kv_transfer_seconds = *kv;
+  d.prefill_seconds = prefill.prefill_seconds;
+  d.prefill_seconds_low = prefill.prefill_seconds_low;
+  d.prefill_seconds_high = prefill.prefill_seconds_high;
+  d.prefill_busy_seconds = prefill.prefill_busy_seconds;
+  d.ttft_seconds = prefill.prefill_seconds + d.kv_transfer_seconds;
+  d.ttft_seconds_low = prefill.prefill_seconds_low + d.kv_transfer_seconds;
+  d.ttft_seconds_high = prefill.prefill_seconds_high + d.kv_transfer_seconds;
+  d.tpot_seconds = decode.step.seconds;
+  d.tpot_seconds_low = decode.step_seconds_low;
+  d.tpot_seconds_high = decode.step_seconds_high;
+  const double out_tokens = static_cast<double>(w.output_tokens);
+  const double b = static_cast<double>(d.decode_batch);
+  d.decode_capacity_per_second = b / (out_tokens * d.tpot_seconds);
+  d.decode_capacity_low_per_second = b / (out_tokens * d.tpot_seconds_high);
+  d.decode_capacity_high_per_second = b / (out_tokens * d.tpot_seconds_low);
+  d.prefill_capacity_per_second = 1.0 / d.prefill_busy_seconds;
+
+  // Prefill pool: replicas raised until p99 TTFT (and e2e) meet the SLOs at their share.
+  ReplicaService ps;
+  ps.ttft_seconds = d.ttft_seconds;
+  ps.tpot_seconds = d.tpot_seconds;
+  ps.output_tokens = w.output_tokens;
+  ps.batch = 0;  // a prefill replica's only queue is its prefill engine (M/D/1)
+  ps.capacity_per_second = d.prefill_capacity_per_second;
+  ps.prefill_busy_seconds = d.prefill_busy_seconds;
+  const double lambda = w.requests_per_second;
+  const double prefill_break = SloBreakLoad(ps, w.ttft_slo_seconds, w.e2e_slo_seconds);
+  d.prefill_replicas = ReplicasForLoad(lambda, ps.capacity_per_second, w.target_utilization, prefill_break);
+  if (d.prefill_replicas < 1) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "disaggregated prefill tp=", prefill.tp, ": unqueued TTFT ", Fixed(d.ttft_seconds, 3), " s (prefill ",
+        Fixed(d.prefill_seconds, 3), " s + KV transfer ", Fixed(d.kv_transfer_seconds, 4),
+        " s) leaves no room under the SLOs at any pool size"));
+  }
+  // Decode pool: concurrent sequences (Little's law) over the batch a replica holds.
+  d.decode_replicas = std::max<int64_t>(
+      1, static_cast<int64_t>(std::ceil(lambda / (d.decode_capacity_per_second * w.target_utilization) - 1e-9)));
+  d.latency = LatencyAt(ps, lambda / static_cast<double>(d.prefill_replicas));
+  const QueueWait slot = MgcWait(lambda / static_cast<double>(d.decode_replicas), b / d.decode_capacity_per_second,
+                                 d.decode_batch, 0.0);
+  // A request waiting for a decode slot has its first token already (the prefill replica
+  // emits it) but not its second.
+  d.latency.e2e_p50_seconds += slot.Quantile(0.5);
+  d.latency.e2e_p99_seconds += slot.Quantile(0.99);
+  d.latency.wait_mean_seconds += slot.mean_seconds;
+  d.slo_break_requests_per_second =
+      std::min(prefill_break * static_cast<double>(d.prefill_replicas),
+               d.decode_capacity_per_second * static_cast<double>(d.decode_replicas));
+  d.bottleneck = d.kv_over_network && d.kv_transfer_seconds > d.prefill_seconds ? Bottleneck::kNetwork
+                                                                                 : decode.step.bound;
+  d.total_gpus = d.PrefillGpus() + d.DecodeGpus();
+  return d;
+}
+
+absl::StatusOr<std::vector<DisaggregatedServing>> SearchDisaggregated(const ServingWorkload& w, const Fabric& fabric,
+                                                                      const std::vector<DisaggregatedStage>& stages) {
+  std::vector<DisaggregatedServing> out;
+  absl::Status first = absl::FailedPreconditionError("no tensor-parallel degree divides the model's heads");
+  bool failed = false;
+  for (const DisaggregatedStage& p : stages) {
+    for (const DisaggregatedStage& d : stages) {
+      absl::StatusOr<DisaggregatedServing> s = SizeDisaggregated(w, fabric, p, d);
+      if (s.ok()) {
+        out.push_back(*s);
+      } else if (!failed) {
+        first = s.status();
+        failed = true;
+      }
+    }
+  }
+  if (out.empty()) return first;
+  std::stable_sort(out.begin(), out.end(), [](const DisaggregatedServing& a, const DisaggregatedServing& b) {
+    if (a.total_gpus != b.total_gpus) return a.total_gpus < b.total_gpus;
+    return a.tpot_seconds < b.tpot_seconds;
+  });
+  return out;
+}
+
+}  // namespace capplan::core
