@@ -1,7 +1,8 @@
 // Serving estimator: weights and KV-cache memory, prefill and decode latency from a roofline,
 // the batch that maximises throughput under SLOs, replicas for an offered load, and cost.
 // Formulas: Pope et al. 2022 ("Efficiently Scaling Transformer Inference"), kipply's
-// "Transformer Inference Arithmetic" (2022), Kwon et al. 2023 (vLLM, paged KV cache).
+// "Transformer Inference Arithmetic" (2022), Kwon et al. 2023 (vLLM, paged KV cache),
+// Agrawal et al. 2024 (Sarathi-Serve: chunked prefills share iterations with decodes).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "core/gpu.h"
 #include "core/model.h"
 #include "core/precision.h"
+#include "core/serving_engine.h"
 #include "core/training.h"
 
 namespace capplan::core {
@@ -23,8 +25,12 @@ inline constexpr double kDefaultTargetUtilization = 0.7;
 // The smallest positive offered load (requests per second) a workload may state.
 inline constexpr double kMinRequestsPerSecond = 1e-6;
 // vLLM's default gpu_memory_utilization (Kwon et al. 2023; vLLM engine arguments): 90% of
-// device memory for weights, activations and KV cache; the rest is CUDA context and slack.
+// device memory for weights, activations and KV cache. Other engines: EngineProfileFor.
 inline constexpr double kUsableMemoryFraction = 0.9;
+// Held outside the engine's tensors on every GPU: the driver's reservation (an 80 GiB H100
+// reports 81,559 MiB total in nvidia-smi: 361 MiB held) plus the CUDA context (~300-500 MiB,
+// PyTorch CUDA semantics notes) and CUDA-graph/NCCL buffers. An estimate, 1 GiB.
+inline constexpr double kRuntimeReservedBytes = 1024.0 * 1024.0 * 1024.0;
 
 struct ServingWorkload {
   ModelArchitecture model;
@@ -37,15 +43,17 @@ struct ServingWorkload {
   double tpot_slo_seconds = 0;
   double e2e_slo_seconds = 0;
   double target_utilization = kDefaultTargetUtilization;
+  ServingEngine engine = ServingEngine::kVllm;
+  // True when a batch's requests arrive together (a static batch, an offline benchmark, a
+  // burst): the i-th waits for the prefills queued ahead of it, and the at-batch estimate
+  // reports the batch's mean first-token time and serial prefill-then-decode throughput.
+  // False: requests arrive spread out and continuous batching overlaps chunked prefills
+  // with decodes (Sarathi-Serve).
+  bool batch_arrives_at_once = false;
 };
 
-struct ServingEfficiency {
-  Efficiency bandwidth;  // achieved / peak memory bandwidth while decoding
-  Efficiency compute;    // achieved / peak dense FLOP/s in prefill and compute-bound decode
-};
-
-// Defaults per GPU class, with sources.
-ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu);
+// The default efficiencies for the workload's engine and weight precision on this GPU.
+ServingEfficiency DefaultServingEfficiency(const ServingWorkload& w, const GpuSpec& gpu);
 
 // Bytes per weight parameter: INT4 carries group-wise FP16 scale and zero point per 128
 // weights (AWQ, Lin et al. 2023; GPTQ, Frantar et al. 2023), +0.03 bytes.
@@ -55,7 +63,9 @@ struct ServingMemory {
   double weights_bytes = 0;          // per GPU
   double kv_bytes_per_token = 0;     // per GPU
   double kv_bytes_per_sequence = 0;  // per GPU, prompt + output tokens
-  double overhead_bytes = 0;         // per GPU, reserved (1 - kUsableMemoryFraction)
+  double overhead_bytes = 0;         // per GPU: the engine's unused share plus the runtime's reserve
+  double activation_bytes = 0;       // per GPU: one iteration of max_batched_tokens (the engine's profile run)
+  double kv_budget_bytes = 0;        // per GPU: what the engine gives the KV cache
   double capacity_bytes = 0;
   int64_t max_concurrent_sequences = 0;  // 0: the weights alone do not fit
 };
@@ -70,12 +80,35 @@ struct DecodeStep {
   double memory_seconds = 0;
   double compute_seconds = 0;
   double comm_seconds = 0;
+  double overhead_seconds = 0;  // the engine's fixed per-iteration cost
   Bottleneck bound = Bottleneck::kMemoryBandwidth;
 };
 
-// One decode iteration for `batch` sequences whose mean context is `context_tokens`.
+// One decode iteration for `batch` sequences whose mean context is `context_tokens`: weight
+// reads (MoE: the experts the batch touches), KV reads at that context, the engine overhead.
 absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,
                                               double context_tokens, const ServingEfficiency& eff);
+
+struct PrefillEstimate {
+  double seconds = 0;          // the prompt alone on an idle replica, to its first token
+  double compute_seconds = 0;  // 2·N_active·P + causal attention FLOPs at the compute efficiency
+  double memory_seconds = 0;   // one weight read per chunk
+  double comm_seconds = 0;     // tensor-parallel all-reduces
+  double overhead_seconds = 0;
+  int64_t chunks = 0;  // iterations of the engine's max_batched_tokens
+  Bottleneck bound = Bottleneck::kCompute;
+};
+
+// The prefill of one `prompt_tokens` prompt at tp on an idle replica, chunked by the
+// workload's engine token budget.
+absl::StatusOr<PrefillEstimate> EstimatePrefill(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                                int64_t prompt_tokens, const ServingEfficiency& eff);
+
+// Time to the first token of the `index`-th (0-based) of `burst_size` requests arriving
+// together at an idle replica: the prefills queued ahead of it and its own, at the engine's
+// token budget per iteration. No queueing before the burst.
+absl::StatusOr<double> BurstFirstTokenSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t burst_size,
+                                              int64_t index, const ServingEfficiency& eff);
 
 struct ServingEstimate {
   int tp = 1;
@@ -91,10 +124,15 @@ struct ServingEstimate {
   int64_t total_gpus = 0;
   Bottleneck bottleneck = Bottleneck::kMemoryBandwidth;
   bool shape_inferred = false;
+  int64_t requested_batch = 0;           // EstimateServingAtBatch: the batch asked for
+  bool batch_limited_by_memory = false;  // the KV cache holds fewer; the engine runs `batch`
+  double prefill_seconds = 0;            // the prompt alone (EstimatePrefill)
+  double step_overhead_seconds = 0;      // the engine's per-iteration cost applied
 };
 
 // The estimate at a fixed batch (no SLO search). Fails with FailedPrecondition when the
-// weights or the batch's KV cache do not fit.
+// weights or one sequence's KV cache do not fit; a batch larger than the KV cache holds runs
+// at the concurrency that fits, as the engines do (batch_limited_by_memory).
 absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp,
                                                        int64_t batch, const ServingEfficiency& eff);
 
@@ -126,6 +164,7 @@ struct ServingBenchmark {
   double value = 0;
   MeasuredUnit unit = MeasuredUnit::kRequestsPerSecond;  // or output tokens/s
   std::string citation;
+  ServingEngine engine = ServingEngine::kVllm;
 };
 
 // Efficiencies for `w` on `gpu`: scaled from the closest plausible benchmark for the GPU, or

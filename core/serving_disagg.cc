@@ -27,22 +27,30 @@ double StepSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t
 }
 
 void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
-  // A prefill replica takes one prompt and emits its first token: the unqueued TTFT of a
-  // batch of one. Its share of batched prefill work is what is left of the replica's time
-  // per request once the request's own tokens are paid for.
-  ServingWorkload alone = w;
-  alone.ttft_slo_seconds = alone.tpot_slo_seconds = alone.e2e_slo_seconds = 0;
-  absl::StatusOr<ServingEstimate> one = EstimateServingAtBatch(alone, gpu, s->tp, 1, eff);
-  if (!one.ok()) {
-    s->prefill_status = one.status();
+  // A prefill replica takes one prompt and emits its first token. Prompts batched up to the
+  // engine's token budget share each weight read, so a replica is busy for a prompt's
+  // compute and all-reduces; the weight reads overlap.
+  absl::StatusOr<ServingMemory> mem = ServingMemoryPerGpu(w, gpu, s->tp);
+  if (!mem.ok()) {
+    s->prefill_status = mem.status();
     return;
   }
-  s->prefill_seconds = one->ttft_seconds;
-  s->prefill_seconds_low = one->ttft_seconds_low;
-  s->prefill_seconds_high = one->ttft_seconds_high;
-  const double residence = 1.0 / one->requests_per_second_per_replica;
-  const double own_tokens = static_cast<double>(w.output_tokens) * one->tpot_seconds;
-  s->prefill_busy_seconds = std::clamp(residence - own_tokens, 1e-9, one->ttft_seconds);
+  if (mem->max_concurrent_sequences < 1) {
+    s->prefill_status = absl::FailedPreconditionError(
+        absl::StrFormat("prefill at tp=%d: weights and one sequence's KV cache do not fit %s", s->tp, gpu.name));
+    return;
+  }
+  absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w, gpu, s->tp, w.prompt_tokens, eff);
+  absl::StatusOr<PrefillEstimate> fast = EstimatePrefill(w, gpu, s->tp, w.prompt_tokens, EfficiencyAtEnd(eff, false));
+  absl::StatusOr<PrefillEstimate> slow = EstimatePrefill(w, gpu, s->tp, w.prompt_tokens, EfficiencyAtEnd(eff, true));
+  if (!p.ok() || !fast.ok() || !slow.ok()) {
+    s->prefill_status = !p.ok() ? p.status() : (!fast.ok() ? fast.status() : slow.status());
+    return;
+  }
+  s->prefill_seconds = p->seconds;
+  s->prefill_seconds_low = fast->seconds;
+  s->prefill_seconds_high = slow->seconds;
+  s->prefill_busy_seconds = PrefillBusySeconds(*p);
 }
 
 void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
@@ -97,6 +105,10 @@ ServingEfficiency EfficiencyAtEnd(const ServingEfficiency& eff, bool slow) {
   e.bandwidth.point = slow ? eff.bandwidth.low : eff.bandwidth.high;
   e.compute.point = slow ? eff.compute.low : eff.compute.high;
   return e;
+}
+
+double PrefillBusySeconds(const PrefillEstimate& p) {
+  return std::clamp(p.compute_seconds + p.comm_seconds, 1e-9, std::max(p.seconds, 1e-9));
 }
 
 const char* ServingDeploymentName(ServingDeployment d) {

@@ -66,6 +66,10 @@ struct DisaggregatedStage {
   ServingMemory memory;
 };
 
+// A replica's busy time per prompt when prompts are batched up to the engine's token budget:
+// their compute and all-reduces; the weight reads they share overlap.
+double PrefillBusySeconds(const PrefillEstimate& p);
+
 // The same efficiencies with `point` moved to the slow (low) or fast (high) end.
 ServingEfficiency EfficiencyAtEnd(const ServingEfficiency& eff, bool slow);
 

@@ -28,26 +28,27 @@ const std::vector<ServingOption>& ServingEvaluator::Options(const GpuRow& gpu) {
 
 namespace {
 
-// One co-located replica's unqueued figures. The prefill engine's time per request is what
-// is left of the replica's time per request (batch / capacity) once the request's own
-// output tokens at TPOT are paid for: its share of the batched prefills.
-ReplicaService ColocatedService(const ServingWorkload& w, const ServingEstimate& e) {
+// One co-located replica's unqueued figures. Chunked prefill keeps the replica's compute
+// busy for each prompt's FLOPs (PrefillBusySeconds): the prefill server of the queue model.
+ReplicaService ColocatedService(const ServingWorkload& w, const ServingEstimate& e, const PrefillEstimate& p) {
   ReplicaService s;
   s.ttft_seconds = e.ttft_seconds;
   s.tpot_seconds = e.tpot_seconds;
   s.output_tokens = w.output_tokens;
   s.batch = e.batch;
   s.capacity_per_second = e.requests_per_second_per_replica;
-  const double residence = static_cast<double>(e.batch) / e.requests_per_second_per_replica;
-  s.prefill_busy_seconds =
-      std::clamp(residence - static_cast<double>(w.output_tokens) * e.tpot_seconds, 1e-9, e.ttft_seconds);
+  // Never busier than the whole replica's time per request.
+  s.prefill_busy_seconds = std::min(PrefillBusySeconds(p), 1.0 / e.requests_per_second_per_replica);
   return s;
 }
 
-absl::StatusOr<ServingLayout> SizeColocated(const ServingWorkload& w, const ServingEstimate& e) {
+absl::StatusOr<ServingLayout> SizeColocated(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                            const ServingEstimate& e) {
+  absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w, gpu, e.tp, w.prompt_tokens, eff);
+  if (!p.ok()) return p.status();
   ServingLayout l;
   l.estimate = e;
-  l.service = ColocatedService(w, e);
+  l.service = ColocatedService(w, e, *p);
   const double slo_break = SloBreakLoad(l.service, w.ttft_slo_seconds, w.e2e_slo_seconds);
   const int64_t n =
       ReplicasForLoad(w.requests_per_second, l.service.capacity_per_second, w.target_utilization, slo_break);
@@ -127,7 +128,8 @@ const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::Colocated(co
   if (it != colocated_.end()) return it->second;
   std::vector<absl::StatusOr<ServingLayout>> out;
   for (const ServingOption& o : Options(gpu)) {
-    out.push_back(o.estimate.ok() ? SizeColocated(w_, *o.estimate) : absl::StatusOr<ServingLayout>(o.estimate.status()));
+    out.push_back(o.estimate.ok() ? SizeColocated(w_, gpu.spec, EfficiencyFor(gpu), *o.estimate)
+                                  : absl::StatusOr<ServingLayout>(o.estimate.status()));
   }
   return colocated_.emplace(gpu.spec.name, std::move(out)).first->second;
 }

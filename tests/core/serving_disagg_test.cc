@@ -38,7 +38,7 @@ const DisaggregatedStage& StageOf(const std::vector<DisaggregatedStage>& stages,
 TEST(DisaggregatedTest, KvCacheCrossesNvlinkWhenThePairSharesANode) {
   const ServingWorkload w = LongPrompt70B();
   const GpuSpec gpu = H100_SXM();
-  const std::vector<DisaggregatedStage> stages = DisaggregatedStages(w, gpu, DefaultServingEfficiency(gpu));
+  const std::vector<DisaggregatedStage> stages = DisaggregatedStages(w, gpu, DefaultServingEfficiency(w, gpu));
   absl::StatusOr<DisaggregatedServing> d = SizeDisaggregated(w, HgxH100(), StageOf(stages, 4), StageOf(stages, 4));
   ASSERT_TRUE(d.ok()) << d.status();
   // config.json: 80 layers x 8 KV heads x 128 head dim x K and V x 2 bytes = 327,680 bytes
@@ -53,7 +53,7 @@ TEST(DisaggregatedTest, KvCacheCrossesNvlinkWhenThePairSharesANode) {
 TEST(DisaggregatedTest, PoolsInSeparateNodesUseTheNetworkOrCannotPair) {
   const ServingWorkload w = LongPrompt70B();
   const GpuSpec gpu = H100_SXM();
-  const std::vector<DisaggregatedStage> stages = DisaggregatedStages(w, gpu, DefaultServingEfficiency(gpu));
+  const std::vector<DisaggregatedStage> stages = DisaggregatedStages(w, gpu, DefaultServingEfficiency(w, gpu));
   // Nodes of 4: a tp=4 prefill and a tp=4 decode replica sit in different nodes.
   absl::StatusOr<DisaggregatedServing> d = SizeDisaggregated(w, HgxH100(4), StageOf(stages, 4), StageOf(stages, 4));
   ASSERT_TRUE(d.ok()) << d.status();
@@ -73,7 +73,7 @@ TEST(DisaggregatedTest, DecodeBatchGrowsOnceItStopsWaitingForPrefills) {
   // Sec. 2.2), so the same TPOT SLO admits a larger batch.
   const ServingWorkload w = LongPrompt70B();
   const GpuSpec gpu = H100_SXM();
-  const ServingEfficiency eff = DefaultServingEfficiency(gpu);
+  const ServingEfficiency eff = DefaultServingEfficiency(w, gpu);
   absl::StatusOr<ServingEstimate> co = EstimateServing(w, gpu, 8, eff);
   ASSERT_TRUE(co.ok()) << co.status();
   const std::vector<DisaggregatedStage> stages = DisaggregatedStages(w, gpu, eff);
@@ -86,10 +86,10 @@ TEST(DisaggregatedTest, DecodeBatchGrowsOnceItStopsWaitingForPrefills) {
 TEST(DisaggregatedTest, PrefillPoolGrowsWithPromptWork) {
   const GpuSpec gpu = H100_SXM();
   ServingWorkload w = LongPrompt70B();
-  const std::vector<DisaggregatedStage> st1 = DisaggregatedStages(w, gpu, DefaultServingEfficiency(gpu));
+  const std::vector<DisaggregatedStage> st1 = DisaggregatedStages(w, gpu, DefaultServingEfficiency(w, gpu));
   absl::StatusOr<DisaggregatedServing> a = SizeDisaggregated(w, HgxH100(), StageOf(st1, 4), StageOf(st1, 4));
   w.requests_per_second *= 4;
-  const std::vector<DisaggregatedStage> st4 = DisaggregatedStages(w, gpu, DefaultServingEfficiency(gpu));
+  const std::vector<DisaggregatedStage> st4 = DisaggregatedStages(w, gpu, DefaultServingEfficiency(w, gpu));
   absl::StatusOr<DisaggregatedServing> b = SizeDisaggregated(w, HgxH100(), StageOf(st4, 4), StageOf(st4, 4));
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_GE(b->prefill_replicas, 3 * a->prefill_replicas);
