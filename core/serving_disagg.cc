@@ -26,6 +26,16 @@ double StepSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t
   return s.ok() ? s->seconds : 0;
 }
 
+// A prefill or decode step at the slow or fast end of the efficiency range: its memory part
+// scales with 1 / bandwidth efficiency and its compute part with 1 / compute efficiency,
+// the rest (all-reduces, engine overhead) stays; DecodeStep and PrefillEstimate carry these
+// parts as seconds = max(memory, compute) + comm + overhead.
+double AtEfficiency(double memory, double compute, double fixed, const ServingEfficiency& eff, bool slow) {
+  const ServingEfficiency end = EfficiencyAtEnd(eff, slow);
+  return std::max(memory * eff.bandwidth.point / end.bandwidth.point, compute * eff.compute.point / end.compute.point) +
+         fixed;
+}
+
 void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
   // A prefill replica takes one prompt and emits its first token. Prompts batched up to the
   // engine's token budget share each weight read, so a replica is busy for a prompt's
@@ -37,39 +47,33 @@ void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffi
   }
   if (mem->max_concurrent_sequences < 1) {
     s->prefill_status = absl::FailedPreconditionError(
-        absl::StrFormat("prefill at tp=%d: weights and one sequence's KV cache do not fit %s", s->tp, gpu.name));
-    return;
-  }
-  absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w, gpu, s->tp, w.prompt_tokens, eff);
-  absl::StatusOr<PrefillEstimate> fast = EstimatePrefill(w, gpu, s->tp, w.prompt_tokens, EfficiencyAtEnd(eff, false));
-  absl::StatusOr<PrefillEstimate> slow = EstimatePrefill(w, gpu, s->tp, w.prompt_tokens, EfficiencyAtEnd(eff, true));
-  if (!p.ok() || !fast.ok() || !slow.ok()) {
-    s->prefill_status = !p.ok() ? p.status() : (!fast.ok() ? fast.status() : slow.status());
-    return;
-  }
-  s->prefill_seconds = p->seconds;
-  s->prefill_seconds_low = fast->seconds;
-  s->prefill_seconds_high = slow->seconds;
-  s->prefill_busy_seconds = PrefillBusySeconds(*p);
-}
-
-void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
-  absl::StatusOr<ServingMemory> mem = ServingMemoryPerGpu(w, gpu, s->tp);
-  if (!mem.ok()) {
-    s->decode_status = mem.status();
+        absl::StrFormat("at tp=%d the weights and one sequence's KV cache do not fit %s", s->tp, gpu.name));
     return;
   }
   s->memory = *mem;
-  if (mem->max_concurrent_sequences < 1) {
-    s->decode_status = absl::FailedPreconditionError(
-        absl::StrFormat("decode at tp=%d: weights and one sequence's KV cache do not fit %s", s->tp, gpu.name));
+  absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w, gpu, s->tp, w.prompt_tokens, eff);
+  if (!p.ok()) {
+    s->prefill_status = p.status();
     return;
   }
-  const int64_t cap = std::min(mem->max_concurrent_sequences, kMaxDecodeBatch);
+  const double fixed = p->comm_seconds + p->overhead_seconds;
+  s->prefill_seconds = p->seconds;
+  s->prefill_seconds_low = AtEfficiency(p->memory_seconds, p->compute_seconds, fixed, eff, false);
+  s->prefill_seconds_high = AtEfficiency(p->memory_seconds, p->compute_seconds, fixed, eff, true);
+  s->prefill_busy_seconds = PrefillBusySeconds(*p);
+}
+
+// After FillPrefill: the memory is the same.
+void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
+  if (s->memory.max_concurrent_sequences < 1) {
+    s->decode_status = s->prefill_status;  // the weights and one sequence do not fit
+    return;
+  }
+  const int64_t cap = std::min(s->memory.max_concurrent_sequences, kMaxDecodeBatch);
   s->decode_batch = LargestDecodeBatch(w, gpu, s->tp, cap, w.tpot_slo_seconds, eff);
   if (s->decode_batch < 1) {
-    s->decode_status = absl::FailedPreconditionError(absl::StrCat(
-        "decode at tp=", s->tp, " misses the TPOT SLO ", Fixed(w.tpot_slo_seconds, 4), " s even at batch 1"));
+    s->decode_status = absl::FailedPreconditionError(absl::StrCat("decode at tp=", s->tp, " misses the TPOT SLO ",
+                                                                  Fixed(w.tpot_slo_seconds, 4), " s even at batch 1"));
     return;
   }
   absl::StatusOr<DecodeStep> step = EstimateDecodeStep(w, gpu, s->tp, s->decode_batch, MeanContext(w), eff);
@@ -78,8 +82,17 @@ void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffic
     return;
   }
   s->step = *step;
-  s->step_seconds_low = StepSeconds(w, gpu, s->tp, s->decode_batch, EfficiencyAtEnd(eff, false));
-  s->step_seconds_high = StepSeconds(w, gpu, s->tp, s->decode_batch, EfficiencyAtEnd(eff, true));
+  const double fixed = step->comm_seconds + step->overhead_seconds;
+  s->step_seconds_low = AtEfficiency(step->memory_seconds, step->compute_seconds, fixed, eff, false);
+  s->step_seconds_high = AtEfficiency(step->memory_seconds, step->compute_seconds, fixed, eff, true);
+  // The decode pool depends on the load and this stage only: concurrent sequences (Little's
+  // law: load x output tokens x step) over the batch a replica holds, at the planned use.
+  const double b = static_cast<double>(s->decode_batch);
+  const double capacity = b / (static_cast<double>(w.output_tokens) * s->step.seconds);
+  const double lambda = w.requests_per_second;
+  s->decode_replicas =
+      std::max<int64_t>(1, static_cast<int64_t>(std::ceil(lambda / (capacity * w.target_utilization) - 1e-9)));
+  s->decode_slot = MgcWait(lambda / static_cast<double>(s->decode_replicas), b / capacity, s->decode_batch, 0.0);
 }
 
 // KV bytes move from each prefill GPU's shard to the decode GPUs in parallel: the narrower
@@ -118,10 +131,25 @@ const char* ServingDeploymentName(ServingDeployment d) {
 int64_t LargestDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t max_batch,
                            double tpot_slo_seconds, const ServingEfficiency& eff) {
   if (tpot_slo_seconds <= 0) return std::max<int64_t>(0, max_batch);
-  return LargestBatchWhere(max_batch, [&](int64_t b) {
+  auto meets = [&](int64_t b) {
     const double s = StepSeconds(w, gpu, tp, b, eff);
     return s > 0 && s <= tpot_slo_seconds;
-  });
+  };
+  if (max_batch < 1) return 0;
+  // A dense model's step is affine in the batch (weights once, KV per sequence): guess from
+  // batch 1 and max_batch, and confirm the guess and its successor. MoE (expert reads grow
+  // with the batch) or a guess that does not hold falls back to the bisection.
+  const double s1 = StepSeconds(w, gpu, tp, 1, eff);
+  if (!(s1 > 0 && s1 <= tpot_slo_seconds)) return 0;
+  const double sm = StepSeconds(w, gpu, tp, max_batch, eff);
+  if (sm <= tpot_slo_seconds) return max_batch;
+  if (max_batch > 1 && sm > s1) {
+    const double slope = (sm - s1) / static_cast<double>(max_batch - 1);
+    const int64_t guess =
+        std::clamp<int64_t>(1 + static_cast<int64_t>((tpot_slo_seconds - s1) / slope), 1, max_batch - 1);
+    if (meets(guess) && !meets(guess + 1)) return guess;
+  }
+  return LargestBatchWhere(max_batch, meets);
 }
 
 std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
@@ -146,17 +174,16 @@ absl::StatusOr<DisaggregatedServing> SizeDisaggregated(const ServingWorkload& w,
   CAPPLAN_RETURN_IF_ERROR(decode.decode_status);
   if (!fabric.Known()) return absl::FailedPreconditionError("disaggregation needs a known fabric");
   if (prefill.tp > fabric.gpus_per_node || decode.tp > fabric.gpus_per_node) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("a replica of tp=", std::max(prefill.tp, decode.tp), " does not fit a node of ",
-                     fabric.gpus_per_node, " GPUs"));
+    return absl::FailedPreconditionError(absl::StrCat("a replica of tp=", std::max(prefill.tp, decode.tp),
+                                                      " does not fit a node of ", fabric.gpus_per_node, " GPUs"));
   }
   DisaggregatedServing d;
   d.prefill_tp = prefill.tp;
   d.decode_tp = decode.tp;
   d.decode_batch = decode.decode_batch;
   d.decode_memory = decode.memory;
-  d.kv_bytes_per_request = KvBytesPerToken(EffectiveShape(w.model), w.kv_precision) *
-                           static_cast<double>(w.prompt_tokens);
+  d.kv_bytes_per_request =
+      KvBytesPerToken(EffectiveShape(w.model), w.kv_precision) * static_cast<double>(w.prompt_tokens);
   absl::StatusOr<double> kv =
       KvTransferSeconds(w, fabric, prefill.tp, decode.tp, d.kv_bytes_per_request, &d.kv_over_network);
   if (!kv.ok()) return kv.status();
@@ -190,27 +217,23 @@ absl::StatusOr<DisaggregatedServing> SizeDisaggregated(const ServingWorkload& w,
   const double prefill_break = SloBreakLoad(ps, w.ttft_slo_seconds, w.e2e_slo_seconds);
   d.prefill_replicas = ReplicasForLoad(lambda, ps.capacity_per_second, w.target_utilization, prefill_break);
   if (d.prefill_replicas < 1) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "disaggregated prefill tp=", prefill.tp, ": unqueued TTFT ", Fixed(d.ttft_seconds, 3), " s (prefill ",
-        Fixed(d.prefill_seconds, 3), " s + KV transfer ", Fixed(d.kv_transfer_seconds, 4),
-        " s) leaves no room under the SLOs at any pool size"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("disaggregated prefill tp=", prefill.tp, ": unqueued TTFT ", Fixed(d.ttft_seconds, 3),
+                     " s (prefill ", Fixed(d.prefill_seconds, 3), " s + KV transfer ", Fixed(d.kv_transfer_seconds, 4),
+                     " s) leaves no room under the SLOs at any pool size"));
   }
-  // Decode pool: concurrent sequences (Little's law) over the batch a replica holds.
-  d.decode_replicas = std::max<int64_t>(
-      1, static_cast<int64_t>(std::ceil(lambda / (d.decode_capacity_per_second * w.target_utilization) - 1e-9)));
+  d.decode_replicas = decode.decode_replicas;
   d.latency = LatencyAt(ps, lambda / static_cast<double>(d.prefill_replicas));
-  const QueueWait slot = MgcWait(lambda / static_cast<double>(d.decode_replicas), b / d.decode_capacity_per_second,
-                                 d.decode_batch, 0.0);
+  const QueueWait& slot = decode.decode_slot;
   // A request waiting for a decode slot has its first token already (the prefill replica
   // emits it) but not its second.
   d.latency.e2e_p50_seconds += slot.Quantile(0.5);
   d.latency.e2e_p99_seconds += slot.Quantile(0.99);
   d.latency.wait_mean_seconds += slot.mean_seconds;
-  d.slo_break_requests_per_second =
-      std::min(prefill_break * static_cast<double>(d.prefill_replicas),
-               d.decode_capacity_per_second * static_cast<double>(d.decode_replicas));
-  d.bottleneck = d.kv_over_network && d.kv_transfer_seconds > d.prefill_seconds ? Bottleneck::kNetwork
-                                                                                 : decode.step.bound;
+  d.slo_break_requests_per_second = std::min(prefill_break * static_cast<double>(d.prefill_replicas),
+                                             d.decode_capacity_per_second * static_cast<double>(d.decode_replicas));
+  d.bottleneck =
+      d.kv_over_network && d.kv_transfer_seconds > d.prefill_seconds ? Bottleneck::kNetwork : decode.step.bound;
   d.total_gpus = d.PrefillGpus() + d.DecodeGpus();
   return d;
 }

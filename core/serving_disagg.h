@@ -29,7 +29,7 @@ struct DisaggregatedServing {
   int decode_tp = 1;
   int64_t prefill_replicas = 0;
   int64_t decode_replicas = 0;
-  int64_t decode_batch = 0;  // concurrent sequences per decode replica
+  int64_t decode_batch = 0;      // concurrent sequences per decode replica
   bool kv_over_network = false;  // else over the intra-node link (pools paired in a node)
   double kv_bytes_per_request = 0;
   double kv_transfer_seconds = 0;
@@ -42,9 +42,9 @@ struct DisaggregatedServing {
   double prefill_capacity_per_second = 0;  // per prefill replica
   double decode_capacity_per_second = 0;   // per decode replica, at decode_batch
   double decode_capacity_low_per_second = 0, decode_capacity_high_per_second = 0;
-  LatencyAtLoad latency;                    // at the offered load
+  LatencyAtLoad latency;                     // at the offered load
   double slo_break_requests_per_second = 0;  // the whole deployment
-  ServingMemory decode_memory;              // per decode GPU
+  ServingMemory decode_memory;               // per decode GPU
   Bottleneck bottleneck = Bottleneck::kCompute;
   int64_t total_gpus = 0;
 
@@ -64,6 +64,9 @@ struct DisaggregatedStage {
   DecodeStep step;  // at decode_batch, point efficiency
   double step_seconds_low = 0, step_seconds_high = 0;
   ServingMemory memory;
+  // The decode pool for the workload's load: replicas and the wait for a free slot.
+  int64_t decode_replicas = 0;
+  QueueWait decode_slot;
 };
 
 // A replica's busy time per prompt when prompts are batched up to the engine's token budget:

@@ -27,10 +27,10 @@ namespace capplan::core {
 double ErlangC(int64_t servers, double erlangs);
 
 struct QueueWait {
-  double probability = 0;    // P(wait > 0)
-  double mean_seconds = 0;   // E[wait]
-  double tail_seconds = 0;   // mean of the wait given that it waits
-  bool saturated = false;    // utilisation >= 1: the queue grows without bound
+  double probability = 0;   // P(wait > 0)
+  double mean_seconds = 0;  // E[wait]
+  double tail_seconds = 0;  // mean of the wait given that it waits
+  bool saturated = false;   // utilisation >= 1: the queue grows without bound
 
   // The q-quantile of the wait (q in (0, 1)); +inf when saturated.
   double Quantile(double q) const;
@@ -42,12 +42,12 @@ QueueWait MgcWait(double arrival_per_second, double service_seconds, int64_t ser
 
 // What one replica serving by continuous batching does per request, without queueing.
 struct ReplicaService {
-  double ttft_seconds = 0;            // prefill (and whatever precedes the first token)
-  double tpot_seconds = 0;            // per output token at the planned batch
+  double ttft_seconds = 0;  // prefill (and whatever precedes the first token)
+  double tpot_seconds = 0;  // per output token at the planned batch
   int64_t output_tokens = 1;
-  int64_t batch = 1;                  // slots
-  double capacity_per_second = 0;     // requests/s at full batch
-  double prefill_busy_seconds = 0;    // the prefill engine's time per request (batched share)
+  int64_t batch = 1;                // slots
+  double capacity_per_second = 0;   // requests/s at full batch
+  double prefill_busy_seconds = 0;  // the prefill engine's time per request (batched share)
 };
 
 struct LatencyAtLoad {

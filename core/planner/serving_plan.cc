@@ -53,9 +53,9 @@ absl::StatusOr<ServingLayout> SizeColocated(const ServingWorkload& w, const GpuS
   const int64_t n =
       ReplicasForLoad(w.requests_per_second, l.service.capacity_per_second, w.target_utilization, slo_break);
   if (n < 1) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("tp=", e.tp, " at batch ", e.batch, ": unqueued TTFT ", Fixed(e.ttft_seconds, 3),
-                     " s leaves no room for queueing under the p99 SLOs at any load"));
+    return absl::FailedPreconditionError(absl::StrCat("tp=", e.tp, " at batch ", e.batch, ": unqueued TTFT ",
+                                                      Fixed(e.ttft_seconds, 3),
+                                                      " s leaves no room for queueing under the p99 SLOs at any load"));
   }
   l.estimate.replicas = n;
   l.estimate.total_gpus = n * e.tp;
@@ -194,10 +194,10 @@ ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployme
   }
   if (best.estimate != nullptr) return best;
   if (too_big != nullptr) {
-    best.reason = absl::StrFormat("needs %d GPUs (%s, %d replicas of tp=%d), more than the %d allowed",
-                                  too_big->estimate.total_gpus, ServingDeploymentName(too_big->deployment),
-                                  too_big->estimate.replicas, too_big->estimate.tp,
-                                  int64_t{max_units} * s.GpusPerUnit());
+    best.reason =
+        absl::StrFormat("needs %d GPUs (%s, %d replicas of tp=%d), more than the %d allowed",
+                        too_big->estimate.total_gpus, ServingDeploymentName(too_big->deployment),
+                        too_big->estimate.replicas, too_big->estimate.tp, int64_t{max_units} * s.GpusPerUnit());
     best.code = RejectionReason::kTooManyGpus;
     best.distance = static_cast<double>(too_big_units) / std::max(1, max_units);
   } else if (first_error != nullptr) {
@@ -246,8 +246,8 @@ std::vector<Candidate> Collect(ServingEvaluator& eval, const PlanQuery& q, Servi
       if (q.objective == Objective::kFastestWithinBudget && usd_per_month > q.budget_usd) {
         if (over_budget.size() < static_cast<size_t>(q.max_rejected) / 2 + 1) {
           over_budget.push_back({s.Label(fit.units),
-                                 absl::StrFormat("%s costs $%.0f per month, budget $%.0f",
-                                                 ServingDeploymentName(kind), usd_per_month, q.budget_usd),
+                                 absl::StrFormat("%s costs $%.0f per month, budget $%.0f", ServingDeploymentName(kind),
+                                                 usd_per_month, q.budget_usd),
                                  RejectionReason::kOverBudget, usd_per_month / q.budget_usd});
         }
         continue;
@@ -296,41 +296,40 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
         }
         return key;
       },
-              [&](const Candidate& c) {
-                ServingChoice& o = plan.options.emplace_back();
-                const ServingLayout& l = *c.layout;
-                const GpuRow& gpu = *plan.supplies[c.supply].gpu;
-                o.supply = c.supply;
-                o.estimate = l.estimate;
-                o.deployment = l.deployment;
-                o.disagg = l.disagg;
-                o.latency = l.latency;
-                o.slo_break_requests_per_second = l.slo_break_requests_per_second;
-                o.units = c.units;
-                o.efficiency = eval.EfficiencyFor(gpu);
-                o.usd_per_hour = c.usd_per_hour;
-                o.offered_requests_per_second = w.requests_per_second;
-                o.warnings = l.disagg ? DisaggregatedSloWarnings(w, gpu.spec, o.efficiency, *l.disagg,
-                                                                 w.requests_per_second)
-                                      : ColocatedSloWarnings(w, gpu.spec, o.efficiency, l.estimate, l.service,
-                                                             w.requests_per_second);
-                return plan.options.size() - 1;
-              },
-              [&](size_t option, const Candidate& c) {
-                plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
-              },
-              [&](const Candidate& c, size_t rank) {
-                const Candidate& best = ranker.Best();
-                plan.rejected.push_back(
-                    {plan.supplies[c.supply].Label(c.units),
-                     absl::StrCat("ranked #", rank, ": ", ServingDeploymentName(c.layout->deployment), " $",
-                                  Fixed(c.usd_per_hour, 2), "/h, TPOT ", Fixed(c.layout->estimate.tpot_seconds, 4),
-                                  " s (best: ", ServingDeploymentName(best.layout->deployment), " $",
-                                  Fixed(best.usd_per_hour, 2), "/h, TPOT ",
-                                  Fixed(best.layout->estimate.tpot_seconds, 4), " s)"),
-                     RejectionReason::kRankedLower, static_cast<double>(rank)});
-              },
-              [](const Candidate& c) { return c.supply; });
+      [&](const Candidate& c) {
+        ServingChoice& o = plan.options.emplace_back();
+        const ServingLayout& l = *c.layout;
+        const GpuRow& gpu = *plan.supplies[c.supply].gpu;
+        o.supply = c.supply;
+        o.estimate = l.estimate;
+        o.deployment = l.deployment;
+        o.disagg = l.disagg;
+        o.latency = l.latency;
+        o.slo_break_requests_per_second = l.slo_break_requests_per_second;
+        o.units = c.units;
+        o.efficiency = eval.EfficiencyFor(gpu);
+        o.usd_per_hour = c.usd_per_hour;
+        o.offered_requests_per_second = w.requests_per_second;
+        o.warnings =
+            l.disagg ? DisaggregatedSloWarnings(w, gpu.spec, o.efficiency, *l.disagg, w.requests_per_second)
+                     : ColocatedSloWarnings(w, gpu.spec, o.efficiency, l.estimate, l.service, w.requests_per_second);
+        return plan.options.size() - 1;
+      },
+      [&](size_t option, const Candidate& c) {
+        plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
+      },
+      [&](const Candidate& c, size_t rank) {
+        const Candidate& best = ranker.Best();
+        plan.rejected.push_back(
+            {plan.supplies[c.supply].Label(c.units),
+             absl::StrCat("ranked #", rank, ": ", ServingDeploymentName(c.layout->deployment), " $",
+                          Fixed(c.usd_per_hour, 2), "/h, TPOT ", Fixed(c.layout->estimate.tpot_seconds, 4),
+                          " s (best: ", ServingDeploymentName(best.layout->deployment), " $",
+                          Fixed(best.usd_per_hour, 2), "/h, TPOT ", Fixed(best.layout->estimate.tpot_seconds, 4),
+                          " s)"),
+             RejectionReason::kRankedLower, static_cast<double>(rank)});
+      },
+      [](const Candidate& c) { return c.supply; });
   KeepClosest(&plan.rejected, static_cast<size_t>(q.max_rejected));
   return plan;
 }

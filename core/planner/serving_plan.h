@@ -16,8 +16,8 @@
 #include "core/catalog.h"
 #include "core/planner/query.h"
 #include "core/planner/rejection.h"
-#include "core/planner/supply.h"
 #include "core/planner/serving_warnings.h"
+#include "core/planner/supply.h"
 #include "core/serving.h"
 #include "core/serving_disagg.h"
 #include "core/serving_queue.h"
@@ -33,15 +33,15 @@ struct ServingLayout {
   // of the whole; requests/s of the decode pool; total_gpus of both pools.
   ServingEstimate estimate;
   std::optional<DisaggregatedServing> disagg;
-  ReplicaService service;  // co-located: one replica's unqueued figures
-  LatencyAtLoad latency;   // at the offered load
+  ReplicaService service;                    // co-located: one replica's unqueued figures
+  LatencyAtLoad latency;                     // at the offered load
   double slo_break_requests_per_second = 0;  // the whole deployment
 };
 
 // How one supply carries the load, or why it cannot.
 struct ServingFit {
   const ServingLayout* estimate = nullptr;  // into the evaluator's layouts; null: no fit
-  int units = 0;                              // instances or pool GPUs used
+  int units = 0;                            // instances or pool GPUs used
   std::string reason;
   RejectionReason code = RejectionReason::kInvalid;
   double distance = 1;

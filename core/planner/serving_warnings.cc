@@ -67,9 +67,8 @@ const char* SloMetricName(SloMetric m) {
   return "unknown";
 }
 
-std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu,
-                                             const ServingEfficiency& eff, const ServingEstimate& e,
-                                             const ReplicaService& service, double offered) {
+std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                             const ServingEstimate& e, const ReplicaService& service, double offered) {
   std::vector<SloWarning> out;
   ReplicaService slow = service;
   const double stretch = e.ttft_seconds > 0 ? e.ttft_seconds_high / e.ttft_seconds : 1.0;

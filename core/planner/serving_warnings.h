@@ -33,9 +33,8 @@ struct SloWarning {
 
 // Warnings for a co-located option: `e` at its batch and replicas, `service` its unqueued
 // figures at the point efficiency, `offered` the whole load.
-std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu,
-                                             const ServingEfficiency& eff, const ServingEstimate& e,
-                                             const ReplicaService& service, double offered);
+std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                             const ServingEstimate& e, const ReplicaService& service, double offered);
 
 // Warnings for a disaggregated option.
 std::vector<SloWarning> DisaggregatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu,

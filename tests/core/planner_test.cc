@@ -432,7 +432,7 @@ TEST(PlannerServingTest, PessimisticTpotOverTheSloIsAWarningWithABatchThatMeetsI
   ASSERT_TRUE(p.ok()) << p.status();
   const ServingChoice* o = FirstOf(*p, ServingDeployment::kColocated);
   ASSERT_NE(o, nullptr);
-  ASSERT_LE(o->estimate.tpot_seconds, 0.03);  // the point estimate meets it...
+  ASSERT_LE(o->estimate.tpot_seconds, 0.03);       // the point estimate meets it...
   ASSERT_GT(o->estimate.tpot_seconds_high, 0.03);  // ...the pessimistic one does not
   const SloWarning* tpot = nullptr;
   for (const SloWarning& x : o->warnings) {

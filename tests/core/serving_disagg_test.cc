@@ -25,7 +25,9 @@ ServingWorkload LongPrompt70B() {
 // An HGX H100 node: 8 GPUs on NVSwitch at 450 GB/s per GPU per direction (H100 datasheet,
 // 900 GB/s bidirectional) and 400 Gbit/s InfiniBand per GPU (DGX H100 user guide: eight
 // ConnectX-7 ports), ~10 us end to end.
-Fabric HgxH100(int gpus_per_node = 8) { return {gpus_per_node, Interconnect::kNvlink, 450e9, NetworkKind::kInfiniband, 50e9, 10e-6}; }
+Fabric HgxH100(int gpus_per_node = 8) {
+  return {gpus_per_node, Interconnect::kNvlink, 450e9, NetworkKind::kInfiniband, 50e9, 10e-6};
+}
 
 const DisaggregatedStage& StageOf(const std::vector<DisaggregatedStage>& stages, int tp) {
   for (const DisaggregatedStage& s : stages) {
