@@ -82,10 +82,10 @@ const std::vector<std::string>& ServingFormulas() {
       "KV cache = 2 x layers x KV heads x head dim x bytes per token",
       "continuous batching throughput = batch / (output x step + batch x prefill) (Yu et al. 2022)",
       "replicas = max(ceil(offered load / (capacity x target utilisation)), ceil(offered load / SLO break load))",
-      "queueing: batch slots M/G/c by Erlang C x (1 + cs^2)/2 (Allen-Cunneen), prefill M/D/1 (DistServe, Zhong et al. "
-      "2024); p99 from the exponential tail P(W > t) = P(wait) exp(-t P(wait) / E[W])",
-      "disaggregated: prefill replicas sized by prompt work under p99 TTFT, decode replicas by concurrent sequences; "
-      "TTFT adds KV bytes (2 x layers x KV heads x head dim x bytes x prompt tokens) / link bytes/s",
+      "queueing: batch slots M/G/c, Erlang C x (1 + cs^2) / 2 (Allen-Cunneen); prefill M/D/1 (DistServe 2024)",
+      "p99 wait from the exponential tail P(W > t) = P(wait) x exp(-t x P(wait) / E[W])",
+      "disaggregated: prefill replicas by prompt work under p99 TTFT, decode replicas by concurrent sequences",
+      "KV transfer = 2 x layers x KV heads x head dim x bytes x prompt tokens / link bytes per second, in TTFT",
       "cost per 1M requests = price_usd_per_hour x 1e6 / (requests_per_second x 3600)"};
   return *k;
 }

@@ -121,6 +121,15 @@ int64_t UnitsFor(const Supply& s, const ServingLayout& l) {
   return UnitsFor(s, d.prefill_replicas, d.prefill_tp) + UnitsFor(s, d.decode_replicas, d.decode_tp);
 }
 
+std::string TooManyGpus(const ServingLayout& l, int64_t allowed) {
+  const std::string layout =
+      l.disagg ? absl::StrFormat("disaggregated: %d prefill replicas of tp=%d, %d decode replicas of tp=%d",
+                                 l.disagg->prefill_replicas, l.disagg->prefill_tp, l.disagg->decode_replicas,
+                                 l.disagg->decode_tp)
+               : absl::StrFormat("colocated: %d replicas of tp=%d", l.estimate.replicas, l.estimate.tp);
+  return absl::StrFormat("needs %d GPUs (%s), more than the %d allowed", l.estimate.total_gpus, layout, allowed);
+}
+
 }  // namespace
 
 const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::Colocated(const GpuRow& gpu) {
@@ -194,10 +203,7 @@ ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployme
   }
   if (best.estimate != nullptr) return best;
   if (too_big != nullptr) {
-    best.reason =
-        absl::StrFormat("needs %d GPUs (%s, %d replicas of tp=%d), more than the %d allowed",
-                        too_big->estimate.total_gpus, ServingDeploymentName(too_big->deployment),
-                        too_big->estimate.replicas, too_big->estimate.tp, int64_t{max_units} * s.GpusPerUnit());
+    best.reason = TooManyGpus(*too_big, int64_t{max_units} * s.GpusPerUnit());
     best.code = RejectionReason::kTooManyGpus;
     best.distance = static_cast<double>(too_big_units) / std::max(1, max_units);
   } else if (first_error != nullptr) {
