@@ -109,6 +109,7 @@ struct BenchmarkRow {
   int context_parallel = 0, expert_parallel = 0, virtual_pipeline_stages = 0;
   core::BenchmarkFigure figure = core::BenchmarkFigure::kSteadyState;
   std::string fabric_name;  // the cluster's fabric; empty: the GPU's default fabric
+  core::ServingEngine engine = core::ServingEngine::kVllm;  // serving figures: the engine measured
   Source source;
 };
 

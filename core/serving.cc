@@ -26,6 +26,7 @@ namespace {
 // Upper bound on concurrency per replica: vLLM defaults to 256 sequences (max_num_seqs);
 // we let the search go to 1024 so larger-memory parts show their headroom.
 constexpr int64_t kMaxBatch = 1024;
+constexpr int64_t kBurstSamples = 16;
 constexpr double kAllReduceLatencyNvlinkSeconds = 10e-6;  // as in training.cc
 constexpr double kAllReduceLatencyPcieSeconds = 30e-6;
 
@@ -153,31 +154,43 @@ AtBatch Evaluate(const Ctx& c, int64_t batch) {
     // Static batch: every prefill first (the i-th request waits for those ahead of it), then
     // O decode iterations of the whole batch.
     const PrefillEstimate all = Prefill(c, P, b);
+    // The mean over the batch's first-token times; past kBurstSamples requests, sampled at
+    // evenly spaced positions (the times grow almost linearly), so a search stays cheap.
+    const int64_t samples = std::min(batch, kBurstSamples);
     double sum = 0;
-    for (int64_t i = 1; i <= batch; ++i) sum += Prefill(c, P, static_cast<double>(i)).seconds;
-    a.ttft = sum / b;
+    for (int64_t k = 0; k < samples; ++k) {
+      const double position =
+          samples == batch ? static_cast<double>(k + 1) : std::ceil((static_cast<double>(k) + 0.5) * b / samples);
+      sum += Prefill(c, P, position).seconds;
+    }
+    a.ttft = sum / static_cast<double>(samples);
     a.tpot = a.step.seconds;
     a.e2e = a.ttft + (O - 1.0) * a.tpot;
     a.rps = b / (all.seconds + (O - 1.0) * a.step.seconds);
     return a;
   }
-  // Continuous batching with chunked prefill (Yu et al. 2022; Agrawal et al. 2024): over the
-  // O iterations in which a slot turns over once, the b prompts' FLOPs ride in iterations
-  // that are memory-bound for decode; extra iterations only when the token budget is full.
+  // Continuous batching with chunked prefill (Yu et al. 2022; Agrawal et al. 2024). A request
+  // lives n prefill chunks then O-1 decode iterations; with b requests in flight, the other
+  // b-1 are spread over their lives, so each of this request's decode iterations also
+  // carries their share of decode tokens and of prompt chunks. Those prompt FLOPs ride in
+  // iterations that are memory-bound for decode, which is chunked prefill's gain.
   const double budget = static_cast<double>(c.engine.max_batched_tokens);
-  const double iterations = std::max(O, std::ceil(b * (O + P) / budget));
-  const double per_iter_tokens = b * (O + P) / iterations;
-  const double mem = iterations * WeightsRead(c, per_iter_tokens) + O * b * context * c.mem.kv_bytes_per_token;
-  const double flops = b * (O * DecodeFlops(c, context) + PrefillFlops(c, P));
-  const double cycle = std::max(mem / c.bandwidth, flops / c.compute) +
-                       iterations * (TpCommSeconds(c, per_iter_tokens) + c.engine.step_overhead_seconds);
-  a.tpot = cycle / O;
-  a.ttft = batch > 1 ? LoadedTtft(c, b - 1.0, context) : alone.seconds;
+  const double life = static_cast<double>(alone.chunks) + O - 1.0;
+  const double other_decodes = (b - 1.0) * (O - 1.0) / life;
+  const double other_prompt_share = (b - 1.0) / life;  // prompts' worth of prefill per iteration
+  const double decodes = 1.0 + other_decodes;
+  const double tokens = decodes + other_prompt_share * P;
+  // Past the token budget the engine needs more iterations for the same work: each one reads
+  // the weights and pays the fixed costs again; the FLOPs and KV reads stay the same.
+  const double stretch = std::max(1.0, tokens / budget);
+  const double mem = stretch * WeightsRead(c, tokens / stretch) + decodes * context * c.mem.kv_bytes_per_token;
+  const double flops = decodes * DecodeFlops(c, context) + other_prompt_share * PrefillFlops(c, P);
+  a.tpot = std::max(mem / c.bandwidth, flops / c.compute) +
+           stretch * (TpCommSeconds(c, tokens / stretch) + c.engine.step_overhead_seconds);
+  a.ttft = batch > 1 ? LoadedTtft(c, other_decodes, context) : alone.seconds;
   a.e2e = a.ttft + (O - 1.0) * a.tpot;
-  a.rps = b / cycle;
-  if (mem / c.bandwidth < flops / c.compute && a.step.bound == Bottleneck::kMemoryBandwidth) {
-    a.step.bound = Bottleneck::kCompute;  // the prefills make the cycle compute-bound
-  }
+  a.rps = b / a.e2e;  // Little's law: b requests in flight, each for e2e seconds
+  if (mem / c.bandwidth < flops / c.compute) a.step.bound = Bottleneck::kCompute;
   return a;
 }
 

@@ -39,17 +39,17 @@ absl::Status ValidateServingWorkload(const ServingWorkload& w) {
   return absl::OkStatus();
 }
 
-ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& gpu,
-                                       const std::vector<ServingBenchmark>& benchmarks) {
-  // The target's defaults (its engine and weight kernels); a benchmark's ratio to what its own
-  // setup's defaults predict scales them.
-  ServingEfficiency defaults = DefaultServingEfficiency(w, gpu);
-  absl::StatusOr<ParameterCounts> target = CountParameters(w.model);
-  if (!target.ok()) return defaults;
-  struct Scored {
-    const ServingBenchmark* b;
-    double score;
-  };
+namespace {
+
+struct Scored {
+  const ServingBenchmark* b;
+  double score;
+};
+
+// The GPU's usable serving benchmarks, closest first: model size, then precision, engine and
+// request length.
+std::vector<Scored> RankBenchmarks(const ServingWorkload& w, const GpuSpec& gpu, double target_total,
+                                   const std::vector<ServingBenchmark>& benchmarks) {
   std::vector<Scored> candidates;
   for (const ServingBenchmark& b : benchmarks) {
     if (b.gpu_name != gpu.name || b.value <= 0) continue;
@@ -59,13 +59,26 @@ ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& 
     const double len_b = static_cast<double>((b.prompt_tokens > 0 ? b.prompt_tokens : w.prompt_tokens) +
                                              (b.output_tokens > 0 ? b.output_tokens : w.output_tokens));
     const double len_t = static_cast<double>(w.prompt_tokens + w.output_tokens);
-    candidates.push_back({&b, std::fabs(std::log(c->total / target->total)) +
+    candidates.push_back({&b, std::fabs(std::log(c->total / target_total)) +
                                   (b.precision != w.weight_precision ? 0.7 : 0.0) + (b.engine != w.engine ? 0.5 : 0.0) +
                                   0.3 * std::fabs(std::log(len_b / len_t))});
   }
   std::stable_sort(candidates.begin(), candidates.end(), [](const Scored& a, const Scored& b) {
     return a.score != b.score ? a.score < b.score : a.b->id < b.b->id;
   });
+  return candidates;
+}
+
+}  // namespace
+
+ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& gpu,
+                                       const std::vector<ServingBenchmark>& benchmarks) {
+  // The target's defaults (its engine and weight kernels); a benchmark's ratio to what its own
+  // setup's defaults predict scales them.
+  ServingEfficiency defaults = DefaultServingEfficiency(w, gpu);
+  absl::StatusOr<ParameterCounts> target = CountParameters(w.model);
+  if (!target.ok()) return defaults;
+  const std::vector<Scored> candidates = RankBenchmarks(w, gpu, target->total, benchmarks);
   std::string ignored;
   for (const Scored& c : candidates) {
     const ServingBenchmark& b = *c.b;

@@ -33,6 +33,19 @@ absl::StatusOr<core::Precision> PrecisionFromProto(v1::Precision p, const std::s
 
 v1::Precision PrecisionToProto(core::Precision p) { return static_cast<v1::Precision>(static_cast<int>(p) + 1); }
 
+absl::StatusOr<core::ServingEngine> ServingEngineFromProto(v1::ServingEngine e, const std::string& field) {
+  if (e == v1::SERVING_ENGINE_UNSPECIFIED) return core::ServingEngine::kVllm;
+  const int i = static_cast<int>(e) - 1;
+  if (!core::IsValidServingEngine(i)) {
+    return core::FieldError(field, "must be VLLM, TENSORRT_LLM, SGLANG or LLAMA_CPP");
+  }
+  return static_cast<core::ServingEngine>(i);
+}
+
+v1::ServingEngine ServingEngineToProto(core::ServingEngine e) {
+  return static_cast<v1::ServingEngine>(static_cast<int>(e) + 1);
+}
+
 store::Source SourceFromProto(const v1::Source& s) { return {s.citation(), s.as_of_date(), s.note()}; }
 
 void SourceToProto(const store::Source& s, v1::Source* out) {
@@ -353,6 +366,9 @@ absl::StatusOr<store::BenchmarkRow> BenchmarkFromProto(const v1::Benchmark& b) {
       return core::FieldError("benchmark.figure", "must be STEADY_STATE or END_TO_END");
   }
   row.fabric_name = b.fabric_name();
+  absl::StatusOr<core::ServingEngine> engine = ServingEngineFromProto(b.serving_engine(), "benchmark.serving_engine");
+  if (!engine.ok()) return engine.status();
+  row.engine = *engine;
   row.source = SourceFromProto(b.source());
   return row;
 }
@@ -389,6 +405,7 @@ void BenchmarkToProto(const store::BenchmarkRow& row, v1::Benchmark* out) {
                                                                  : v1::BENCHMARK_FIGURE_STEADY_STATE);
   out->set_fabric_name(row.fabric_name);
   SourceToProto(row.source, out->mutable_source());
+  out->set_serving_engine(ServingEngineToProto(row.engine));
 }
 
 }  // namespace capplan::server

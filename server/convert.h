@@ -13,6 +13,9 @@ namespace capplan::server {
 
 absl::StatusOr<core::Precision> PrecisionFromProto(capplan::v1::Precision p, const std::string& field);
 capplan::v1::Precision PrecisionToProto(core::Precision p);
+// UNSPECIFIED reads as vLLM, the default engine.
+absl::StatusOr<core::ServingEngine> ServingEngineFromProto(capplan::v1::ServingEngine e, const std::string& field);
+capplan::v1::ServingEngine ServingEngineToProto(core::ServingEngine e);
 
 absl::StatusOr<core::Interconnect> InterconnectFromProto(capplan::v1::InterconnectKind k, const std::string& field);
 capplan::v1::InterconnectKind InterconnectToProto(core::Interconnect i);

@@ -78,9 +78,10 @@ const std::vector<std::string>& TrainingFormulas() {
 
 const std::vector<std::string>& ServingFormulas() {
   static const std::vector<std::string>* k = new std::vector<std::string>{
-      "decode step = max(bytes read / bandwidth, FLOPs / peak) (Pope et al. 2022)",
-      "KV cache = 2 x layers x KV heads x head dim x bytes per token",
-      "continuous batching throughput = batch / (output x step + batch x prefill) (Yu et al. 2022)",
+      "decode step = max(weights and KV read at the average context / bandwidth, FLOPs / peak) + engine overhead",
+      "KV cache = 2 x layers x KV heads x head dim x bytes per token, within the engine's memory fraction",
+      "TTFT = prefill in chunks of the engine's token budget (+ the prefills ahead of it in a burst)",
+      "continuous batching: prefill chunks ride in decode iterations (Agrawal 2024); req/s = batch / e2e",
       "replicas = max(ceil(offered load / (capacity x target utilisation)), ceil(offered load / SLO break load))",
       "queueing: batch slots M/G/c, Erlang C x (1 + cs^2) / 2 (Allen-Cunneen); prefill M/D/1 (DistServe 2024)",
       "p99 wait from the exponential tail P(W > t) = P(wait) x exp(-t x P(wait) / E[W])",
@@ -273,6 +274,7 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
   core::MemoryBreakdown m;
   m.weights_bytes = e.memory.weights_bytes;
   m.kv_cache_bytes = e.memory.kv_bytes_per_sequence * static_cast<double>(e.batch);
+  m.activations_bytes = e.memory.activation_bytes;
   m.overhead_bytes = e.memory.overhead_bytes;
   MemoryToProto(m, e.memory.capacity_bytes, o->mutable_memory_per_gpu());
   const double replicas = static_cast<double>(e.replicas);
@@ -299,6 +301,9 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
                   " s, TPOT ", core::Fixed(e.tpot_seconds, 4), " s; ", core::BottleneckName(e.bottleneck), "-bound; $",
                   core::Fixed(c.usd_per_hour, 2), "/h, $", core::Fixed(o->usd_per_million_requests(), 2),
                   " per 1M requests", e.shape_inferred ? "; model shape inferred from its parameter count" : "");
+  absl::StrAppend(x, "; engine ", core::ServingEngineName(w.engine), " (",
+                  core::Fixed(e.step_overhead_seconds * 1e3, 1), " ms per step), prefill alone ",
+                  core::Fixed(e.prefill_seconds, 3), " s");
   ExplainServingQueue(c, x);
   AppendRegions(c.same_offer_regions, x);
 }

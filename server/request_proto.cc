@@ -195,6 +195,10 @@ absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogVie
   s.tpot_slo_seconds = w.tpot_slo_seconds();
   s.e2e_slo_seconds = w.e2e_slo_seconds();
   if (w.target_utilization_fraction() != 0) s.target_utilization = w.target_utilization_fraction();
+  absl::StatusOr<core::ServingEngine> engine = ServingEngineFromProto(w.engine(), field + ".engine");
+  if (!engine.ok()) return engine.status();
+  s.engine = *engine;
+  s.batch_arrives_at_once = w.batch_arrives_at_once();
   absl::Status valid = core::ValidateServingWorkload(s);
   if (!valid.ok()) return Prefixed(valid, field + ".");
   // Both lengths are bounded by the check above, so their sum cannot overflow.

@@ -107,6 +107,13 @@ void AddServingFlags(FlagSet* flags, ServingFlags* s) {
               [s](double d) { s->e2e_ms = d; });
   NumberField(flags, "target_utilization", "F", "plan GPUs to run at this busy fraction", "server's choice", 0, false,
               1, [w](double d) { w->set_target_utilization_fraction(d); });
+  EnumField<v1::ServingEngine>(flags, "engine", "vllm|tensorrt_llm|sglang|llama_cpp",
+                               "serving engine (memory fraction, token budget, efficiencies)", "vllm",
+                               "SERVING_ENGINE_", v1::ServingEngine_Parse,
+                               [w](v1::ServingEngine e) { w->set_engine(e); });
+  flags->Bool("batch_arrives_at_once",
+              "the batch's requests arrive together (a static batch or burst): TTFT is the batch's mean",
+              &s->batch_arrives_at_once);
 }
 
 bool AddWorkloadFlags(const std::string& kind, FlagSet* flags, WorkloadFlags* w) {
@@ -134,6 +141,7 @@ absl::Status BuildServing(const ServingFlags& flags, v1::ServingWorkload* out) {
   out->set_ttft_slo_seconds(flags.ttft_ms / 1000);
   out->set_tpot_slo_seconds(flags.tpot_ms / 1000);
   out->set_e2e_slo_seconds(flags.e2e_ms / 1000);
+  out->set_batch_arrives_at_once(flags.batch_arrives_at_once);
   return SetModel(flags.model, out);
 }
 

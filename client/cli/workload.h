@@ -28,6 +28,7 @@ struct ServingFlags {
   double ttft_ms = 0;
   double tpot_ms = 0;
   double e2e_ms = 0;
+  bool batch_arrives_at_once = false;
 };
 
 void AddModelFlags(FlagSet* flags, ModelFlags* model);

@@ -119,6 +119,15 @@ core::BenchmarkFigure FigureFrom(const std::string& s) {
                                                                           : core::BenchmarkFigure::kSteadyState;
 }
 
+// The engines migrations/0007 allows; anything else reads as vLLM, the default.
+core::ServingEngine EngineFrom(const std::string& s) {
+  for (int i = 0; i < core::kNumServingEngines; ++i) {
+    const auto e = static_cast<core::ServingEngine>(i);
+    if (s == core::ServingEngineName(e)) return e;
+  }
+  return core::ServingEngine::kVllm;
+}
+
 absl::Status CheckFabricExists(SQLite::Database& db, const std::string& name, const std::string& field) {
   if (name.empty()) return absl::OkStatus();
   SQLite::Statement q(db, "SELECT 1 FROM fabrics WHERE name = ?");
@@ -244,7 +253,7 @@ std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db) {
                       "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
                       "measured_unit, source_citation, source_as_of_date, source_note, "
                       "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
-                      "virtual_pipeline_stages, figure, COALESCE(fabric_name, '') "
+                      "virtual_pipeline_stages, figure, COALESCE(fabric_name, ''), serving_engine "
                       "FROM benchmarks ORDER BY id");
   while (q.executeStep()) {
     BenchmarkRow b;
@@ -269,6 +278,7 @@ std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db) {
     b.virtual_pipeline_stages = q.getColumn(20).getInt();
     b.figure = FigureFrom(q.getColumn(21).getString());
     b.fabric_name = q.getColumn(22).getString();
+    b.engine = EngineFrom(q.getColumn(23).getString());
     out.push_back(std::move(b));
   }
   return out;

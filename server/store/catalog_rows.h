@@ -22,6 +22,7 @@ core::MeasuredUnit UnitFrom(const std::string& s);
 PriceKind PriceKindFrom(const std::string& s);
 core::NetworkKind NetworkKindFrom(const std::string& s);
 core::BenchmarkFigure FigureFrom(const std::string& s);
+core::ServingEngine EngineFrom(const std::string& s);
 
 // Ok when `name` is empty or names a fabric; otherwise InvalidArgument naming `field`.
 // Throws SQLite::Exception.

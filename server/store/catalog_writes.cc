@@ -302,8 +302,8 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
                         "training_method, gpu_count, batch_size, sequence_tokens, output_tokens, "
                         "measured_value, measured_unit, source_citation, source_as_of_date, source_note, "
                         "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
-                        "virtual_pipeline_stages, figure, fabric_name) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                        "virtual_pipeline_stages, figure, fabric_name, serving_engine) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     int i = 1;
     q.bind(i++, b.gpu_name);
     q.bind(i++, b.model_name);
@@ -325,6 +325,7 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
     }
     q.bind(i++, core::BenchmarkFigureName(b.figure));
     BindOptionalText(q, i++, b.fabric_name);
+    q.bind(i++, core::ServingEngineName(b.engine));
     q.exec();
     return db.getLastInsertRowid();
   });

@@ -152,6 +152,7 @@ core::ServingBenchmark ServingFrom(const BenchmarkRow& b, const ModelRow& m) {
   s.value = b.measured_value;
   s.unit = b.unit;
   s.citation = b.source.citation;
+  s.engine = b.engine;
   return s;
 }
 

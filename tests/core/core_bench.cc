@@ -139,6 +139,25 @@ void BM_ServingQueueAndDisaggregation(benchmark::State& state) {
 }
 BENCHMARK(BM_ServingQueueAndDisaggregation);
 
+// The same search for a static batch arriving at once: each batch's mean first-token time.
+void BM_ServingSearchBurst(benchmark::State& state) {
+  ServingWorkload w;
+  w.model = testing::Llama2_70B();
+  w.prompt_tokens = 512;
+  w.output_tokens = 256;
+  w.requests_per_second = 50;
+  w.tpot_slo_seconds = 0.05;
+  w.batch_arrives_at_once = true;
+  const GpuSpec gpu = testing::H100_SXM();
+  const ServingEfficiency eff = DefaultServingEfficiency(w, gpu);
+  for (auto _ : state) {
+    std::vector<ServingOption> r = SearchServing(w, gpu, eff);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ServingSearchBurst);
+
 }  // namespace
 }  // namespace capplan::core
 

@@ -95,5 +95,28 @@ TEST(ConvertCatalogTest, BenchmarkSetupAndFigureRoundTrip) {
   EXPECT_EQ(out.fabric_name(), "dgx-h100-ndr");
 }
 
+TEST(ConvertCatalogTest, ServingBenchmarkNamesItsEngine) {
+  // Engines size the KV cache and batch prompts differently (issue 17): a serving figure
+  // records the engine it was measured on; unset reads as vLLM, the default.
+  v1::Benchmark b;
+  b.set_workload(v1::WORKLOAD_KIND_SERVING);
+  b.set_precision(v1::PRECISION_FP8);
+  b.set_measured_unit("tokens_per_second");
+  absl::StatusOr<store::BenchmarkRow> row = BenchmarkFromProto(b);
+  ASSERT_TRUE(row.ok()) << row.status();
+  EXPECT_EQ(row->engine, core::ServingEngine::kVllm);
+  b.set_serving_engine(v1::SERVING_ENGINE_TENSORRT_LLM);
+  row = BenchmarkFromProto(b);
+  ASSERT_TRUE(row.ok());
+  EXPECT_EQ(row->engine, core::ServingEngine::kTensorRtLlm);
+  v1::Benchmark out;
+  BenchmarkToProto(*row, &out);
+  EXPECT_EQ(out.serving_engine(), v1::SERVING_ENGINE_TENSORRT_LLM);
+  b.set_serving_engine(static_cast<v1::ServingEngine>(99));
+  row = BenchmarkFromProto(b);
+  EXPECT_EQ(row.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(row.status().message().find("benchmark.serving_engine"), std::string::npos) << row.status();
+}
+
 }  // namespace
 }  // namespace capplan::server

@@ -325,6 +325,29 @@ TEST(ConvertPlannerTest, PromptPlusOutputMustFitTheModelsContextWindow) {
       << s;
 }
 
+TEST(ConvertPlannerTest, ServingEngineAndBurstArrivalReachCore) {
+  // Issue 17: the engine sets the KV-cache budget and efficiencies; unset reads as vLLM.
+  const TinyCatalog catalog;
+  v1::ServingWorkload w;
+  w.set_model_name("Llama-2-7B");
+  w.set_prompt_tokens(512);
+  w.set_output_tokens(128);
+  absl::StatusOr<core::ServingWorkload> s = ServingWorkloadFrom(catalog, w, "serving");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->engine, core::ServingEngine::kVllm);
+  EXPECT_FALSE(s->batch_arrives_at_once);
+  w.set_engine(v1::SERVING_ENGINE_SGLANG);
+  w.set_batch_arrives_at_once(true);
+  s = ServingWorkloadFrom(catalog, w, "serving");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->engine, core::ServingEngine::kSglang);
+  EXPECT_TRUE(s->batch_arrives_at_once);
+  w.set_engine(static_cast<v1::ServingEngine>(42));
+  absl::Status bad = ServingWorkloadFrom(catalog, w, "serving").status();
+  EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(Has(bad, "serving.engine: must be VLLM, TENSORRT_LLM, SGLANG or LLAMA_CPP")) << bad;
+}
+
 // Issue 16: a global batch of 0 asks core to search it. A core that cannot yet gets the
 // Llama 2 default (Touvron et al. 2023: 4M tokens), so the request never fails on 0.
 TEST(ConvertPlannerTest, AGlobalBatchOfZeroIsSearched) {

@@ -1,0 +1,190 @@
+// Validation of the serving estimator against published engine results
+// (tests/core/published_serving_results.h; sources in docs/validation/published-serving-results.md).
+// These rows are never used for calibration: the estimator answers as the service would, with
+// the shipped catalog's GPU and model rows and its serving benchmarks (none of which is on a
+// GPU these rows use, so the cited defaults of core/serving_engine.cc are what is tested).
+//
+// Each row is estimated at its stated configuration: engine, GPU, tensor parallelism, weight
+// and KV precision, batch (a static batch arrives at once), lengths. Rows with an unbounded
+// load are estimated at the largest batch memory allows; rows at a Poisson rate at the
+// concurrency Little's law gives (batch = rate x end-to-end latency). The test prints the
+// table (id, metric, published, estimate, low-high, error) and checks that no published
+// configuration is refused, the median error and the range coverage.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/serving.h"
+#include "tests/core/published_serving_results.h"
+#include "tests/server/shipped_catalog_test.h"
+
+namespace capplan::server {
+namespace {
+
+using core::ServingEngine;
+using core::ServingEstimate;
+using core::ServingWorkload;
+using testdata::PublishedServingResult;
+
+// The goals of issue 17 are a median |error| of 15% and 75% coverage. Measured at the commit
+// that added this test, with the cited defaults untouched: 17.8% and 64% over 42 comparisons
+// (docs/validation/serving-estimator-results.md). The bounds
+// hold that line: a change that makes the estimator worse on published results fails here.
+constexpr double kMedianErrorBound = 0.19;
+constexpr double kCoverageBound = 0.62;
+
+// The engines capplan models; lmdeploy, MLC LLM and ExLlama rows are printed as not modelled.
+bool EngineOf(const std::string& name, ServingEngine* e) {
+  if (name == "vllm")
+    *e = ServingEngine::kVllm;
+  else if (name == "tensorrt-llm")
+    *e = ServingEngine::kTensorRtLlm;
+  else if (name == "sglang")
+    *e = ServingEngine::kSglang;
+  else if (name == "llama.cpp")
+    *e = ServingEngine::kLlamaCpp;
+  else
+    return false;
+  return true;
+}
+
+core::Precision PrecisionOf(const std::string& p) {
+  if (p == "fp8") return core::Precision::kFp8;
+  if (p == "int8") return core::Precision::kInt8;
+  if (p == "int4") return core::Precision::kInt4;
+  if (p == "bf16") return core::Precision::kBf16;
+  return core::Precision::kFp16;
+}
+
+struct Comparison {
+  const PublishedServingResult* row = nullptr;
+  const char* metric = "";
+  double published = 0, point = 0, low = 0, high = 0;
+  double Error() const { return point / published - 1.0; }
+  bool InRange() const { return low <= published && published <= high; }
+};
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+class PublishedServingTest : public testing::ShippedCatalogTest {
+ protected:
+  // Why a row is not estimated; empty when it is.
+  std::string Skip(const PublishedServingResult& r) {
+    ServingEngine e;
+    if (!EngineOf(r.engine, &e)) return std::string("engine ") + r.engine + " not modelled";
+    if (r.output_tokens <= 0) return "request lengths not published";
+    if (r.input_tokens <= 0 && r.batch != 1) return "prompt length not published";
+    return "";
+  }
+
+  // The estimate for one row, or the reason it was refused.
+  absl::StatusOr<ServingEstimate> Estimate(const PublishedServingResult& r) {
+    const core::GpuRow* gpu = snap().FindGpu(r.gpu);
+    const core::ModelRow* model = snap().FindModel(r.model);
+    if (gpu == nullptr || model == nullptr) return absl::NotFoundError(std::string(r.gpu) + " / " + r.model);
+    ServingWorkload w;
+    w.model = model->arch;
+    EngineOf(r.engine, &w.engine);
+    w.weight_precision = PrecisionOf(r.weight_precision);
+    w.kv_precision = PrecisionOf(r.kv_precision);
+    w.prompt_tokens = std::max<int64_t>(1, r.input_tokens);  // llama.cpp tg128: no prompt
+    w.output_tokens = r.output_tokens;
+    w.requests_per_second = r.requests_per_second > 0 ? r.requests_per_second : 1.0;
+    const core::ServingEfficiency eff = core::ServingEfficiencyFor(w, gpu->spec, snap().ServingBenchmarks());
+    const int tp = std::max(1, r.tensor_parallel);
+    if (r.batch > 0) {
+      w.batch_arrives_at_once = true;  // static batches: TensorRT-LLM, vLLM latency, llama-bench
+      return core::EstimateServingAtBatch(w, gpu->spec, tp, r.batch, eff);
+    }
+    if (r.requests_per_second <= 0) return core::EstimateServing(w, gpu->spec, tp, eff);
+    // Little's law: the concurrency a Poisson load keeps in flight, iterated to a fixed point.
+    int64_t batch = 1;
+    absl::StatusOr<ServingEstimate> e = core::EstimateServingAtBatch(w, gpu->spec, tp, batch, eff);
+    for (int i = 0; i < 20 && e.ok(); ++i) {
+      const int64_t next = std::clamp<int64_t>(std::llround(r.requests_per_second * e->e2e_seconds), 1, 1024);
+      if (next == batch) break;
+      batch = next;
+      e = core::EstimateServingAtBatch(w, gpu->spec, tp, batch, eff);
+    }
+    return e;
+  }
+
+  static void Add(std::vector<Comparison>* out, const PublishedServingResult& r, const char* metric, double published,
+                  double point, double low, double high) {
+    if (published > 0) out->push_back({&r, metric, published, point, std::min(low, high), std::max(low, high)});
+  }
+};
+
+TEST_F(PublishedServingTest, EstimatesMatchPublishedServingResults) {
+  std::vector<Comparison> rows;
+  int refused = 0, skipped = 0;
+  for (const PublishedServingResult& r : testdata::kPublishedServingResults) {
+    const std::string skip = Skip(r);
+    if (!skip.empty()) {
+      std::printf("| %s | skipped: %s |\n", r.id, skip.c_str());
+      ++skipped;
+      continue;
+    }
+    absl::StatusOr<ServingEstimate> e = Estimate(r);
+    if (!e.ok()) {
+      ADD_FAILURE() << r.id << ": a configuration the engine ran was refused: " << e.status();
+      ++refused;
+      continue;
+    }
+    EXPECT_FALSE(e->batch_limited_by_memory && r.batch > 0)
+        << r.id << ": published batch " << r.batch << " but the KV cache holds " << e->batch;
+    const double out = static_cast<double>(r.output_tokens);
+    const double total = static_cast<double>(std::max<int64_t>(1, r.input_tokens) + r.output_tokens);
+    const bool at_rate = r.requests_per_second > 0;
+    if (!at_rate) {  // at a stated rate the throughput is the rate: nothing to compare
+      Add(&rows, r, "out tok/s", r.output_tokens_per_second, e->requests_per_second_per_replica * out,
+          e->requests_per_second_low * out, e->requests_per_second_high * out);
+      if (r.output_tokens_per_second <= 0) {
+        Add(&rows, r, "total tok/s", r.total_tokens_per_second, e->requests_per_second_per_replica * total,
+            e->requests_per_second_low * total, e->requests_per_second_high * total);
+      }
+      // Under a Poisson load TTFT is mostly queueing, which core/serving_queue.* models.
+      Add(&rows, r, "TTFT ms", r.ttft_ms, 1e3 * e->ttft_seconds, 1e3 * e->ttft_seconds_low, 1e3 * e->ttft_seconds_high);
+    }
+    Add(&rows, r, "TPOT ms", r.tpot_ms, 1e3 * e->tpot_seconds, 1e3 * e->tpot_seconds_low, 1e3 * e->tpot_seconds_high);
+  }
+  std::printf("| id | metric | published | estimate | low-high | error |\n|---|---|---|---|---|---|\n");
+  std::vector<double> errors;
+  int in_range = 0;
+  for (const Comparison& c : rows) {
+    errors.push_back(std::fabs(c.Error()));
+    in_range += c.InRange() ? 1 : 0;
+    std::printf("| %s | %s | %.4g | %.4g | %.4g-%.4g | %+.1f%%%s |\n", c.row->id, c.metric, c.published, c.point, c.low,
+                c.high, 100 * c.Error(), c.InRange() ? "" : " (outside)");
+  }
+  const double coverage = rows.empty() ? 0 : static_cast<double>(in_range) / static_cast<double>(rows.size());
+  std::printf("%zu comparisons (%d rows skipped, %d refused): median |error| %.1f%%, %d inside low-high (%.0f%%)\n",
+              rows.size(), skipped, refused, 100 * Median(errors), in_range, 100 * coverage);
+  EXPECT_EQ(refused, 0);
+  EXPECT_GE(rows.size(), 15u);
+  EXPECT_LE(Median(errors), kMedianErrorBound);
+  EXPECT_GE(coverage, kCoverageBound);
+}
+
+TEST_F(PublishedServingTest, ShippedGpuMemoryIsTheDatasheetGiB) {
+  // "80 GB" of HBM3 on an H100 is 80 GiB (nvidia-smi reports 81,559 MiB of it to CUDA);
+  // migrations/0007 replaced 0002's decimal figures.
+  const core::GpuRow* h100 = snap().FindGpu("H100-SXM5-80GB");
+  const core::GpuRow* h200 = snap().FindGpu("H200-SXM-141GB");
+  ASSERT_NE(h100, nullptr);
+  ASSERT_NE(h200, nullptr);
+  EXPECT_DOUBLE_EQ(h100->spec.memory_bytes, 85899345920.0);
+  EXPECT_DOUBLE_EQ(h200->spec.memory_bytes, 141.0 * 1073741824.0);
+}
+
+}  // namespace
+}  // namespace capplan::server
