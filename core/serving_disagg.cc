@@ -63,6 +63,34 @@ void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffi
   s->prefill_busy_seconds = PrefillBusySeconds(*p);
 }
 
+// A dense model's decode step is affine in the batch part by part (weights read once, KV,
+// FLOPs and all-reduce bytes per sequence, a fixed engine overhead): two steps give every
+// batch's, and the largest batch within the TPOT SLO follows without more estimates. The
+// answer is confirmed against the estimator at that batch and its successor; -1 (search
+// instead) for MoE, whose expert reads grow with the batch, or when it does not hold.
+int64_t AffineDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t cap,
+                          const ServingEfficiency& eff) {
+  if (EffectiveShape(w.model).IsMoe() || cap < 2 || w.tpot_slo_seconds <= 0) return -1;
+  absl::StatusOr<DecodeStep> a = EstimateDecodeStep(w, gpu, tp, 1, MeanContext(w), eff);
+  absl::StatusOr<DecodeStep> b = EstimateDecodeStep(w, gpu, tp, 2, MeanContext(w), eff);
+  if (!a.ok() || !b.ok()) return -1;
+  auto at = [&](int64_t n) {
+    const double x = static_cast<double>(n - 1);
+    auto part = [&](double DecodeStep::*f) { return a.value().*f + x * (b.value().*f - a.value().*f); };
+    return std::max(part(&DecodeStep::memory_seconds), part(&DecodeStep::compute_seconds)) +
+           part(&DecodeStep::comm_seconds) + part(&DecodeStep::overhead_seconds);
+  };
+  const double slo = w.tpot_slo_seconds;
+  const int64_t n = LargestBatchWhere(cap, [&](int64_t k) { return at(k) <= slo; });
+  if (n < 1) return 0;
+  auto holds = [&](int64_t k) {
+    const double s = StepSeconds(w, gpu, tp, k, eff);
+    return std::fabs(s - at(k)) <= 1e-9 * s;
+  };
+  if (!holds(n) || (n < cap && !holds(n + 1))) return -1;
+  return n;
+}
+
 // After FillPrefill: the memory is the same.
 void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
   if (s->memory.max_concurrent_sequences < 1) {
@@ -70,7 +98,8 @@ void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffic
     return;
   }
   const int64_t cap = std::min(s->memory.max_concurrent_sequences, kMaxDecodeBatch);
-  s->decode_batch = LargestDecodeBatch(w, gpu, s->tp, cap, w.tpot_slo_seconds, eff);
+  s->decode_batch = AffineDecodeBatch(w, gpu, s->tp, cap, eff);
+  if (s->decode_batch < 0) s->decode_batch = LargestDecodeBatch(w, gpu, s->tp, cap, w.tpot_slo_seconds, eff);
   if (s->decode_batch < 1) {
     s->decode_status = absl::FailedPreconditionError(absl::StrCat("decode at tp=", s->tp, " misses the TPOT SLO ",
                                                                   Fixed(w.tpot_slo_seconds, 4), " s even at batch 1"));
@@ -245,9 +274,13 @@ absl::StatusOr<std::vector<DisaggregatedServing>> SearchDisaggregated(const Serv
   bool failed = false;
   for (const DisaggregatedStage& p : stages) {
     for (const DisaggregatedStage& d : stages) {
+      // Once one failure is kept to report, pairs that cannot size are skipped unformatted.
+      const bool cannot = !p.prefill_status.ok() || !d.decode_status.ok() ||
+                          (fabric.Known() && std::max(p.tp, d.tp) > fabric.gpus_per_node);
+      if (failed && cannot) continue;
       absl::StatusOr<DisaggregatedServing> s = SizeDisaggregated(w, fabric, p, d);
       if (s.ok()) {
-        out.push_back(*s);
+        out.push_back(*std::move(s));
       } else if (!failed) {
         first = s.status();
         failed = true;

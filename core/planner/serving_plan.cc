@@ -144,7 +144,13 @@ const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::Colocated(co
 }
 
 const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregated(const Supply& s) {
-  auto key = std::make_tuple(s.gpu->spec.name, s.fabric_name, s.fabric.gpus_per_node);
+  const Fabric& f = s.fabric;
+  const FabricKey key{s.gpu,
+                      f.gpus_per_node,
+                      f.intra_node_bytes_per_second_per_gpu,
+                      static_cast<int>(f.network),
+                      f.network_bytes_per_second_per_gpu,
+                      f.network_latency_seconds};
   auto it = disagg_.find(key);
   if (it != disagg_.end()) return it->second;
   auto st = stages_.find(s.gpu->spec.name);
@@ -158,7 +164,7 @@ const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregate
   } else {
     layouts = found.status();
   }
-  return disagg_.emplace(std::move(key), std::move(layouts)).first->second;
+  return disagg_.emplace(key, std::move(layouts)).first->second;
 }
 
 ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployment kind) {

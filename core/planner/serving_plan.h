@@ -69,8 +69,10 @@ class ServingEvaluator {
   std::map<std::string, std::vector<ServingOption>, std::less<>> options_;
   std::map<std::string, std::vector<absl::StatusOr<ServingLayout>>, std::less<>> colocated_;
   std::map<std::string, std::vector<DisaggregatedStage>, std::less<>> stages_;
-  // By GPU type, fabric name and node size (an instance's node is at most its GPUs).
-  std::map<std::tuple<std::string, std::string, int>, absl::StatusOr<std::vector<ServingLayout>>> disagg_;
+  // By GPU type and what of the fabric the KV transfer and the pairing read: node size (an
+  // instance's node is at most its GPUs), link and network speeds; fabrics alike share one.
+  using FabricKey = std::tuple<const GpuRow*, int, double, int, double, double>;
+  std::map<FabricKey, absl::StatusOr<std::vector<ServingLayout>>> disagg_;
 };
 
 struct ServingChoice {
