@@ -82,7 +82,11 @@ const std::vector<std::string>& ServingFormulas() {
       "KV cache = 2 x layers x KV heads x head dim x bytes per token, within the engine's memory fraction",
       "TTFT = prefill in chunks of the engine's token budget (+ the prefills ahead of it in a burst)",
       "continuous batching: prefill chunks ride in decode iterations (Agrawal 2024); req/s = batch / e2e",
-      "replicas = ceil(offered load / (capacity x target utilisation))",
+      "replicas = max(ceil(offered load / (capacity x target utilisation)), ceil(offered load / SLO break load))",
+      "queueing: batch slots M/G/c, Erlang C x (1 + cs^2) / 2 (Allen-Cunneen); prefill M/D/1 (DistServe 2024)",
+      "p99 wait from the exponential tail P(W > t) = P(wait) x exp(-t x P(wait) / E[W])",
+      "disaggregated: prefill replicas by prompt work under p99 TTFT, decode replicas by concurrent sequences",
+      "KV transfer = 2 x layers x KV heads x head dim x bytes x prompt tokens / link bytes per second, in TTFT",
       "cost per 1M requests = price_usd_per_hour x 1e6 / (requests_per_second x 3600)"};
   return *k;
 }
@@ -188,6 +192,78 @@ void FillTrainingOption(int64_t catalog_version, const planner::Supply& s, const
   AppendRegions(c.same_offer_regions, x);
 }
 
+namespace {
+
+v1::SloMetric SloMetricToProto(planner::SloMetric m) {
+  switch (m) {
+    case planner::SloMetric::kTtftP99:
+      return v1::SLO_METRIC_TTFT_P99;
+    case planner::SloMetric::kTpot:
+      return v1::SLO_METRIC_TPOT;
+    case planner::SloMetric::kE2eP99:
+      return v1::SLO_METRIC_E2E_P99;
+  }
+  return v1::SLO_METRIC_UNSPECIFIED;
+}
+
+// Percentiles under queueing, the SLO break load and the warnings; for a disaggregated
+// option its two pools, their capacity and the KV transfer.
+void FillServingQueue(const planner::ServingChoice& c, v1::PlanOption* o) {
+  o->set_deployment(c.deployment == core::ServingDeployment::kDisaggregated ? v1::SERVING_DEPLOYMENT_DISAGGREGATED
+                                                                            : v1::SERVING_DEPLOYMENT_COLOCATED);
+  if (c.latency.load_per_second > 0) {
+    o->set_ttft_p50_seconds(c.latency.ttft_p50_seconds);
+    o->set_ttft_p99_seconds(c.latency.ttft_p99_seconds);
+    o->set_e2e_p50_seconds(c.latency.e2e_p50_seconds);
+    o->set_e2e_p99_seconds(c.latency.e2e_p99_seconds);
+    o->set_slo_break_requests_per_second(c.slo_break_requests_per_second);
+  }
+  for (const planner::SloWarning& w : c.warnings) {
+    v1::SloWarning* out = o->add_slo_warnings();
+    out->set_metric(SloMetricToProto(w.metric));
+    out->set_high_seconds(w.high_seconds);
+    out->set_slo_seconds(w.slo_seconds);
+    out->set_meets_slo_at_requests_per_second(w.meets_slo_at_requests_per_second);
+    out->set_meets_slo_at_batch_sequences(w.meets_slo_at_batch_sequences);
+    out->set_message(w.message);
+  }
+  if (!c.disagg) return;
+  const core::DisaggregatedServing& d = *c.disagg;
+  o->set_prefill_gpu_count(static_cast<int>(d.PrefillGpus()));
+  o->set_decode_gpu_count(static_cast<int>(d.DecodeGpus()));
+  o->set_prefill_tensor_parallel(d.prefill_tp);
+  o->set_prefill_replicas(static_cast<int>(d.prefill_replicas));
+  o->set_kv_transfer_seconds(d.kv_transfer_seconds);
+  o->set_kv_transfer_bytes(d.kv_bytes_per_request);
+  // What both pools carry together: the smaller of the two.
+  const double np = static_cast<double>(d.prefill_replicas), nd = static_cast<double>(d.decode_replicas);
+  const double prefill = d.prefill_capacity_per_second * np;
+  SetRange(o->mutable_requests_per_second(), std::min(prefill, d.decode_capacity_per_second * nd),
+           std::min(prefill * d.prefill_seconds / d.prefill_seconds_high, d.decode_capacity_low_per_second * nd),
+           std::min(prefill * d.prefill_seconds / d.prefill_seconds_low, d.decode_capacity_high_per_second * nd));
+}
+
+void ExplainServingQueue(const planner::ServingChoice& c, std::string* x) {
+  if (c.disagg) {
+    const core::DisaggregatedServing& d = *c.disagg;
+    absl::StrAppend(x, "; disaggregated: ", d.prefill_replicas, " prefill replicas x tp=", d.prefill_tp, " (",
+                    d.PrefillGpus(), " GPUs) and ", d.decode_replicas, " decode replicas x tp=", d.decode_tp,
+                    " at batch ", d.decode_batch, " (", d.DecodeGpus(), " GPUs); KV cache ",
+                    core::Fixed(d.kv_bytes_per_request / 1e6, 1), " MB per request over ",
+                    d.kv_over_network ? "the network" : "the node's link", " in ",
+                    core::Fixed(d.kv_transfer_seconds * 1e3, 2), " ms");
+  }
+  if (c.latency.load_per_second > 0) {
+    absl::StrAppend(x, "; under queueing TTFT p50 ", core::Fixed(c.latency.ttft_p50_seconds, 3), " s, p99 ",
+                    core::Fixed(c.latency.ttft_p99_seconds, 3), " s; end to end p50 ",
+                    core::Fixed(c.latency.e2e_p50_seconds, 2), " s, p99 ", core::Fixed(c.latency.e2e_p99_seconds, 2),
+                    " s; p99 SLOs hold up to ", core::Fixed(c.slo_break_requests_per_second, 1), " req/s");
+  }
+  for (const planner::SloWarning& w : c.warnings) absl::StrAppend(x, "; warning: ", w.message);
+}
+
+}  // namespace
+
 void FillServingOption(int64_t catalog_version, const planner::Supply& s, const planner::ServingChoice& c,
                        const core::ServingWorkload& w, v1::PlanOption* o) {
   const core::ServingEstimate& e = c.estimate;
@@ -221,6 +297,7 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
   o->set_energy_kwh(s.gpu->spec.tdp_watts * gpus * units::kHoursPerMonth * core::kDefaultPue /
                     units::kWattHoursPerKilowattHour);
   o->set_bottleneck(BottleneckToProto(e.bottleneck));
+  FillServingQueue(c, o);
   std::string* x = o->mutable_explanation();
   absl::StrAppend(x, e.replicas, " replicas x tp=", e.tp, " at batch ", e.batch, " carry ", core::Fixed(rps, 1),
                   " req/s (", core::Fixed(e.requests_per_second_per_replica, 1), " each at ",
@@ -231,6 +308,7 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
   absl::StrAppend(x, "; engine ", core::ServingEngineName(w.engine), " (",
                   core::Fixed(e.step_overhead_seconds * 1e3, 1), " ms per step), prefill alone ",
                   core::Fixed(e.prefill_seconds, 3), " s");
+  ExplainServingQueue(c, x);
   AppendRegions(c.same_offer_regions, x);
 }
 

@@ -162,19 +162,52 @@ absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
   return absl::OkStatus();
 }
 
+// "-" where the server modelled no queueing (an older server, or nothing to model).
+std::string Seconds3(double v) { return v > 0 ? absl::StrFormat("%.3f", v) : "-"; }
+std::string RequestsPerSecond(double v) { return v > 0 ? absl::StrFormat("%.1f", v) : "-"; }
+
+std::string DeploymentLabel(const v1::PlanOption& o) {
+  return o.deployment() == v1::SERVING_DEPLOYMENT_UNSPECIFIED
+             ? "-"
+             : EnumLabel(v1::ServingDeployment_Name(o.deployment()), "SERVING_DEPLOYMENT_");
+}
+
+// Disaggregated: "P tp=8 x9 + D tp=8 x1 batch=203"; co-located as before.
+std::string ServingLayout(const v1::PlanOption& o) {
+  if (o.deployment() != v1::SERVING_DEPLOYMENT_DISAGGREGATED) return Layout(o.parallelism(), true);
+  const v1::Parallelism& p = o.parallelism();
+  return absl::StrFormat("P tp=%d x%d + D tp=%d x%d batch=%d", o.prefill_tensor_parallel(), o.prefill_replicas(),
+                         p.tensor_parallel(), p.data_parallel(), p.serving_batch_sequences());
+}
+
+// Every option's SLO warnings, under the table: what the pessimistic latencies miss.
+void PrintSloWarnings(const v1::PlanResponse& resp) {
+  bool header = false;
+  for (const v1::PlanOption& o : resp.options()) {
+    for (const v1::SloWarning& w : o.slo_warnings()) {
+      if (!header) std::cout << "\nSLO warnings:\n";
+      header = true;
+      std::cout << "  #" << o.rank() << " " << EnumLabel(v1::SloMetric_Name(w.metric()), "SLO_METRIC_") << ": "
+                << w.message() << "\n";
+    }
+  }
+}
+
 // Training rows say which duration is which: end to end (what the cost is for; failures,
 // restarts and checkpoints included) and steady state (what MFU describes).
 void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
-  Table t = serving ? Table({"#", "where", "GPUs", "layout", "req/s", "TTFT s", "TPOT ms", "$/h", "$/1M req", "bound"})
+  Table t = serving ? Table({"#", "where", "GPUs", "deploy", "layout", "req/s", "TTFT s", "p99 TTFT s", "TPOT ms",
+                             "SLO breaks req/s", "$/h", "$/1M req", "bound"})
                     : Table({"#", "where", "GPUs", "layout", "e2e days (low-high)", "steady days", "cost (low-high)",
                              "$/h", "MFU", "batch", "mem GiB/GPU", "fabric", "bound"});
   for (const v1::PlanOption& o : resp.options()) {
     const std::string gpus = absl::StrCat(o.gpu_count(), "x", o.gpu_name());
     if (serving) {
-      t.Add({absl::StrCat(o.rank()), Where(o), gpus, Layout(o.parallelism(), true),
+      t.Add({absl::StrCat(o.rank()), Where(o), gpus, DeploymentLabel(o), ServingLayout(o),
              absl::StrFormat("%.1f", o.requests_per_second().point()),
-             absl::StrFormat("%.3f", o.ttft_seconds().point()),
-             absl::StrFormat("%.1f", o.tpot_seconds().point() * 1000), Usd(o.cost_usd_per_hour()),
+             absl::StrFormat("%.3f", o.ttft_seconds().point()), Seconds3(o.ttft_p99_seconds()),
+             absl::StrFormat("%.1f", o.tpot_seconds().point() * 1000),
+             RequestsPerSecond(o.slo_break_requests_per_second()), Usd(o.cost_usd_per_hour()),
              Usd(o.usd_per_million_requests()), BottleneckLabel(o.bottleneck())});
       continue;
     }
@@ -189,6 +222,7 @@ void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
            FabricLabel(o), BottleneckLabel(o.bottleneck())});
   }
   t.Print();
+  if (serving) PrintSloWarnings(resp);
 }
 
 // Prints up to `limit` of the rejected candidates (the server may send more

@@ -28,55 +28,188 @@ const std::vector<ServingOption>& ServingEvaluator::Options(const GpuRow& gpu) {
 
 namespace {
 
+// One co-located replica's unqueued figures. Chunked prefill keeps the replica's compute
+// busy for each prompt's FLOPs (PrefillBusySeconds): the prefill server of the queue model.
+ReplicaService ColocatedService(const ServingWorkload& w, const ServingEstimate& e, const PrefillEstimate& p) {
+  ReplicaService s;
+  s.ttft_seconds = e.ttft_seconds;
+  s.tpot_seconds = e.tpot_seconds;
+  s.output_tokens = w.output_tokens;
+  s.batch = e.batch;
+  s.capacity_per_second = e.requests_per_second_per_replica;
+  // Never busier than the whole replica's time per request.
+  s.prefill_busy_seconds = std::min(PrefillBusySeconds(p), 1.0 / e.requests_per_second_per_replica);
+  return s;
+}
+
+absl::StatusOr<ServingLayout> SizeColocated(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                            const ServingEstimate& e) {
+  absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w, gpu, e.tp, w.prompt_tokens, eff);
+  if (!p.ok()) return p.status();
+  ServingLayout l;
+  l.estimate = e;
+  l.service = ColocatedService(w, e, *p);
+  const double slo_break = SloBreakLoad(l.service, w.ttft_slo_seconds, w.e2e_slo_seconds);
+  const int64_t n =
+      ReplicasForLoad(w.requests_per_second, l.service.capacity_per_second, w.target_utilization, slo_break);
+  if (n < 1) {
+    return absl::FailedPreconditionError(absl::StrCat("tp=", e.tp, " at batch ", e.batch, ": unqueued TTFT ",
+                                                      Fixed(e.ttft_seconds, 3),
+                                                      " s leaves no room for queueing under the p99 SLOs at any load"));
+  }
+  l.estimate.replicas = n;
+  l.estimate.total_gpus = n * e.tp;
+  l.latency = LatencyAt(l.service, w.requests_per_second / static_cast<double>(n));
+  l.slo_break_requests_per_second = slo_break * static_cast<double>(n);
+  return l;
+}
+
+ServingLayout FromDisaggregated(const ServingWorkload& w, const DisaggregatedServing& d) {
+  ServingLayout l;
+  l.deployment = ServingDeployment::kDisaggregated;
+  ServingEstimate& e = l.estimate;
+  e.tp = d.decode_tp;
+  e.batch = d.decode_batch;
+  e.memory = d.decode_memory;
+  e.ttft_seconds = d.ttft_seconds;
+  e.ttft_seconds_low = d.ttft_seconds_low;
+  e.ttft_seconds_high = d.ttft_seconds_high;
+  e.tpot_seconds = d.tpot_seconds;
+  e.tpot_seconds_low = d.tpot_seconds_low;
+  e.tpot_seconds_high = d.tpot_seconds_high;
+  e.e2e_seconds = d.ttft_seconds + static_cast<double>(w.output_tokens - 1) * d.tpot_seconds;
+  e.requests_per_second_per_replica = d.decode_capacity_per_second;
+  e.requests_per_second_low = d.decode_capacity_low_per_second;
+  e.requests_per_second_high = d.decode_capacity_high_per_second;
+  e.output_tokens_per_second_per_replica = d.decode_capacity_per_second * static_cast<double>(w.output_tokens);
+  e.replicas = d.decode_replicas;
+  e.total_gpus = d.total_gpus;
+  e.bottleneck = d.bottleneck;
+  l.disagg = d;
+  l.latency = d.latency;
+  l.slo_break_requests_per_second = d.slo_break_requests_per_second;
+  return l;
+}
+
+// A replica's tensor-parallel group stays on the fabric's fast link (one node) and inside
+// one instance; -1 when it cannot.
+bool GroupFits(const Supply& s, int tp) {
+  if (s.fabric.Known() && tp > s.fabric.gpus_per_node) return false;
+  return s.pool != nullptr || tp <= s.GpusPerUnit();
+}
+
 // Instances (or pool GPUs) that `replicas` replicas of `tp` GPUs take on this supply; -1 when
 // a replica cannot fit one instance or one node of the supply's fabric.
 int64_t UnitsFor(const Supply& s, int64_t replicas, int tp) {
-  // A replica's tensor-parallel group stays on the fabric's fast link (one node).
-  if (s.fabric.Known() && tp > s.fabric.gpus_per_node) return -1;
+  if (!GroupFits(s, tp)) return -1;
   if (s.pool != nullptr) return replicas * tp;
-  const int per_unit = s.GpusPerUnit();
-  if (tp > per_unit) return -1;  // a replica cannot span instances
-  const int64_t replicas_per_unit = per_unit / tp;
+  const int64_t replicas_per_unit = s.GpusPerUnit() / tp;
   return (replicas + replicas_per_unit - 1) / replicas_per_unit;
+}
+
+int64_t UnitsFor(const Supply& s, const ServingLayout& l) {
+  if (!l.disagg) return UnitsFor(s, l.estimate.replicas, l.estimate.tp);
+  const DisaggregatedServing& d = *l.disagg;
+  if (!GroupFits(s, d.prefill_tp) || !GroupFits(s, d.decode_tp)) return -1;
+  if (s.pool != nullptr) return d.total_gpus;
+  const int per_unit = s.GpusPerUnit();
+  // Pools paired inside nodes share instances; power-of-two groups that divide the
+  // instance pack without gaps.
+  if (!d.kv_over_network && per_unit % d.prefill_tp == 0 && per_unit % d.decode_tp == 0) {
+    return (d.total_gpus + per_unit - 1) / per_unit;
+  }
+  return UnitsFor(s, d.prefill_replicas, d.prefill_tp) + UnitsFor(s, d.decode_replicas, d.decode_tp);
+}
+
+std::string TooManyGpus(const ServingLayout& l, int64_t allowed) {
+  const std::string layout =
+      l.disagg ? absl::StrFormat("disaggregated: %d prefill replicas of tp=%d, %d decode replicas of tp=%d",
+                                 l.disagg->prefill_replicas, l.disagg->prefill_tp, l.disagg->decode_replicas,
+                                 l.disagg->decode_tp)
+               : absl::StrFormat("colocated: %d replicas of tp=%d", l.estimate.replicas, l.estimate.tp);
+  return absl::StrFormat("needs %d GPUs (%s), more than the %d allowed", l.estimate.total_gpus, layout, allowed);
 }
 
 }  // namespace
 
-ServingFit ServingEvaluator::Fit(const Supply& s, int max_units) {
+const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::Colocated(const GpuRow& gpu) {
+  auto it = colocated_.find(gpu.spec.name);
+  if (it != colocated_.end()) return it->second;
+  std::vector<absl::StatusOr<ServingLayout>> out;
+  for (const ServingOption& o : Options(gpu)) {
+    out.push_back(o.estimate.ok() ? SizeColocated(w_, gpu.spec, EfficiencyFor(gpu), *o.estimate)
+                                  : absl::StatusOr<ServingLayout>(o.estimate.status()));
+  }
+  return colocated_.emplace(gpu.spec.name, std::move(out)).first->second;
+}
+
+const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregated(const Supply& s) {
+  const Fabric& f = s.fabric;
+  const FabricKey key{s.gpu,
+                      f.gpus_per_node,
+                      f.intra_node_bytes_per_second_per_gpu,
+                      static_cast<int>(f.network),
+                      f.network_bytes_per_second_per_gpu,
+                      f.network_latency_seconds};
+  auto it = disagg_.find(key);
+  if (it != disagg_.end()) return it->second;
+  auto st = stages_.find(s.gpu->spec.name);
+  if (st == stages_.end()) {
+    st = stages_.emplace(s.gpu->spec.name, DisaggregatedStages(w_, s.gpu->spec, EfficiencyFor(*s.gpu))).first;
+  }
+  absl::StatusOr<std::vector<DisaggregatedServing>> found = SearchDisaggregated(w_, s.fabric, st->second);
+  absl::StatusOr<std::vector<ServingLayout>> layouts = std::vector<ServingLayout>();
+  if (found.ok()) {
+    for (const DisaggregatedServing& d : *found) layouts->push_back(FromDisaggregated(w_, d));
+  } else {
+    layouts = found.status();
+  }
+  return disagg_.emplace(key, std::move(layouts)).first->second;
+}
+
+ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployment kind) {
   ServingFit best;
   const absl::Status* first_error = nullptr;
-  const ServingEstimate* too_big = nullptr;  // the smallest layout over the limit
+  const ServingLayout* too_big = nullptr;  // the smallest layout over the limit
   int64_t too_big_units = 0;
-  int too_big_tp = 0;
   double best_cost = 0;
-  for (const ServingOption& o : Options(*s.gpu)) {
-    if (!o.estimate.ok()) {
-      if (first_error == nullptr) first_error = &o.estimate.status();
-      continue;
-    }
-    const ServingEstimate& e = *o.estimate;
-    const int64_t units = UnitsFor(s, e.replicas, o.tp);
-    if (units < 0) continue;
+  auto consider = [&](const ServingLayout& l) {
+    const int64_t units = UnitsFor(s, l);
+    if (units < 0) return;
     if (units > max_units) {
       if (too_big == nullptr || units < too_big_units) {
-        too_big = &e;
+        too_big = &l;
         too_big_units = units;
-        too_big_tp = o.tp;
       }
-      continue;
+      return;
     }
     const double cost = static_cast<double>(units) * s.UsdPerUnitHour();
     if (best.estimate == nullptr || cost < best_cost ||
-        (cost == best_cost && e.tpot_seconds < best.estimate->tpot_seconds)) {
-      best.estimate = &e;
+        (cost == best_cost && l.estimate.tpot_seconds < best.estimate->estimate.tpot_seconds)) {
+      best.estimate = &l;
       best.units = static_cast<int>(units);
       best_cost = cost;
+    }
+  };
+  if (kind == ServingDeployment::kColocated) {
+    for (const absl::StatusOr<ServingLayout>& l : Colocated(*s.gpu)) {
+      if (l.ok()) {
+        consider(*l);
+      } else if (first_error == nullptr) {
+        first_error = &l.status();
+      }
+    }
+  } else {
+    const absl::StatusOr<std::vector<ServingLayout>>& disagg = Disaggregated(s);
+    if (disagg.ok()) {
+      for (const ServingLayout& l : *disagg) consider(l);
+    } else {
+      first_error = &disagg.status();
     }
   }
   if (best.estimate != nullptr) return best;
   if (too_big != nullptr) {
-    best.reason = absl::StrFormat("needs %d replicas of %d GPUs (%d GPUs), more than the %d allowed", too_big->replicas,
-                                  too_big_tp, too_big->replicas * too_big_tp, int64_t{max_units} * s.GpusPerUnit());
+    best.reason = TooManyGpus(*too_big, int64_t{max_units} * s.GpusPerUnit());
     best.code = RejectionReason::kTooManyGpus;
     best.distance = static_cast<double>(too_big_units) / std::max(1, max_units);
   } else if (first_error != nullptr) {
@@ -95,9 +228,51 @@ namespace {
 struct Candidate {
   size_t supply;
   int units;
-  const ServingEstimate* estimate;
+  const ServingLayout* layout;
   double usd_per_hour;
 };
+
+// Every supply's cheapest co-located and cheapest disaggregated deployment within the
+// query's limits; a GPU type that fits nowhere is rejected with its closest miss.
+std::vector<Candidate> Collect(ServingEvaluator& eval, const PlanQuery& q, ServingPlan* plan) {
+  std::vector<Candidate> cands;
+  std::map<const GpuRow*, ServingFit> gpu_miss;  // by GPU type, its closest miss
+  std::set<const GpuRow*> gpu_ok;
+  std::vector<Rejection> over_budget;
+  for (size_t si = 0; si < plan->supplies.size(); ++si) {
+    const Supply& s = plan->supplies[si];
+    for (ServingDeployment kind : {ServingDeployment::kColocated, ServingDeployment::kDisaggregated}) {
+      ServingFit fit = eval.Fit(s, s.units_max, kind);
+      if (fit.estimate == nullptr) {
+        if (gpu_ok.count(s.gpu) > 0) continue;
+        auto [it, inserted] = gpu_miss.try_emplace(s.gpu, fit);
+        if (!inserted &&
+            std::make_pair(fit.code, fit.distance) < std::make_pair(it->second.code, it->second.distance)) {
+          it->second = std::move(fit);
+        }
+        continue;
+      }
+      gpu_ok.insert(s.gpu);
+      const double usd_per_hour = fit.units * s.UsdPerUnitHour();
+      const double usd_per_month = usd_per_hour * units::kHoursPerMonth;
+      if (q.objective == Objective::kFastestWithinBudget && usd_per_month > q.budget_usd) {
+        if (over_budget.size() < static_cast<size_t>(q.max_rejected) / 2 + 1) {
+          over_budget.push_back({s.Label(fit.units),
+                                 absl::StrFormat("%s costs $%.0f per month, budget $%.0f", ServingDeploymentName(kind),
+                                                 usd_per_month, q.budget_usd),
+                                 RejectionReason::kOverBudget, usd_per_month / q.budget_usd});
+        }
+        continue;
+      }
+      cands.push_back({si, fit.units, fit.estimate, usd_per_hour});
+    }
+  }
+  for (const auto& [gpu, miss] : gpu_miss) {
+    if (gpu_ok.count(gpu) == 0) plan->rejected.push_back({gpu->spec.name, miss.reason, miss.code, miss.distance});
+  }
+  for (Rejection& r : over_budget) plan->rejected.push_back(std::move(r));
+  return cands;
+}
 
 }  // namespace
 
@@ -112,72 +287,61 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
   ServingPlan plan;
   plan.supplies = BuildSupplies(catalog, q, q.constraints.ServingMaxGpus());
   ServingEvaluator eval(catalog, w);
-  std::vector<Candidate> cands;
-  std::map<const GpuRow*, ServingFit> gpu_miss;  // by GPU type, its closest miss
-  std::set<const GpuRow*> gpu_ok;
-  std::vector<Rejection> over_budget;
-  for (size_t si = 0; si < plan.supplies.size(); ++si) {
-    const Supply& s = plan.supplies[si];
-    ServingFit fit = eval.Fit(s, s.units_max);
-    if (fit.estimate == nullptr) {
-      if (gpu_ok.count(s.gpu) > 0) continue;
-      auto [it, inserted] = gpu_miss.try_emplace(s.gpu, fit);
-      if (!inserted && std::make_pair(fit.code, fit.distance) < std::make_pair(it->second.code, it->second.distance)) {
-        it->second = std::move(fit);
-      }
-      continue;
-    }
-    gpu_ok.insert(s.gpu);
-    const double usd_per_hour = fit.units * s.UsdPerUnitHour();
-    const double usd_per_month = usd_per_hour * units::kHoursPerMonth;
-    if (q.objective == Objective::kFastestWithinBudget && usd_per_month > q.budget_usd) {
-      if (over_budget.size() < static_cast<size_t>(q.max_rejected) / 2 + 1) {
-        over_budget.push_back({s.Label(fit.units),
-                               absl::StrFormat("costs $%.0f per month, budget $%.0f", usd_per_month, q.budget_usd),
-                               RejectionReason::kOverBudget, usd_per_month / q.budget_usd});
-      }
-      continue;
-    }
-    cands.push_back({si, fit.units, fit.estimate, usd_per_hour});
-  }
-  for (const auto& [gpu, miss] : gpu_miss) {
-    if (gpu_ok.count(gpu) == 0) plan.rejected.push_back({gpu->spec.name, miss.reason, miss.code, miss.distance});
-  }
-  for (Rejection& r : over_budget) plan.rejected.push_back(std::move(r));
+  std::vector<Candidate> cands = Collect(eval, q, &plan);
   if (cands.empty()) return NothingFits(plan.rejected);
 
   const bool by_latency = q.objective == Objective::kFastest || q.objective == Objective::kFastestWithinBudget;
   auto better = [by_latency](const Candidate& a, const Candidate& b) {
-    const double ta = a.estimate->tpot_seconds, tb = b.estimate->tpot_seconds;
+    const double ta = a.layout->estimate.tpot_seconds, tb = b.layout->estimate.tpot_seconds;
     if (by_latency && ta != tb) return ta < tb;
     if (a.usd_per_hour != b.usd_per_hour) return a.usd_per_hour < b.usd_per_hour;
     return ta < tb;
   };
   Ranker<Candidate, decltype(better)> ranker(&cands, better, q.top_k, q.max_rejected);
-  ranker.Walk([&](const Candidate& c) { return SameOfferKey(plan.supplies[c.supply], c.units); },
-              [&](const Candidate& c) {
-                ServingChoice& o = plan.options.emplace_back();
-                o.supply = c.supply;
-                o.estimate = *c.estimate;
-                o.units = c.units;
-                o.efficiency = eval.EfficiencyFor(*plan.supplies[c.supply].gpu);
-                o.usd_per_hour = c.usd_per_hour;
-                o.offered_requests_per_second = w.requests_per_second;
-                return plan.options.size() - 1;
-              },
-              [&](size_t option, const Candidate& c) {
-                plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
-              },
-              [&](const Candidate& c, size_t rank) {
-                const Candidate& best = ranker.Best();
-                plan.rejected.push_back(
-                    {plan.supplies[c.supply].Label(c.units),
-                     absl::StrCat("ranked #", rank, ": $", Fixed(c.usd_per_hour, 2), "/h, TPOT ",
-                                  Fixed(c.estimate->tpot_seconds, 4), " s (best: $", Fixed(best.usd_per_hour, 2),
-                                  "/h, TPOT ", Fixed(best.estimate->tpot_seconds, 4), " s)"),
-                     RejectionReason::kRankedLower, static_cast<double>(rank)});
-              },
-              [](const Candidate& c) { return c.supply; });
+  // Regions of one offer merge into one option; a co-located and a disaggregated deployment
+  // on the same offer are two options.
+  ranker.Walk(
+      [&](const Candidate& c) {
+        std::optional<std::pair<OfferKey, int>> key;
+        if (auto k = SameOfferKey(plan.supplies[c.supply], c.units)) {
+          key.emplace(*k, static_cast<int>(c.layout->deployment));
+        }
+        return key;
+      },
+      [&](const Candidate& c) {
+        ServingChoice& o = plan.options.emplace_back();
+        const ServingLayout& l = *c.layout;
+        const GpuRow& gpu = *plan.supplies[c.supply].gpu;
+        o.supply = c.supply;
+        o.estimate = l.estimate;
+        o.deployment = l.deployment;
+        o.disagg = l.disagg;
+        o.latency = l.latency;
+        o.slo_break_requests_per_second = l.slo_break_requests_per_second;
+        o.units = c.units;
+        o.efficiency = eval.EfficiencyFor(gpu);
+        o.usd_per_hour = c.usd_per_hour;
+        o.offered_requests_per_second = w.requests_per_second;
+        o.warnings =
+            l.disagg ? DisaggregatedSloWarnings(w, gpu.spec, o.efficiency, *l.disagg, w.requests_per_second)
+                     : ColocatedSloWarnings(w, gpu.spec, o.efficiency, l.estimate, l.service, w.requests_per_second);
+        return plan.options.size() - 1;
+      },
+      [&](size_t option, const Candidate& c) {
+        plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
+      },
+      [&](const Candidate& c, size_t rank) {
+        const Candidate& best = ranker.Best();
+        plan.rejected.push_back(
+            {plan.supplies[c.supply].Label(c.units),
+             absl::StrCat("ranked #", rank, ": ", ServingDeploymentName(c.layout->deployment), " $",
+                          Fixed(c.usd_per_hour, 2), "/h, TPOT ", Fixed(c.layout->estimate.tpot_seconds, 4),
+                          " s (best: ", ServingDeploymentName(best.layout->deployment), " $",
+                          Fixed(best.usd_per_hour, 2), "/h, TPOT ", Fixed(best.layout->estimate.tpot_seconds, 4),
+                          " s)"),
+             RejectionReason::kRankedLower, static_cast<double>(rank)});
+      },
+      [](const Candidate& c) { return c.supply; });
   KeepClosest(&plan.rejected, static_cast<size_t>(q.max_rejected));
   return plan;
 }

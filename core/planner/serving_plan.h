@@ -1,25 +1,47 @@
 // Serving plans: each GPU type's tensor-parallel layouts and SLO batch are searched once per
-// request; each supply then packs the replicas the load needs into its instances (or its
-// pool's GPUs) and is priced; the cheapest (or lowest-latency) supplies rank first.
+// request, and sized for the load so that p99 TTFT and end to end meet the SLOs under
+// queueing (core/serving_queue.h); disaggregated prefill/decode pairings are sized once per
+// GPU type and fabric (core/serving_disagg.h). Each supply then packs the replicas the load
+// needs into its instances (or its pool's GPUs) and is priced; the cheapest (or
+// lowest-latency) deployments rank first, co-located and disaggregated by the same rule.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/catalog.h"
 #include "core/planner/query.h"
 #include "core/planner/rejection.h"
+#include "core/planner/serving_warnings.h"
 #include "core/planner/supply.h"
 #include "core/serving.h"
+#include "core/serving_disagg.h"
+#include "core/serving_queue.h"
 
 namespace capplan::core::planner {
 
+// One way to serve the load on a GPU type, sized for it: a co-located layout (prefill and
+// decode share every replica) or a disaggregated pairing of prefill and decode pools.
+struct ServingLayout {
+  ServingDeployment deployment = ServingDeployment::kColocated;
+  // Co-located: the estimator's, replicas raised until p99 meets the SLOs. Disaggregated:
+  // the decode pool's tp, batch, replicas and memory; TTFT (prefill + KV transfer) and TPOT
+  // of the whole; requests/s of the decode pool; total_gpus of both pools.
+  ServingEstimate estimate;
+  std::optional<DisaggregatedServing> disagg;
+  ReplicaService service;                    // co-located: one replica's unqueued figures
+  LatencyAtLoad latency;                     // at the offered load
+  double slo_break_requests_per_second = 0;  // the whole deployment
+};
+
 // How one supply carries the load, or why it cannot.
 struct ServingFit {
-  const ServingEstimate* estimate = nullptr;  // into the evaluator's options; null: no fit
-  int units = 0;                              // instances or pool GPUs used
+  const ServingLayout* estimate = nullptr;  // into the evaluator's layouts; null: no fit
+  int units = 0;                            // instances or pool GPUs used
   std::string reason;
   RejectionReason code = RejectionReason::kInvalid;
   double distance = 1;
@@ -32,20 +54,38 @@ class ServingEvaluator {
   const ServingEfficiency& EfficiencyFor(const GpuRow& gpu);
   // Every tensor-parallel layout of this GPU type with its SLO batch, computed once.
   const std::vector<ServingOption>& Options(const GpuRow& gpu);
-  // The cheapest way to carry the load on this supply within `max_units`; the reason for a
-  // miss is formatted only when nothing fits.
-  ServingFit Fit(const Supply& s, int max_units);
+  // Each co-located layout sized for the load under queueing (or why it cannot be).
+  const std::vector<absl::StatusOr<ServingLayout>>& Colocated(const GpuRow& gpu);
+  // Each disaggregated pairing sized for the load on this supply's fabric, fewest GPUs first.
+  const absl::StatusOr<std::vector<ServingLayout>>& Disaggregated(const Supply& s);
+  // The cheapest deployment of `kind` to carry the load on this supply within `max_units`;
+  // the reason for a miss is formatted only when nothing fits.
+  ServingFit Fit(const Supply& s, int max_units, ServingDeployment kind);
 
  private:
   const CatalogView& catalog_;
   const ServingWorkload& w_;
   std::map<std::string, ServingEfficiency, std::less<>> efficiency_;
   std::map<std::string, std::vector<ServingOption>, std::less<>> options_;
+  std::map<std::string, std::vector<absl::StatusOr<ServingLayout>>, std::less<>> colocated_;
+  std::map<std::string, std::vector<DisaggregatedStage>, std::less<>> stages_;
+  // By GPU type and what of the fabric the KV transfer and the pairing read: node size (an
+  // instance's node is at most its GPUs), link and network speeds; fabrics alike share one.
+  using FabricKey = std::tuple<const GpuRow*, int, double, int, double, double>;
+  std::map<FabricKey, absl::StatusOr<std::vector<ServingLayout>>> disagg_;
 };
 
 struct ServingChoice {
   size_t supply = 0;  // into ServingPlan::supplies
   ServingEstimate estimate;
+  ServingDeployment deployment = ServingDeployment::kColocated;
+  std::optional<DisaggregatedServing> disagg;  // set when disaggregated
+  // p50/p99 at the offered load and the load at which p99 breaks the SLOs; unset (zero)
+  // where no queueing was modelled (Compare prices a target at its capacity).
+  LatencyAtLoad latency;
+  double slo_break_requests_per_second = 0;
+  // Where the pessimistic (high) latencies miss the caller's SLOs, and what would meet them.
+  std::vector<SloWarning> warnings;
   int units = 0;  // instances or pool GPUs used
   ServingEfficiency efficiency;
   double usd_per_hour = 0;

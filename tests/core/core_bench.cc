@@ -3,6 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include "core/serving.h"
+#include "core/serving_disagg.h"
+#include "core/serving_queue.h"
 #include "core/training.h"
 #include "fixtures.h"
 
@@ -80,8 +82,8 @@ void BM_TrainingCatalogSweep(benchmark::State& state) {
 }
 BENCHMARK(BM_TrainingCatalogSweep);
 
-// Serving: every tensor-parallel layout for one GPU type, each with its SLO batch search.
-void BM_ServingSearch(benchmark::State& state) {
+// Llama-2-70B (config.json) at 50 req/s with chat-sized requests and SLOs.
+ServingWorkload Llama70BChat() {
   ServingWorkload w;
   w.model = testing::Llama2_70B();
   w.prompt_tokens = 512;
@@ -89,6 +91,12 @@ void BM_ServingSearch(benchmark::State& state) {
   w.requests_per_second = 50;
   w.tpot_slo_seconds = 0.05;
   w.ttft_slo_seconds = 1.0;
+  return w;
+}
+
+// Serving: every tensor-parallel layout for one GPU type, each with its SLO batch search.
+void BM_ServingSearch(benchmark::State& state) {
+  const ServingWorkload w = Llama70BChat();
   const GpuSpec gpu = testing::H100_SXM();
   const ServingEfficiency eff = DefaultServingEfficiency(gpu);
   for (auto _ : state) {
@@ -98,6 +106,38 @@ void BM_ServingSearch(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ServingSearch);
+
+// What a serving Plan adds per GPU type on top of BM_ServingSearch: each layout's p99 replica
+// sizing under queueing (the SLO break load's bisection, Erlang C over the batch), and the
+// disaggregated stages and pairings on one fabric (an HGX node: NVLink 450 GB/s per GPU, 400
+// Gbit/s InfiniBand per GPU).
+void BM_ServingQueueAndDisaggregation(benchmark::State& state) {
+  const ServingWorkload w = Llama70BChat();
+  const GpuSpec gpu = testing::H100_SXM();
+  const ServingEfficiency eff = DefaultServingEfficiency(gpu);
+  const Fabric fabric{8, Interconnect::kNvlink, 450e9, NetworkKind::kInfiniband, 50e9, 10e-6};
+  const std::vector<ServingOption> options = SearchServing(w, gpu, eff);
+  for (auto _ : state) {
+    for (const ServingOption& o : options) {
+      if (!o.estimate.ok()) continue;
+      absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w, gpu, o.tp, w.prompt_tokens, eff);
+      ReplicaService s{o.estimate->ttft_seconds,
+                       o.estimate->tpot_seconds,
+                       w.output_tokens,
+                       o.estimate->batch,
+                       o.estimate->requests_per_second_per_replica,
+                       p.ok() ? PrefillBusySeconds(*p) : 0};
+      const double brk = SloBreakLoad(s, w.ttft_slo_seconds, w.e2e_slo_seconds);
+      const int64_t n = ReplicasForLoad(w.requests_per_second, s.capacity_per_second, w.target_utilization, brk);
+      benchmark::DoNotOptimize(LatencyAt(s, w.requests_per_second / static_cast<double>(std::max<int64_t>(1, n))));
+    }
+    absl::StatusOr<std::vector<DisaggregatedServing>> d =
+        SearchDisaggregated(w, fabric, DisaggregatedStages(w, gpu, eff));
+    benchmark::DoNotOptimize(d);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ServingQueueAndDisaggregation);
 
 // The same search for a static batch arriving at once: each batch's mean first-token time.
 void BM_ServingSearchBurst(benchmark::State& state) {

@@ -2,6 +2,7 @@
 // the test (they only need to differ); GPU figures come from the datasheets in fixtures.h.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 
 #include "core/planner/compare.h"
@@ -34,6 +35,14 @@ class FakeCatalog final : public CatalogView {
       instances_.push_back({provider, type, region, gpu, count, 96, 0, "", {}});
     }
     prices_[{provider, type, region}].push_back({0, provider, type, region, kind, usd_per_hour, from, {}});
+  }
+
+  // A catalog fabric for every offer of instance type `type`.
+  void SetFabric(const std::string& type, const FabricRow& f) {
+    fabrics_.push_back(f);
+    for (InstanceRow& i : instances_) {
+      if (i.instance_type == type) i.fabric_name = f.name;
+    }
   }
 
   int64_t Version() const override { return 7; }
@@ -290,6 +299,187 @@ TEST(PlannerFabricTest, NoSilentCeilingAndABindingOneIsSaid) {
   const std::string& note = capped->options.front().ceiling_note;
   EXPECT_NE(note.find("limited by max_gpus=64"), std::string::npos) << note;
   EXPECT_NE(note.find("128 GPUs would take"), std::string::npos) << note;
+}
+
+}  // namespace
+}  // namespace capplan::core::planner
+
+namespace capplan::core::planner {
+namespace {
+
+// Llama-2-70B with prompts near its 4096-token context and short answers under a tight TPOT
+// SLO: co-located, every prompt's prefill shares the iterations that decode the batch, so
+// the TPOT SLO keeps the batch small; the shape DistServe (Zhong et al. 2024, Sec. 2) and
+// Splitwise disaggregate. The SLOs are the test's own targets.
+ServingWorkload LongPrompts70B() {
+  ServingWorkload w;
+  w.model = Llama2_70B();
+  w.prompt_tokens = 3584;
+  w.output_tokens = 128;
+  w.requests_per_second = 40;
+  w.ttft_slo_seconds = 1.5;
+  w.tpot_slo_seconds = 0.025;
+  return w;
+}
+
+const ServingChoice* FirstOf(const ServingPlan& p, ServingDeployment d) {
+  for (const ServingChoice& o : p.options) {
+    if (o.deployment == d) return &o;
+  }
+  return nullptr;
+}
+
+TEST(PlannerServingTest, DisaggregationWinsForLongPromptsOnNvlinkNodes) {
+  // AWS p5.48xlarge: 8 x H100 SXM on NVSwitch (450 GB/s per GPU per direction, H100
+  // datasheet) and 3,200 Gbit/s of EFA per instance (50 GB/s per GPU; aws.amazon.com/ec2/
+  // instance-types/p5), $98.32/h on demand (aws.amazon.com/ec2/pricing/on-demand, us-east-1,
+  // 2024).
+  FakeCatalog c;
+  c.AddOffer("aws", "p5.48xlarge", "us-east-1", "H100-SXM5-80GB", 8, 98.32);
+  c.SetFabric("p5.48xlarge", {"p5-efa", {8, Interconnect::kNvlink, 450e9, NetworkKind::kEfa, 50e9, 15e-6}, {}});
+  PlanQuery q = Query();
+  q.top_k = 10;
+  q.constraints.max_gpus = 256;
+  absl::StatusOr<ServingPlan> p = PlanServing(c, LongPrompts70B(), q);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const ServingChoice& best = p->options.front();
+  ASSERT_EQ(best.deployment, ServingDeployment::kDisaggregated);
+  ASSERT_TRUE(best.disagg.has_value());
+  const DisaggregatedServing& d = *best.disagg;
+  // 3584 tokens x 327,680 bytes (config.json: 80 layers, 8 KV heads, head dim 128, FP16)
+  // = 1.17 GB of KV cache cross NVLink or EFA in milliseconds.
+  EXPECT_DOUBLE_EQ(d.kv_bytes_per_request, 3584.0 * 327680);
+  EXPECT_LT(d.kv_transfer_seconds, 0.01);
+  EXPECT_GT(d.PrefillGpus(), d.DecodeGpus());  // prompt work dominates
+  EXPECT_LE(best.latency.ttft_p99_seconds, 1.5);
+  // Both deployments are offered, ranked by the same cost rule.
+  const ServingChoice* co = FirstOf(*p, ServingDeployment::kColocated);
+  ASSERT_NE(co, nullptr);
+  EXPECT_LT(best.usd_per_hour, co->usd_per_hour);
+  EXPECT_GT(d.decode_batch, co->estimate.batch);  // decode no longer shares its iterations
+}
+
+TEST(PlannerServingTest, DisaggregationLosesOverASlowNetwork) {
+  // The same GPUs owned in 4-GPU boxes, each on one 25 Gbit/s Ethernet port (0.78 GB/s per
+  // GPU): a tp=4 prefill and a tp=4 decode replica sit in different boxes, and 1.17 GB of KV
+  // cache per request takes ~0.4 s to cross.
+  FakeCatalog c;
+  PlanQuery q = Query();
+  q.top_k = 10;
+  q.constraints.max_gpus = 256;
+  OwnedPool pool;
+  pool.name = "boxes";
+  pool.gpu_name = "H100-SXM5-80GB";
+  pool.gpu_count = 256;
+  pool.cost_usd_per_gpu_hour = 98.32 / 8;
+  pool.fabric.gpus_per_node = 4;
+  pool.fabric.network = NetworkKind::kEthernet;
+  pool.fabric.network_bytes_per_second_per_gpu = 25e9 / 8 / 4;
+  q.constraints.owned_pools.push_back(pool);
+  absl::StatusOr<ServingPlan> p = PlanServing(c, LongPrompts70B(), q);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->options.front().deployment, ServingDeployment::kColocated);
+  const ServingChoice* dis = FirstOf(*p, ServingDeployment::kDisaggregated);
+  ASSERT_NE(dis, nullptr);
+  EXPECT_GT(dis->usd_per_hour, p->options.front().usd_per_hour);
+  if (dis->disagg->kv_over_network) {
+    EXPECT_GT(dis->disagg->kv_transfer_seconds, 0.1);
+  }
+}
+
+TEST(PlannerServingTest, SingleGpuVmsWithoutANodeLinkServeColocated) {
+  // Lambda gpu_1x_h100_sxm5: one GPU per VM (lambdalabs.com/service/gpu-cloud, 2024),
+  // $3.29/h; the catalog names no fabric, so VMs talk over the fallback Ethernet. Llama-3-8B
+  // (config.json: 8 KV heads) with 7936-token prompts moves ~1 GB of KV cache per request.
+  FakeCatalog c;
+  c.AddOffer("lambda", "gpu_1x_h100_sxm5", "us-east-1", "H100-SXM5-80GB", 1, 3.29);
+  ServingWorkload w;
+  w.model = Llama3_8B();
+  w.prompt_tokens = 7936;
+  w.output_tokens = 128;
+  w.requests_per_second = 10;
+  w.ttft_slo_seconds = 1.5;
+  PlanQuery q = Query();
+  q.top_k = 10;
+  absl::StatusOr<ServingPlan> p = PlanServing(c, w, q);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->options.front().deployment, ServingDeployment::kColocated);
+  const ServingChoice* dis = FirstOf(*p, ServingDeployment::kDisaggregated);
+  if (dis != nullptr) {
+    EXPECT_TRUE(dis->disagg->kv_over_network);
+    EXPECT_GT(dis->disagg->kv_transfer_seconds, 0.3);  // 1.04 GB over 1.56 GB/s
+    EXPECT_GE(dis->usd_per_hour, p->options.front().usd_per_hour);
+  }
+}
+
+// Llama-2-7B with 2048-token prompts on one-GPU VMs.
+ServingWorkload SevenB() {
+  ServingWorkload w;
+  w.model = Llama2_7B();
+  w.prompt_tokens = 2048;
+  w.output_tokens = 128;
+  w.requests_per_second = 35;  // seeds/003's A10G figure, as a load
+  return w;
+}
+
+TEST(PlannerServingTest, TightP99TtftSloAddsReplicasBeyondTheUtilisationRule) {
+  FakeCatalog c;
+  c.AddOffer("lambda", "gpu_1x_h100_sxm5", "us-east-1", "H100-SXM5-80GB", 1, 3.29);
+  absl::StatusOr<ServingPlan> loose = PlanServing(c, SevenB(), Query());
+  ASSERT_TRUE(loose.ok()) << loose.status();
+  const ServingChoice* a = FirstOf(*loose, ServingDeployment::kColocated);
+  ASSERT_NE(a, nullptr);
+  // No SLO: the 70% rule alone, and the first token still waits at that load.
+  const double capacity = a->estimate.requests_per_second_per_replica;
+  EXPECT_EQ(a->estimate.replicas, static_cast<int64_t>(std::ceil(35 / (capacity * 0.7))));
+  EXPECT_GT(a->latency.ttft_p99_seconds, a->estimate.ttft_seconds);
+  EXPECT_GE(a->latency.ttft_p99_seconds, a->latency.ttft_p50_seconds);
+
+  ServingWorkload tight = SevenB();
+  tight.ttft_slo_seconds = 2 * a->estimate.ttft_seconds;
+  absl::StatusOr<ServingPlan> p = PlanServing(c, tight, Query());
+  ASSERT_TRUE(p.ok()) << p.status();
+  const ServingChoice* b = FirstOf(*p, ServingDeployment::kColocated);
+  ASSERT_NE(b, nullptr);
+  EXPECT_GT(b->estimate.replicas, a->estimate.replicas);
+  EXPECT_LE(b->latency.ttft_p99_seconds, tight.ttft_slo_seconds);
+  // The option says where the SLO breaks: above the offered load, below raw capacity.
+  EXPECT_GE(b->slo_break_requests_per_second, 35);
+  EXPECT_LT(b->slo_break_requests_per_second, capacity * static_cast<double>(b->estimate.replicas));
+}
+
+TEST(PlannerServingTest, PessimisticTpotOverTheSloIsAWarningWithABatchThatMeetsIt) {
+  FakeCatalog c;
+  c.AddOffer("lambda", "gpu_1x_h100_sxm5", "us-east-1", "H100-SXM5-80GB", 1, 3.29);
+  ServingWorkload w = SevenB();
+  w.tpot_slo_seconds = 0.03;
+  absl::StatusOr<ServingPlan> p = PlanServing(c, w, Query());
+  ASSERT_TRUE(p.ok()) << p.status();
+  const ServingChoice* o = FirstOf(*p, ServingDeployment::kColocated);
+  ASSERT_NE(o, nullptr);
+  ASSERT_LE(o->estimate.tpot_seconds, 0.03);       // the point estimate meets it...
+  ASSERT_GT(o->estimate.tpot_seconds_high, 0.03);  // ...the pessimistic one does not
+  const SloWarning* tpot = nullptr;
+  for (const SloWarning& x : o->warnings) {
+    if (x.metric == SloMetric::kTpot) tpot = &x;
+  }
+  ASSERT_NE(tpot, nullptr);
+  EXPECT_DOUBLE_EQ(tpot->high_seconds, o->estimate.tpot_seconds_high);
+  ASSERT_GT(tpot->meets_slo_at_batch_sequences, 0);
+  ASSERT_LT(tpot->meets_slo_at_batch_sequences, o->estimate.batch);
+  // The batch it names does meet the SLO at the low efficiency.
+  const ServingEfficiency eff = DefaultServingEfficiency(w, H100_SXM());
+  ServingWorkload free = w;
+  free.tpot_slo_seconds = 0;
+  absl::StatusOr<ServingEstimate> at =
+      EstimateServingAtBatch(free, H100_SXM(), o->estimate.tp, tpot->meets_slo_at_batch_sequences, eff);
+  ASSERT_TRUE(at.ok());
+  EXPECT_LE(at->tpot_seconds_high, 0.03);
+  // A loose SLO warns of nothing.
+  w.tpot_slo_seconds = 1;
+  p = PlanServing(c, w, Query());
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(p->options.front().warnings.empty());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/planner/compare.h"
+#include "core/planner/serving_plan.h"
 #include "server/option_proto.h"
 #include "server/request_proto.h"
 #include "tests/core/fixtures.h"
@@ -420,6 +421,60 @@ TEST(ConvertPlannerTest, TrainingOptionsCarrySteadyStateGoodputAndTheFabric) {
   v1::PlanOption unresolved;
   FillTrainingOption(1, s, c, &unresolved);
   EXPECT_FALSE(unresolved.has_fabric());
+}
+
+// A serving plan's queueing percentiles, deployment, pools and SLO warnings reach the API
+// (issue 17). Llama-2-70B (config.json) with 3.5k-token prompts under a tight TPOT SLO on an
+// owned pool of H100s in 8-GPU NVLink nodes: co-located and disaggregated options both appear.
+TEST(ConvertPlannerTest, ServingOptionsCarryPercentilesDeploymentAndWarnings) {
+  const TinyCatalog catalog;
+  core::ServingWorkload w;
+  w.model = core::testing::Llama2_70B();
+  w.prompt_tokens = 3584;
+  w.output_tokens = 128;
+  w.requests_per_second = 40;
+  w.ttft_slo_seconds = 1.5;
+  w.tpot_slo_seconds = 0.025;
+  planner::PlanQuery q;
+  q.prices_as_of_unix_seconds = 1764547200;  // 2025-12-01
+  q.top_k = 10;
+  q.constraints.max_gpus = 256;
+  planner::OwnedPool pool;
+  pool.name = "hgx";
+  pool.gpu_name = "H100-SXM5-80GB";
+  pool.gpu_count = 256;
+  pool.cost_usd_per_gpu_hour = 98.32 / 8;  // p5.48xlarge on demand, per GPU (AWS, 2024)
+  q.constraints.owned_pools.push_back(pool);
+  absl::StatusOr<planner::ServingPlan> plan = planner::PlanServing(catalog, w, q);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::set<int> kinds;
+  for (const planner::ServingChoice& c : plan->options) {
+    v1::PlanOption o;
+    FillServingOption(1, plan->supplies[c.supply], c, w, &o);
+    kinds.insert(o.deployment());
+    EXPECT_DOUBLE_EQ(o.ttft_p99_seconds(), c.latency.ttft_p99_seconds);
+    EXPECT_LE(o.ttft_p50_seconds(), o.ttft_p99_seconds());
+    EXPECT_LE(o.ttft_p99_seconds(), 1.5);  // the SLO is a p99 target
+    EXPECT_GT(o.e2e_p99_seconds(), o.ttft_p99_seconds());
+    EXPECT_GE(o.slo_break_requests_per_second(), 40);
+    ASSERT_EQ(o.slo_warnings_size(), static_cast<int>(c.warnings.size()));
+    for (int i = 0; i < o.slo_warnings_size(); ++i) {
+      EXPECT_EQ(o.slo_warnings(i).message(), c.warnings[i].message);
+      EXPECT_GT(o.slo_warnings(i).high_seconds(), o.slo_warnings(i).slo_seconds());
+      EXPECT_TRUE(Contains(o.explanation(), "warning: " + c.warnings[i].message)) << o.explanation();
+    }
+    if (o.deployment() == v1::SERVING_DEPLOYMENT_DISAGGREGATED) {
+      EXPECT_EQ(o.prefill_gpu_count() + o.decode_gpu_count(), o.gpu_count());
+      EXPECT_EQ(o.prefill_gpu_count(), o.prefill_tensor_parallel() * o.prefill_replicas());
+      EXPECT_DOUBLE_EQ(o.kv_transfer_bytes(), 3584.0 * 327680);  // 80 x 8 x 128 x 2 x 2 bytes a token
+      EXPECT_GT(o.kv_transfer_seconds(), 0);
+      EXPECT_TRUE(Contains(o.explanation(), "disaggregated: ")) << o.explanation();
+    } else {
+      EXPECT_EQ(o.deployment(), v1::SERVING_DEPLOYMENT_COLOCATED);
+      EXPECT_EQ(o.prefill_gpu_count(), 0);
+    }
+  }
+  EXPECT_EQ(kinds.size(), 2u);
 }
 
 }  // namespace
