@@ -222,8 +222,7 @@ absl::StatusOr<store::ImportOptions> ImportOptionsFromProto(const v1::ImportPric
   return o;
 }
 
-void AddRows(const std::vector<store::CsvRowError>& rows,
-             google::protobuf::RepeatedPtrField<v1::ImportRowIssue>* out) {
+void AddRows(const std::vector<store::CsvRowError>& rows, google::protobuf::RepeatedPtrField<v1::ImportRowIssue>* out) {
   for (size_t i = 0; i < rows.size() && i < kMaxListedRows; ++i) {
     v1::ImportRowIssue* r = out->Add();
     r->set_row(rows[i].row);
@@ -281,8 +280,8 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
     absl::StatusOr<store::ImportOptions> options = ImportOptionsFromProto(*req);
     if (!options.ok()) return options.status();
     const int64_t effective = req->effective_unix_seconds() > 0 ? req->effective_unix_seconds() : std::time(nullptr);
-    absl::StatusOr<store::CsvImportResult> r = store_->ImportPricesCsv(
-        *wc, req->provider(), req->csv(), SourceFromProto(req->source()), effective, *options);
+    absl::StatusOr<store::CsvImportResult> r =
+        store_->ImportPricesCsv(*wc, req->provider(), req->csv(), SourceFromProto(req->source()), effective, *options);
     if (!r.ok()) return r.status();
     if (!options->partial && !r->errors.empty()) {
       // gRPC drops the response body on an error status, so the row list travels in the

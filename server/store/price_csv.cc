@@ -167,9 +167,10 @@ bool ReadAccelerator(Row& r, const CatalogSnapshot& catalog, RowOffer* o) {
   if (!r.Text("AcceleratorName", &o->accel)) return false;
   o->gpu = ResolveGpu(catalog, o->accel, &o->via_alias);
   if (o->gpu == nullptr) {
-    return r.Fail("AcceleratorName", absl::StrCat("no GPU named \"", o->accel,
-                                                  "\" in the catalog; these rows are imported once it is added "
-                                                  "(admin upsert-gpu)"),
+    return r.Fail("AcceleratorName",
+                  absl::StrCat("no GPU named \"", o->accel,
+                               "\" in the catalog; these rows are imported once it is added "
+                               "(admin upsert-gpu)"),
                   true);
   }
   return r.Number("AcceleratorCount", 1, 64, true, &o->count);
@@ -201,9 +202,10 @@ void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& 
   RowOffer acc;
   if (!r.Text("AcceleratorName", &acc.accel)) return;
   if (IsGcpAttachableGpu(acc.accel)) {
-    r.Fail("AcceleratorName", absl::StrCat("GCP sells ", acc.accel,
-                                           " per GPU for any N1 VM; with no fixed VM shape there is no offer to "
-                                           "import"),
+    r.Fail("AcceleratorName",
+           absl::StrCat("GCP sells ", acc.accel,
+                        " per GPU for any N1 VM; with no fixed VM shape there is no offer to "
+                        "import"),
            true);
     return;
   }
@@ -213,8 +215,8 @@ void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& 
   }
   const std::vector<std::string> types = GcpHostTypes(acc.accel, static_cast<int>(acc.count));
   if (types.empty()) {
-    r.Fail("AcceleratorCount", absl::StrCat("no GCP VM type carries ", acc.count, " x ", acc.accel,
-                                            " (A2/A3/G2/A4 series); not imported"),
+    r.Fail("AcceleratorCount",
+           absl::StrCat("no GCP VM type carries ", acc.count, " x ", acc.accel, " (A2/A3/G2/A4 series); not imported"),
            true);
     return;
   }
@@ -238,17 +240,16 @@ void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& 
     ++joined;
   }
   if (joined == 0) {
-    std::string why = host_errors.empty()
-                          ? std::string("no row for it in this zone")
-                          : absl::StrCat("its row ", host_errors[0].row, " ", host_errors[0].field, ": ",
-                                         host_errors[0].message);
-    r.Fail("InstanceType", absl::StrCat("the accelerator adds to host VM ", absl::StrJoin(types, " or "), " in ",
-                                        zone, ", but ", why, "; not imported"));
+    std::string why = host_errors.empty() ? std::string("no row for it in this zone")
+                                          : absl::StrCat("its row ", host_errors[0].row, " ", host_errors[0].field,
+                                                         ": ", host_errors[0].message);
+    r.Fail("InstanceType", absl::StrCat("the accelerator adds to host VM ", absl::StrJoin(types, " or "), " in ", zone,
+                                        ", but ", why, "; not imported"));
   }
 }
 
-void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const CatalogSnapshot& catalog,
-                 OfferSet* offers, PriceCsv* out) {
+void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const CatalogSnapshot& catalog, OfferSet* offers,
+                 PriceCsv* out) {
   HostRows hosts;
   std::vector<size_t> accelerators;
   for (size_t i = 1; i < table.size(); ++i) {

@@ -10,21 +10,21 @@ namespace {
 
 // Column orders as published (skypilot-org/skypilot-catalog, read 2026-12-01).
 const std::vector<std::string>& AwsV7Header() {
-  static const std::vector<std::string> kHeader = {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",
-                                                   "MemoryGiB",    "GpuInfo",         "Price",            "SpotPrice",
-                                                   "Region",       "AvailabilityZone"};
+  static const std::vector<std::string> kHeader = {
+      "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",  "MemoryGiB",
+      "GpuInfo",      "Price",           "SpotPrice",        "Region", "AvailabilityZone"};
   return kHeader;
 }
 const std::vector<std::string>& GcpV7Header() {
-  static const std::vector<std::string> kHeader = {"InstanceType", "vCPUs",  "MemoryGiB",        "AcceleratorName",
-                                                   "AcceleratorCount", "GpuInfo", "Region", "AvailabilityZone",
-                                                   "Price",        "SpotPrice"};
+  static const std::vector<std::string> kHeader = {
+      "InstanceType", "vCPUs",  "MemoryGiB",        "AcceleratorName", "AcceleratorCount",
+      "GpuInfo",      "Region", "AvailabilityZone", "Price",           "SpotPrice"};
   return kHeader;
 }
 const std::vector<std::string>& AzureV6Header() {
-  static const std::vector<std::string> kHeader = {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",
-                                                   "MemoryGiB",    "GpuInfo",         "Price",            "SpotPrice",
-                                                   "Region",       "Generation"};
+  static const std::vector<std::string> kHeader = {
+      "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",  "MemoryGiB",
+      "GpuInfo",      "Price",           "SpotPrice",        "Region", "Generation"};
   return kHeader;
 }
 

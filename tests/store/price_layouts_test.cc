@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -33,8 +33,8 @@ class PriceLayoutTest : public TempStoreTest {
     o.partial = partial;
     o.dry_run = dry_run;
     o.force = force;
-    return store_->ImportPricesCsv({"ops", "ImportPricesCsv"}, provider, csv,
-                                   {"SkyPilot catalog", "2026-12-01", ""}, 1764547200, o);
+    return store_->ImportPricesCsv({"ops", "ImportPricesCsv"}, provider, csv, {"SkyPilot catalog", "2026-12-01", ""},
+                                   1764547200, o);
   }
   double Price(const std::string& provider, const std::string& type, const std::string& region, PriceKind kind) {
     std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
@@ -174,11 +174,11 @@ constexpr char kColumns[] = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs
 
 TEST_F(PriceLayoutTest, SanityRulesRefuseWithReasonsUnlessForced) {
   const std::string csv = absl::StrCat(kColumns,
-                                       "free.xlarge,L4,1,4,16,0,,us-east-1\n"           // price 0
+                                       "free.xlarge,L4,1,4,16,0,,us-east-1\n"             // price 0
                                        "cheap.48xlarge,H100,8,192,2048,0.5,,us-east-1\n"  // 6 cents per H100-hour
                                        "p4de.24xlarge,H100-SXM5-80GB,8,96,1152,98.32,,us-east-1\n"  // relabel
-                                       "odd.xlarge,L4,3,4,16,2.4,,us-east-1\n"            // 3 x L4
-                                       "g6.xlarge,L4,1,4,16,0.8048,1.7,us-east-1\n");     // spot above on-demand
+                                       "odd.xlarge,L4,3,4,16,2.4,,us-east-1\n"                      // 3 x L4
+                                       "g6.xlarge,L4,1,4,16,0.8048,1.7,us-east-1\n");  // spot above on-demand
   absl::StatusOr<CsvImportResult> r = Import("aws", csv, true);
   ASSERT_TRUE(r.ok()) << r.status();
   const std::string why = Rows(r->errors);
@@ -235,8 +235,7 @@ TEST_F(PriceLayoutTest, FiftyThousandRowImportTime) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rows_imported, 50000);
   // CPU time too: on a shared machine the wall time mostly measures the neighbours.
-  std::printf("50,000-row AWS v7 import (partial, 50,000 new offers): %.3f s wall, %.3f s CPU\n", seconds,
-              cpu_seconds);
+  std::printf("50,000-row AWS v7 import (partial, 50,000 new offers): %.3f s wall, %.3f s CPU\n", seconds, cpu_seconds);
 }
 
 }  // namespace
