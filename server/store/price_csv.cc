@@ -177,12 +177,17 @@ bool ReadAccelerator(Row& r, const CatalogSnapshot& catalog, RowOffer* o) {
 }
 
 // A row that is a whole VM with its GPUs (AWS, Azure, the generic columns).
-void ReadVmRow(Row& r, const CatalogSnapshot& catalog, OfferSet* offers, std::vector<CsvRowError>* warnings) {
+void ReadVmRow(Row& r, const CatalogSnapshot& catalog, bool azure, OfferSet* offers,
+               std::vector<CsvRowError>* warnings) {
   RowOffer o;
   if (!ReadAccelerator(r, catalog, &o)) return;
   if (!r.Number("vCPUs", 0, 4096, true, &o.vcpus) || !r.Number("MemoryGiB", 0, 32768, false, &o.mem_gib) ||
       !r.Price(&o.price) || !r.Spot(&o.spot) || !r.Text("InstanceType", &o.type) || !r.Text("Region", &o.region)) {
     return;
+  }
+  if (azure && o.via_alias) {
+    const std::string pcie = AzurePcieGpu(o.type, o.accel);
+    if (const GpuRow* g = pcie.empty() ? nullptr : catalog.FindGpu(pcie)) o.gpu = g;
   }
   offers->Add(o, r, warnings);
 }
@@ -261,7 +266,7 @@ void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const Cata
         ++out->rows_skipped;  // a host or CPU VM: priced without its GPUs
       } else {
         ++out->gpu_rows;
-        ReadVmRow(row, catalog, offers, &out->warnings);
+        ReadVmRow(row, catalog, false, offers, &out->warnings);
       }
     } else if (row.Cell("AcceleratorName").empty() || IsTpu(row.Cell("AcceleratorName"))) {
       ++out->rows_skipped;
@@ -327,7 +332,7 @@ absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::st
         continue;
       }
       ++out.gpu_rows;
-      ReadVmRow(row, catalog, &offers, &out.warnings);
+      ReadVmRow(row, catalog, out.layout == PriceLayout::kAzureV6, &offers, &out.warnings);
     }
   }
   out.offers = offers.Take();

@@ -109,6 +109,13 @@ std::vector<std::string> GcpHostTypes(absl::string_view accelerator, int count) 
   return out;
 }
 
+std::string AzurePcieGpu(absl::string_view instance_type, absl::string_view accelerator) {
+  if (!absl::StartsWith(instance_type, "Standard_NC")) return std::string();
+  if (accelerator == "A100-80GB") return "A100-PCIe-80GB";
+  if (accelerator == "H100") return "H100-PCIe-80GB";  // H100 NVL 94 GB: the nearest catalog part
+  return std::string();
+}
+
 bool IsGcpGpuHost(absl::string_view instance_type) {
   for (const GcpHost& h : kGcpHosts) {
     if (instance_type == h.instance_type) return true;

@@ -135,10 +135,14 @@ TEST_F(PriceLayoutTest, AzureV6SkipsUnknownGpusAndImpossibleShapesAndKeepsShippe
   EXPECT_EQ(r->errors[1].field, "AcceleratorCount");
   const InstanceRow* nd = store_->Snapshot()->FindInstance("azure", "Standard_ND96isr_H100_v5", "eastus");
   EXPECT_EQ(nd->gpu_count, 8);
-  // "A100-80GB" is an alias: the shipped PCIe VM stays PCIe, with a warning saying so.
+  // The NC series carries PCIe cards (Azure's NC A100 v4 and NCads H100 v5 pages): "A100-80GB"
+  // and "H100" do not make them SXM, and the shipped NC24ads_A100_v4 stays PCIe.
   EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC24ads_A100_v4", "eastus")->gpu_name,
             "A100-PCIe-80GB");
-  EXPECT_NE(Rows(r->warnings).find("keeps its catalog GPU A100-PCIe-80GB"), std::string::npos) << Rows(r->warnings);
+  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC40ads_H100_v5", "eastus")->gpu_name,
+            "H100-PCIe-80GB");
+  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_ND96amsr_A100_v4", "eastus")->gpu_name,
+            "A100-SXM4-80GB");
   EXPECT_DOUBLE_EQ(Price("azure", "Standard_NC40ads_H100_v5", "eastus", PriceKind::kOnDemand), 6.98);
   EXPECT_DOUBLE_EQ(Price("azure", "Standard_NC4as_T4_v3", "eastus", PriceKind::kSpot), 0.062699);
 }
@@ -200,6 +204,18 @@ TEST_F(PriceLayoutTest, SanityRulesRefuseWithReasonsUnlessForced) {
   EXPECT_TRUE(forced->errors.empty()) << Rows(forced->errors);
   EXPECT_EQ(store_->Snapshot()->FindInstance("aws", "p4de.24xlarge", "us-east-1")->gpu_name, "H100-SXM5-80GB");
   EXPECT_NE(Rows(forced->warnings).find("accepted with force"), std::string::npos);
+}
+
+TEST_F(PriceLayoutTest, AnAliasNeverRelabelsAnOfferTheCatalogHas) {
+  // Azure's NC24ads_A100_v4 row (catalogs/v6/azure/vms.csv) in the plain columns, where no
+  // Azure rule applies: "A100-80GB" means A100-SXM4-80GB, but the shipped offer is PCIe.
+  absl::StatusOr<CsvImportResult> r = Import(
+      "azure", absl::StrCat(kColumns, "Standard_NC24ads_A100_v4,A100-80GB,1,24,220,3.673,0.444433,eastus\n"), false);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->errors.empty()) << Rows(r->errors);
+  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC24ads_A100_v4", "eastus")->gpu_name,
+            "A100-PCIe-80GB");
+  EXPECT_NE(Rows(r->warnings).find("keeps its catalog GPU A100-PCIe-80GB"), std::string::npos) << Rows(r->warnings);
 }
 
 TEST_F(PriceLayoutTest, ConflictingRowsDropTheirOfferAndKeepTheRest) {
