@@ -168,6 +168,16 @@ absl::StatusOr<capplan::v1::GetCatalogVersionResponse> Client::GetCatalogVersion
     return response;                                                                                                   \
   }
 
+absl::StatusOr<capplan::v1::ListAuditLogResponse> Client::ListAuditLog(
+    const capplan::v1::ListAuditLogRequest& request) {
+  capplan::v1::ListAuditLogResponse response;
+  absl::Status s =
+      Call([this](grpc::ClientContext* c, const auto& r, auto* out) { return admin_->ListAuditLog(c, r, out); },
+           request, &response, /*admin=*/true);
+  if (!s.ok()) return s;
+  return response;
+}
+
 absl::StatusOr<capplan::v1::ListGpusResponse> Client::ListGpus() {
   capplan::v1::ListGpusResponse response;
   absl::Status s =

@@ -72,6 +72,8 @@ class Client {
       const capplan::v1::DeleteElectricityPriceRequest& request);
   absl::StatusOr<capplan::v1::ImportPricesCsvResponse> ImportPricesCsv(
       const capplan::v1::ImportPricesCsvRequest& request);
+  // A read with the admin token (a read-role token is enough); retried like other reads.
+  absl::StatusOr<capplan::v1::ListAuditLogResponse> ListAuditLog(const capplan::v1::ListAuditLogRequest& request);
 
   const ClientOptions& options() const { return options_; }
 

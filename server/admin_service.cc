@@ -6,10 +6,13 @@
 #include <cstdint>
 #include <ctime>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "server/convert.h"
+#include "server/paging.h"
 #include "server/request_limits.h"
 #include "server/status.h"
+#include "server/time_fields.h"
 
 namespace capplan::server {
 
@@ -50,6 +53,34 @@ std::string Fingerprint(const Request& req) {
   return absl::StrCat(absl::Hex(h, absl::kZeroPad16), "/", bytes.size());
 }
 
+// The audit filters and page of a ListAuditLog request, checked.
+absl::StatusOr<store::AuditQuery> AuditQueryFrom(const v1::ListAuditLogRequest& req) {
+  store::AuditQuery q;
+  absl::Status entity = store::CheckText("entity", req.entity(), store::kMaxAuditEntityBytes, false);
+  if (!entity.ok()) return entity;
+  q.entity = req.entity();
+  auto micros = [](const google::protobuf::Timestamp& t, const char* name, int64_t* out) -> absl::Status {
+    absl::StatusOr<int64_t> seconds = UnixSecondsFrom(0, &t, name, name);
+    if (!seconds.ok()) return seconds.status();
+    *out = *seconds * 1000000 + t.nanos() / 1000;
+    return absl::OkStatus();
+  };
+  absl::Status since =
+      req.has_since_time() ? micros(req.since_time(), "since_time", &q.since_unix_micros) : absl::OkStatus();
+  if (!since.ok()) return since;
+  absl::Status until =
+      req.has_until_time() ? micros(req.until_time(), "until_time", &q.until_unix_micros) : absl::OkStatus();
+  if (!until.ok()) return until;
+  absl::StatusOr<int> size = PageSize(req.page_size());
+  if (!size.ok()) return size.status();
+  q.limit = *size;
+  absl::StatusOr<std::vector<std::string>> after = ParsePageToken(req.page_token(), 1);
+  if (!after.ok()) return after.status();
+  if (!after->empty() && (!absl::SimpleAtoi((*after)[0], &q.before_id) || q.before_id <= 0)) {
+    return absl::InvalidArgumentError("page_token: not a next_page_token this server issued for this list");
+  }
+  return q;
+}
 }  // namespace
 
 template <typename Request>
@@ -136,11 +167,10 @@ grpc::ServerUnaryReactor* AdminServiceImpl::DeleteModel(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* AdminServiceImpl::SetPrice(grpc::CallbackServerContext* ctx, const v1::SetPriceRequest* req,
                                                      v1::WriteResponse* resp) {
   return Write(ctx, "SetPrice", *req, resp, [&](const store::WriteContext& wc) -> absl::StatusOr<store::WriteResult> {
-    v1::Price price = req->price();
-    // An unset effective time means "from now".
-    if (price.effective_unix_seconds() == 0) price.set_effective_unix_seconds(std::time(nullptr));
-    absl::StatusOr<store::PriceRow> row = PriceFromProto(price);
+    absl::StatusOr<store::PriceRow> row = PriceFromProto(req->price());
     if (!row.ok()) return row.status();
+    // An unset effective time means "from now".
+    if (row->effective_unix_seconds == 0) row->effective_unix_seconds = std::time(nullptr);
     return store_->SetPrice(wc, *row);
   });
 }
@@ -279,9 +309,13 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
     if (!wc.ok()) return wc.status();
     absl::StatusOr<store::ImportOptions> options = ImportOptionsFromProto(*req);
     if (!options.ok()) return options.status();
-    const int64_t effective = req->effective_unix_seconds() > 0 ? req->effective_unix_seconds() : std::time(nullptr);
+    absl::StatusOr<int64_t> effective =
+        UnixSecondsFrom(req->effective_unix_seconds(), req->has_effective_time() ? &req->effective_time() : nullptr,
+                        "effective_unix_seconds", "effective_time");
+    if (!effective.ok()) return effective.status();
+    if (*effective == 0) *effective = std::time(nullptr);
     absl::StatusOr<store::CsvImportResult> r =
-        store_->ImportPricesCsv(*wc, req->provider(), req->csv(), SourceFromProto(req->source()), effective, *options);
+        store_->ImportPricesCsv(*wc, req->provider(), req->csv(), SourceFromProto(req->source()), *effective, *options);
     if (!r.ok()) return r.status();
     if (!options->partial && !r->errors.empty()) {
       // gRPC drops the response body on an error status, so the row list travels in the
@@ -303,6 +337,37 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
     }
     return absl::OkStatus();
   }();
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::ListAuditLog(grpc::CallbackServerContext* ctx,
+                                                         const v1::ListAuditLogRequest* req,
+                                                         v1::ListAuditLogResponse* resp) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  absl::Status status = [&]() -> absl::Status {
+    absl::StatusOr<Caller> caller = Authorize(*tokens_, *ctx, Role::kRead);
+    if (!caller.ok()) return caller.status();
+    if (absl::Status limits = CheckRequest(*req); !limits.ok()) return limits;
+    absl::StatusOr<store::AuditQuery> q = AuditQueryFrom(*req);
+    if (!q.ok()) return q.status();
+    absl::StatusOr<store::AuditPage> page = store_->AuditLog(*q);
+    if (!page.ok()) return page.status();
+    for (const store::AuditEntry& e : page->entries) {
+      v1::AuditEntry* out = resp->add_entries();
+      out->set_id(e.id);
+      *out->mutable_time() = TimestampOfMicros(e.at_unix_micros);
+      out->set_caller(e.caller);
+      out->set_method(e.method);
+      out->set_entity(e.entity);
+      out->set_before_json(e.before_json);
+      out->set_after_json(e.after_json);
+      out->set_catalog_version(e.catalog_version);
+    }
+    if (page->more) resp->set_next_page_token(PageToken({absl::StrCat(page->entries.back().id)}));
+    return absl::OkStatus();
+  }();
+  if (!status.ok()) resp->Clear();
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
 }

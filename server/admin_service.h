@@ -54,6 +54,9 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
   grpc::ServerUnaryReactor* ImportPricesCsv(grpc::CallbackServerContext* ctx,
                                             const capplan::v1::ImportPricesCsvRequest* req,
                                             capplan::v1::ImportPricesCsvResponse* resp) override;
+  // Read or admin tokens: the audit log is no secret from those who may read the catalog.
+  grpc::ServerUnaryReactor* ListAuditLog(grpc::CallbackServerContext* ctx, const capplan::v1::ListAuditLogRequest* req,
+                                         capplan::v1::ListAuditLogResponse* resp) override;
 
  private:
   // Authorizes the caller and carries the request's idempotency key and fingerprint.

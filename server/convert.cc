@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/validate.h"
+#include "server/time_fields.h"
 
 namespace capplan::server {
 
@@ -281,7 +282,11 @@ absl::StatusOr<store::PriceRow> PriceFromProto(const v1::Price& p) {
   if (!kind.ok()) return kind.status();
   row.kind = *kind;
   row.price_usd_per_hour = p.price_usd_per_hour();
-  row.effective_unix_seconds = p.effective_unix_seconds();
+  absl::StatusOr<int64_t> effective =
+      UnixSecondsFrom(p.effective_unix_seconds(), p.has_effective_time() ? &p.effective_time() : nullptr,
+                      "price.effective_unix_seconds", "price.effective_time");
+  if (!effective.ok()) return effective.status();
+  row.effective_unix_seconds = *effective;
   row.source = SourceFromProto(p.source());
   return row;
 }
@@ -294,6 +299,7 @@ void PriceToProto(const store::PriceRow& row, v1::Price* out) {
   out->set_kind(PriceKindToProto(row.kind));
   out->set_price_usd_per_hour(row.price_usd_per_hour);
   out->set_effective_unix_seconds(row.effective_unix_seconds);
+  *out->mutable_effective_time() = TimestampOf(row.effective_unix_seconds);
   SourceToProto(row.source, out->mutable_source());
 }
 

@@ -123,7 +123,11 @@ void SetSupply(int64_t catalog_version, const planner::Supply& s, int units, con
   if (s.fabric.Known()) FabricToProto(s.fabric, s.fabric_name, o->mutable_fabric());
   v1::Provenance* p = o->mutable_provenance();
   p->set_catalog_version(catalog_version);
-  if (s.price != nullptr) PriceToProto(*s.price, p->add_prices());
+  if (s.price != nullptr) {
+    PriceToProto(*s.price, p->add_prices());
+    p->set_price_kind(core::PriceKindName(s.price->kind));
+    p->set_price_note(planner::PriceKindNote(s.price->kind));
+  }
   if (eff.benchmark_id > 0) p->add_benchmark_ids(eff.benchmark_id);
   p->set_efficiency_source(eff.source);
   p->set_efficiency_fraction(eff.point);

@@ -10,6 +10,7 @@
 #include "server/planning.h"
 #include "server/request_limits.h"
 #include "server/status.h"
+#include "server/time_fields.h"
 
 namespace capplan::server {
 
@@ -147,15 +148,14 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
                                                             const v1::ListInstancesRequest* req,
                                                             v1::ListInstancesResponse* resp) {
   if (absl::Status s = CheckRequest(*req); !s.ok()) return Done(ctx, s);
-  if (req->prices_as_of_unix_seconds() < 0) {
-    return Done(ctx, absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)"));
-  }
+  absl::StatusOr<int64_t> as_of = PricesAsOfFrom(req->prices_as_of_unix_seconds(),
+                                                 req->has_prices_as_of_time() ? &req->prices_as_of_time() : nullptr);
+  if (!as_of.ok()) return Done(ctx, as_of.status());
   absl::StatusOr<int> page_size = PageSize(req->page_size());
   if (!page_size.ok()) return Done(ctx, page_size.status());
   absl::StatusOr<std::vector<std::string>> after = ParsePageToken(req->page_token(), 3);
   if (!after.ok()) return Done(ctx, after.status());
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
-  const int64_t as_of = PricesAsOf(req->prices_as_of_unix_seconds());
   auto key = [](const store::InstanceRow& i) { return std::tie(i.provider, i.instance_type, i.region); };
   auto it = snap->instances.begin();
   if (!after->empty()) {
@@ -178,7 +178,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::ListInstances(grpc::CallbackServer
     v1::InstanceOffer* offer = resp->add_offers();
     InstanceToProto(i, offer->mutable_instance());
     for (int k = 0; k < store::kNumPriceKinds; ++k) {
-      const store::PriceRow* p = snap->PriceAt(i, static_cast<store::PriceKind>(k), as_of);
+      const store::PriceRow* p = snap->PriceAt(i, static_cast<store::PriceKind>(k), *as_of);
       if (p != nullptr) PriceToProto(*p, offer->add_current_prices());
     }
     last_sent = &i;

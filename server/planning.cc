@@ -16,6 +16,7 @@
 #include "server/request_proto.h"
 #include "server/tco_request.h"
 #include "server/tco_response.h"
+#include "server/time_fields.h"
 
 namespace capplan::server {
 
@@ -91,10 +92,10 @@ absl::Status Plan(const core::CatalogView& catalog, const v1::PlanRequest& req, 
 }
 
 absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest& req, v1::CompareResponse* resp) {
-  if (req.prices_as_of_unix_seconds() < 0) {
-    return absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)");
-  }
-  const int64_t as_of = PricesAsOf(req.prices_as_of_unix_seconds());
+  absl::StatusOr<int64_t> resolved =
+      PricesAsOfFrom(req.prices_as_of_unix_seconds(), req.has_prices_as_of_time() ? &req.prices_as_of_time() : nullptr);
+  if (!resolved.ok()) return resolved.status();
+  const int64_t as_of = *resolved;
   absl::StatusOr<std::vector<planner::CompareTarget>> targets = CompareTargetsFrom(catalog, req);
   if (!targets.ok()) return targets.status();
   absl::StatusOr<std::vector<planner::CompareRow>> rows;
@@ -184,10 +185,10 @@ absl::Status Tco(const core::CatalogView& catalog, const v1::TcoRequest& req, v1
     return absl::InvalidArgumentError(
         absl::StrCat("fleets: give 1 to ", core::kMaxTcoFleets, " fleet parts, got ", req.fleets_size()));
   }
-  if (req.prices_as_of_unix_seconds() < 0) {
-    return absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)");
-  }
-  const int64_t as_of = PricesAsOf(req.prices_as_of_unix_seconds());
+  absl::StatusOr<int64_t> resolved =
+      PricesAsOfFrom(req.prices_as_of_unix_seconds(), req.has_prices_as_of_time() ? &req.prices_as_of_time() : nullptr);
+  if (!resolved.ok()) return resolved.status();
+  const int64_t as_of = *resolved;
   v1::Provenance* prov = resp->mutable_provenance();
   prov->set_catalog_version(catalog.Version());
   std::vector<core::TcoFleet> fleets;

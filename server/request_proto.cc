@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "server/convert.h"
 #include "server/fabric_proto.h"
+#include "server/time_fields.h"
 
 namespace capplan::server {
 
@@ -216,9 +217,9 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const core::CatalogView& catalo
     return absl::InvalidArgumentError(absl::StrCat("max_rejected: must be in [0, ", planner::kMaxRejected, "] (0: ",
                                                    planner::kDefaultMaxRejected, "), got ", req.max_rejected()));
   }
-  if (req.prices_as_of_unix_seconds() < 0) {
-    return absl::InvalidArgumentError("prices_as_of_unix_seconds: must be >= 0 (0: now)");
-  }
+  absl::StatusOr<int64_t> as_of =
+      PricesAsOfFrom(req.prices_as_of_unix_seconds(), req.has_prices_as_of_time() ? &req.prices_as_of_time() : nullptr);
+  if (!as_of.ok()) return as_of.status();
   const v1::Constraints& c = req.constraints();
   if (c.max_gpus() < 0 || c.max_gpus() > planner::kMaxGpus) {
     return absl::InvalidArgumentError(absl::StrCat("constraints.max_gpus: must be in [0, ", planner::kMaxGpus,
@@ -244,12 +245,17 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const core::CatalogView& catalo
   q.max_rejected = req.view() == v1::VIEW_BASIC ? 0
                    : req.max_rejected() > 0     ? req.max_rejected()
                                                 : planner::kDefaultMaxRejected;
-  q.prices_as_of_unix_seconds = PricesAsOf(req.prices_as_of_unix_seconds());
+  q.prices_as_of_unix_seconds = *as_of;
   q.constraints.providers.insert(c.providers().begin(), c.providers().end());
   q.constraints.regions.insert(c.regions().begin(), c.regions().end());
   q.constraints.allowed_gpus.insert(c.allowed_gpus().begin(), c.allowed_gpus().end());
   q.constraints.excluded_gpus.insert(c.excluded_gpus().begin(), c.excluded_gpus().end());
   q.constraints.spot_allowed = c.spot_allowed();
+  if (c.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
+    absl::StatusOr<core::PriceKind> kind = PriceKindFromProto(c.price_kind(), "constraints.price_kind");
+    if (!kind.ok()) return kind.status();
+    q.constraints.price_kind = *kind;
+  }
   if (c.max_gpus() > 0) q.constraints.max_gpus = c.max_gpus();
   for (int i = 0; i < c.owned_pools_size(); ++i) {
     const v1::OwnedPool& p = c.owned_pools(i);
@@ -282,6 +288,15 @@ absl::StatusOr<std::vector<planner::CompareTarget>> CompareTargetsFrom(const cor
     absl::StatusOr<core::FabricOverride> fabric = FabricOverrideFrom(catalog, t.fabric(), field + ".fabric");
     if (!fabric.ok()) return fabric.status();
     c.fabric = *std::move(fabric);
+    if (t.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
+      if (t.instance_type().empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(field, ".price_kind: prices belong to instance types; set instance_type or leave it unset"));
+      }
+      absl::StatusOr<core::PriceKind> kind = PriceKindFromProto(t.price_kind(), field + ".price_kind");
+      if (!kind.ok()) return kind.status();
+      c.price_kind = *kind;
+    }
     out.push_back(std::move(c));
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/planner/query.h"
+#include "core/planner/supply.h"
 #include "core/tco_finance.h"
 #include "core/units.h"
 #include "server/convert.h"
@@ -172,14 +173,20 @@ absl::Status ResolveUsage(const v1::TcoFleet& f, const std::string& field, core:
   return absl::OkStatus();
 }
 
-// The named (or cheapest on-demand) instance and its price of the asked kind.
+// The named instance (or the cheapest per GPU at the asked kind) and its price of that kind.
 absl::Status FindRent(const core::CatalogView& catalog, const v1::TcoFleet& f, int64_t as_of, const std::string& field,
                       const core::InstanceRow** inst, const core::PriceRow** price) {
   const v1::RentCosts& rent = f.rent();
+  core::PriceKind kind = core::PriceKind::kOnDemand;
+  if (rent.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
+    absl::StatusOr<core::PriceKind> k = PriceKindFromProto(rent.price_kind(), field + ".rent.price_kind");
+    if (!k.ok()) return k.status();
+    kind = *k;
+  }
   if (rent.instance_type().empty()) {
     for (const core::InstanceRow& i : catalog.Instances()) {
       if (i.gpu_name != f.gpu_name() || i.gpu_count < 1) continue;
-      const core::PriceRow* p = catalog.PriceAt(i, core::PriceKind::kOnDemand, as_of);
+      const core::PriceRow* p = catalog.PriceAt(i, kind, as_of);
       if (p != nullptr && (*price == nullptr ||
                            p->price_usd_per_hour / i.gpu_count < (*price)->price_usd_per_hour / (*inst)->gpu_count)) {
         *price = p;
@@ -187,7 +194,8 @@ absl::Status FindRent(const core::CatalogView& catalog, const v1::TcoFleet& f, i
       }
     }
     if (*price == nullptr) {
-      return absl::FailedPreconditionError(absl::StrCat(field, ".rent: the catalog has no price for ", f.gpu_name(),
+      return absl::FailedPreconditionError(absl::StrCat(field, ".rent: the catalog has no ", core::PriceKindName(kind),
+                                                        " price for ", f.gpu_name(),
                                                         "; give rent.price_usd_per_month or rent.instance_type"));
     }
     return absl::OkStatus();
@@ -206,12 +214,6 @@ absl::Status FindRent(const core::CatalogView& catalog, const v1::TcoFleet& f, i
   if ((*inst)->gpu_name != f.gpu_name()) {
     return absl::InvalidArgumentError(absl::StrCat(field, ".rent.instance_type: ", rent.instance_type(), " carries ",
                                                    (*inst)->gpu_name, ", not ", f.gpu_name()));
-  }
-  core::PriceKind kind = core::PriceKind::kOnDemand;
-  if (rent.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
-    absl::StatusOr<core::PriceKind> k = PriceKindFromProto(rent.price_kind(), field + ".rent.price_kind");
-    if (!k.ok()) return k.status();
-    kind = *k;
   }
   *price = catalog.PriceAt(**inst, kind, as_of);
   if (*price == nullptr) {
@@ -264,6 +266,8 @@ absl::Status ResolveRent(const core::CatalogView& catalog, const v1::TcoFleet& f
     }
     out->rent_usd_per_gpu_hour = price->price_usd_per_hour / inst->gpu_count;
     PriceToProto(*price, prov->add_prices());
+    if (prov->price_kind().empty()) prov->set_price_kind(core::PriceKindName(price->kind));
+    if (prov->price_note().empty()) prov->set_price_note(core::planner::PriceKindNote(price->kind));
     CatalogKindPrices(catalog, *inst, as_of, &out->rent_kinds, assumptions);
   }
   if (!rent.has_spot_overhead_fraction() && out->rent_kinds.spot_usd_per_gpu_hour > 0) {

@@ -3,14 +3,19 @@
 // CAPPLAN_ADMIN_TOKEN_FILE.
 #include "client/cli/admin.h"
 
+#include <google/protobuf/util/time_util.h>
+
 #include <iostream>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "client/cli/commands.h"
 
 namespace capplan::cli {
 namespace {
+
+using google::protobuf::util::TimeUtil;
 
 const CommandInfo kSetPrice = {"admin set-price",
                                "record a price row for an instance (effective now or from --effective)",
@@ -30,6 +35,10 @@ const CommandInfo kImportCsv = {"admin import-csv",
                                 "  capplan admin import-csv --provider=aws --file=vms.csv "
                                 "--citation=\"SkyPilot catalog v7\" \\\n"
                                 "    --as_of_date=2025-11-01 --mode=partial --max_skipped_fraction=0.05"};
+
+const CommandInfo kAudit = {"admin audit", "read the audit log, newest first (admin or read token)",
+                            "[--entity=PREFIX] [--since=DATE] [--until=DATE] [--page_size=N] [--page_token=T]",
+                            "  capplan admin audit --entity=prices --since=2026-11-01 --until=2026-12-01"};
 
 // Flags both writes share: the source, the effective time and the request id.
 struct WriteFlags {
@@ -71,7 +80,8 @@ int SetPrice(const std::vector<std::string>& args, GlobalOptions* global) {
   const int rc = ParseCommandFlags(kSetPrice, args, &flags, global);
   if (rc >= 0) return rc;
   p->set_provider(w.provider);
-  p->set_effective_unix_seconds(w.effective_unix_seconds);
+  if (w.effective_unix_seconds > 0)
+    *p->mutable_effective_time() = TimeUtil::SecondsToTimestamp(w.effective_unix_seconds);
   p->mutable_source()->set_citation(w.citation);
   p->mutable_source()->set_as_of_date(w.as_of_date);
   r.set_request_id(w.request_id);
@@ -117,7 +127,8 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
   r.set_csv(*std::move(csv));
   r.mutable_source()->set_citation(w.citation);
   r.mutable_source()->set_as_of_date(w.as_of_date);
-  r.set_effective_unix_seconds(w.effective_unix_seconds);
+  if (w.effective_unix_seconds > 0)
+    *r.mutable_effective_time() = TimeUtil::SecondsToTimestamp(w.effective_unix_seconds);
   r.set_request_id(w.request_id);
   r.set_dry_run(dry_run);
   r.set_force(force);
@@ -126,6 +137,41 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
   auto resp = (*c)->ImportPricesCsv(r);
   if (!resp.ok()) return Fail(resp.status());
   return ImportReport(*resp, max_skipped_fraction, global->json);
+}
+
+// One page of the audit log; --page_token continues where the last page stopped.
+int Audit(const std::vector<std::string>& args, GlobalOptions* global) {
+  FlagSet flags;
+  v1::ListAuditLogRequest r;
+  flags.Custom("entity", "PREFIX", "entries for this entity or under it, e.g. prices or gpu_types/H100-SXM5-80GB",
+               "all", [&r](const std::string& v) { return r.set_entity(v), absl::OkStatus(); });
+  IsoTimeFlag(&flags, "since", "entries at or after this UTC date or time",
+              [&r](int64_t t) { *r.mutable_since_time() = TimeUtil::SecondsToTimestamp(t); });
+  IsoTimeFlag(&flags, "until", "entries before this UTC date or time",
+              [&r](int64_t t) { *r.mutable_until_time() = TimeUtil::SecondsToTimestamp(t); });
+  IntField(&flags, "page_size", "entries per page", "50", 1, 1000,
+           [&r](int64_t n) { r.set_page_size(static_cast<int32_t>(n)); });
+  flags.Custom("page_token", "T", "the next_page_token a previous page printed", "",
+               [&r](const std::string& v) { return r.set_page_token(v), absl::OkStatus(); });
+  r.set_page_size(50);
+  const int rc = ParseCommandFlags(kAudit, args, &flags, global);
+  if (rc >= 0) return rc;
+  absl::StatusOr<std::unique_ptr<client::Client>> c = AdminClient(*global);
+  if (!c.ok()) return Fail(c.status());
+  auto resp = (*c)->ListAuditLog(r);
+  if (!resp.ok()) return Fail(resp.status());
+  if (global->json) return PrintJson(*resp), 0;
+  // One block per entry: the row images are JSON and too wide for a table.
+  for (const v1::AuditEntry& e : resp->entries()) {
+    const absl::Time at = absl::FromUnixSeconds(e.time().seconds());
+    std::cout << "#" << e.id() << " " << absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", at, absl::UTCTimeZone()) << " "
+              << e.caller() << " " << e.method() << " " << e.entity() << " (catalog version " << e.catalog_version()
+              << ")\n  before: " << (e.before_json().empty() ? "-" : e.before_json())
+              << "\n  after:  " << (e.after_json().empty() ? "-" : e.after_json()) << "\n";
+  }
+  if (resp->entries().empty()) std::cout << "no audit entries match\n";
+  if (!resp->next_page_token().empty()) std::cout << "more: --page_token=" << resp->next_page_token() << "\n";
+  return 0;
 }
 
 }  // namespace
@@ -143,6 +189,7 @@ int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
   const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (what == "set-price") return SetPrice(rest, global);
   if (what == "import-csv") return ImportCsv(rest, global);
+  if (what == "audit") return Audit(rest, global);
   if (what == "upsert-fabric") return UpsertFabric(rest, global);
   if (what == "delete-fabric") return DeleteFabric(rest, global);
   if (what == "upsert-electricity") return UpsertElectricity(rest, global);
@@ -151,7 +198,7 @@ int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
   if (what == "upsert-gpu") return UpsertGpu(rest, global);
   if (what == "record-benchmark") return RecordBenchmark(rest, global);
   return SubcommandUsage("admin",
-                         {"set-price", "import-csv", "upsert-fabric", "delete-fabric", "upsert-electricity",
+                         {"set-price", "import-csv", "audit", "upsert-fabric", "delete-fabric", "upsert-electricity",
                           "delete-electricity", "upsert-instance", "upsert-gpu", "record-benchmark"},
                          args);
 }

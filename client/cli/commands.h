@@ -30,6 +30,8 @@ std::string BatchTokens(const v1::PlanOption& o);
 std::string FabricLabel(const v1::PlanOption& o);
 // With --explain: each option's explanation and provenance, then the response's
 // formulas once.
+// Each distinct price note of the options (spot interruption, reserved commitment), once.
+void PrintPriceNotes(const std::vector<const v1::PlanOption*>& options);
 void PrintExplanations(const std::vector<const v1::PlanOption*>& options,
                        const google::protobuf::RepeatedPtrField<std::string>& formulas);
 

@@ -155,6 +155,14 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global) {
   flags.Repeated("targets", "SPEC[,SPEC...]", absl::StrCat(kTargetHelp, "; fabric keys: ", kFabricKeysHelp), &targets);
   IsoTimeFlag(&flags, "prices_as_of", "read prices as they were at this UTC date or time",
               [&r](int64_t t) { r.set_prices_as_of_unix_seconds(t); });
+  v1::PriceKind price_kind = v1::PRICE_KIND_UNSPECIFIED;
+  flags.Custom("kind", "on_demand|spot|reserved_1y|reserved_3y", "price instance targets at this kind", "on_demand",
+               [&price_kind](const std::string& v) {
+                 absl::StatusOr<v1::PriceKind> k = ParsePriceKind(v);
+                 if (!k.ok()) return k.status();
+                 price_kind = *k;
+                 return absl::OkStatus();
+               });
   ViewFlag(&flags, [&r](v1::View v) { r.set_view(v); });
   flags.Bool("explain", "print each row's explanation and provenance, then the formulas", &explain);
   const CommandInfo& info = serving ? kServing : kTraining;
@@ -167,6 +175,9 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global) {
     }
   }
   if (s.ok() && r.targets_size() == 0) s = absl::InvalidArgumentError("--targets is required");
+  for (v1::CompareTarget& t : *r.mutable_targets()) {
+    if (!t.instance_type().empty()) t.set_price_kind(price_kind);
+  }
   if (!s.ok()) return UsageError(info.path, std::string(s.message()));
   client::Client client(global->client);
   absl::StatusOr<v1::CompareResponse> resp = client.Compare(r);
@@ -176,11 +187,12 @@ int RunCompare(const std::vector<std::string>& args, GlobalOptions* global) {
     return 0;
   }
   PrintRows(*resp, serving);
+  std::vector<const v1::PlanOption*> options;
+  for (const v1::CompareRow& row : resp->rows()) {
+    if (row.infeasible_reason().empty()) options.push_back(&row.option());
+  }
+  PrintPriceNotes(options);
   if (explain) {
-    std::vector<const v1::PlanOption*> options;
-    for (const v1::CompareRow& row : resp->rows()) {
-      if (row.infeasible_reason().empty()) options.push_back(&row.option());
-    }
     PrintExplanations(
         options, r.view() == v1::VIEW_BASIC ? google::protobuf::RepeatedPtrField<std::string>() : resp->formulas());
   }

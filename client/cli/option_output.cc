@@ -2,6 +2,7 @@
 // bottleneck, and with
 // --explain its explanation and provenance.
 #include <iostream>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -12,7 +13,17 @@ namespace capplan::cli {
 std::string Where(const v1::PlanOption& o) {
   if (!o.owned_pool().empty()) return absl::StrCat("pool ", o.owned_pool());
   if (o.instance_type().empty()) return absl::StrCat(o.gpu_count(), " x ", o.gpu_name());
-  return absl::StrCat(o.provider(), " ", o.instance_type(), " x", o.instance_count(), " ", o.region());
+  const std::string& kind = o.provenance().price_kind();
+  return absl::StrCat(o.provider(), " ", o.instance_type(), " x", o.instance_count(), " ", o.region(),
+                      kind.empty() || kind == "on_demand" ? "" : absl::StrCat(" ", kind));
+}
+
+void PrintPriceNotes(const std::vector<const v1::PlanOption*>& options) {
+  std::set<std::string> seen;
+  for (const v1::PlanOption* o : options) {
+    const std::string& note = o->provenance().price_note();
+    if (!note.empty() && seen.insert(note).second) std::cout << "note: " << note << "\n";
+  }
 }
 
 std::string Layout(const v1::Parallelism& p, bool serving) {

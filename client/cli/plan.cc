@@ -92,7 +92,14 @@ void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
       return absl::OkStatus();
     });
   }
-  flags->Custom("spot", "", "consider spot prices too", "false", [k](const std::string& v) {
+  flags->Custom("kind", "on_demand|spot|reserved_1y|reserved_3y", "price every offer at this kind", "on_demand",
+                [k](const std::string& v) {
+                  absl::StatusOr<v1::PriceKind> kind = ParsePriceKind(v);
+                  if (!kind.ok()) return kind.status();
+                  k->set_price_kind(*kind);
+                  return absl::OkStatus();
+                });
+  flags->Custom("spot", "", "with on-demand, consider spot prices too", "false", [k](const std::string& v) {
     if (v != "true" && v != "false") return absl::InvalidArgumentError("want true or false");
     k->set_spot_allowed(v == "true");
     return absl::OkStatus();
@@ -230,9 +237,10 @@ int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
   // The basic view asks for the options only: print only those, whatever the
   // server sent.
   const bool basic = r.view() == v1::VIEW_BASIC;
+  std::vector<const v1::PlanOption*> options;
+  for (const v1::PlanOption& o : resp->options()) options.push_back(&o);
+  PrintPriceNotes(options);
   if (p.explain) {
-    std::vector<const v1::PlanOption*> options;
-    for (const v1::PlanOption& o : resp->options()) options.push_back(&o);
     PrintExplanations(options, basic ? google::protobuf::RepeatedPtrField<std::string>() : resp->formulas());
   }
   if (!basic) PrintRejected(*resp, r.max_rejected() > 0 ? r.max_rejected() : 8);

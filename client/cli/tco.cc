@@ -269,6 +269,8 @@ void PrintFinance(const v1::TcoResponse& resp) {
 
 void PrintTco(const v1::TcoResponse& resp) {
   PrintFleets(resp);
+  if (!resp.provenance().price_kind().empty()) std::cout << "rent priced at " << resp.provenance().price_kind() << "\n";
+  if (!resp.provenance().price_note().empty()) std::cout << "note: " << resp.provenance().price_note() << "\n";
   PrintFinance(resp);
   std::cout << absl::StrFormat("per used GPU-hour: own %s, rent %s\n", Usd(resp.own_usd_per_used_gpu_hour()),
                                Usd(resp.rent_usd_per_used_gpu_hour()));
@@ -316,6 +318,15 @@ int RunTco(const std::vector<std::string>& args, GlobalOptions* global) {
                  r.set_discount_rate_fraction_per_year(d);
                  return absl::OkStatus();
                });
+  v1::PriceKind kind = v1::PRICE_KIND_UNSPECIFIED;
+  flags.Custom("kind", "on_demand|spot|reserved_1y|reserved_3y",
+               "rent at this catalog price kind (every fleet without its own price_kind)", "on_demand",
+               [&kind](const std::string& v) {
+                 absl::StatusOr<v1::PriceKind> k = ParsePriceKind(v);
+                 if (!k.ok()) return k.status();
+                 kind = *k;
+                 return absl::OkStatus();
+               });
   IsoTimeFlag(&flags, "prices_as_of", "read rent prices as they were at this UTC date or time",
               [&r](int64_t t) { r.set_prices_as_of_unix_seconds(t); });
   ServingFlags serving;
@@ -328,6 +339,9 @@ int RunTco(const std::vector<std::string>& args, GlobalOptions* global) {
     if (s.ok()) s = ParseFleet(spec, r.add_fleets());
   }
   if (s.ok() && r.fleets_size() == 0) s = absl::InvalidArgumentError("give --gpu and --count, or --fleet");
+  for (v1::TcoFleet& f : *r.mutable_fleets()) {
+    if (f.rent().price_kind() == v1::PRICE_KIND_UNSPECIFIED) f.mutable_rent()->set_price_kind(kind);
+  }
   if (s.ok() && HasModel(serving.model)) s = BuildServing(serving, r.mutable_serving());
   if (!s.ok()) return UsageError(kTco.path, std::string(s.message()));
   client::Client client(global->client);

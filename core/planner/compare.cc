@@ -53,7 +53,12 @@ absl::StatusOr<Supply> TargetSupply(const CatalogView& catalog, const CompareTar
                                                         kMaxGpusPerInstance, "]"));
     }
     s.gpu = catalog.FindGpu(s.instance->gpu_name);
-    s.price = catalog.PriceAt(*s.instance, PriceKind::kOnDemand, as_of);
+    s.price = catalog.PriceAt(*s.instance, t.price_kind, as_of);
+    if (s.price == nullptr && t.price_kind != PriceKind::kOnDemand) {
+      return absl::NotFoundError(absl::StrCat(field, ".price_kind: the catalog has no ", PriceKindName(t.price_kind),
+                                              " price for ", s.instance->provider, " ", t.instance_type, " in ",
+                                              s.instance->region, " at the prices' date"));
+    }
     *units = t.count > 0 ? t.count : 1;
     const int64_t gpus = int64_t{*units} * s.instance->gpu_count;
     if (gpus > kMaxGpus) {

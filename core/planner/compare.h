@@ -41,6 +41,9 @@ struct CompareTarget {
   int count = 0;  // GPUs, or instances (0: 1) of an instance type
   Pin pin;
   FabricOverride fabric;  // replaces or amends the offer's (or the GPU's default) fabric
+  // An instance's price of this kind; NotFound when the catalog has none (on-demand: the
+  // target is compared unpriced instead).
+  PriceKind price_kind = PriceKind::kOnDemand;
 };
 
 struct CompareRow {

@@ -41,6 +41,9 @@ struct OwnedPool {
 struct Constraints {
   std::set<std::string, std::less<>> providers, regions, allowed_gpus, excluded_gpus;
   bool spot_allowed = false;
+  // The price every offer is planned at; offers without one of this kind are left out. With
+  // kOnDemand, spot_allowed adds each offer's spot price as a second supply.
+  PriceKind price_kind = PriceKind::kOnDemand;
   // The largest fleet considered; 0: not limited by the caller. Serving plans then use
   // kDefaultMaxGpus per deployment; training plans go to kMaxGpus (and say when a limit binds).
   int max_gpus = 0;

@@ -23,7 +23,7 @@ void KeepClosest(std::vector<Rejection>* rejected, size_t n) {
 absl::Status NothingFits(const std::vector<Rejection>& rejected) {
   if (rejected.empty()) {
     return absl::FailedPreconditionError(
-        "no catalog offer or owned pool matches the constraints (providers, regions, GPUs)");
+        "no catalog offer or owned pool matches the constraints (providers, regions, GPUs, price kind)");
   }
   const Rejection& best = *std::min_element(rejected.begin(), rejected.end(), CloserThan);
   return absl::FailedPreconditionError(absl::StrCat("nothing fits; closest miss: ", best.candidate, ": ", best.reason));

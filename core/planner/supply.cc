@@ -6,6 +6,24 @@
 
 namespace capplan::core::planner {
 
+const char* PriceKindNote(PriceKind kind) {
+  switch (kind) {
+    case PriceKind::kSpot:
+      return "spot: capacity can be reclaimed with 2 minutes' notice (AWS). Indicative interruption rates: the AWS "
+             "Spot Instance Advisor (aws.amazon.com/ec2/spot/instance-advisor) bands each instance type by how often "
+             "it was interrupted over the past month: <5%, 5-10%, 10-15%, 15-20%, >20%. Look up the type and "
+             "region there: rates vary by type, region and time. Checkpoint training; keep serving headroom on other "
+             "capacity";
+    case PriceKind::kReserved1y:
+      return "reserved_1y: a 1-year commitment, paid for every hour of the term whether used or not";
+    case PriceKind::kReserved3y:
+      return "reserved_3y: a 3-year commitment, paid for every hour of the term whether used or not";
+    case PriceKind::kOnDemand:
+      break;
+  }
+  return "";
+}
+
 std::string Supply::Label(int units) const {
   if (pool != nullptr) return absl::StrCat("owned pool \"", pool->name, "\": ", units, " x ", gpu->spec.name);
   if (instance == nullptr) return absl::StrCat(units, " x ", gpu->spec.name);
@@ -45,7 +63,10 @@ std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q
   const Constraints& c = q.constraints;
   std::vector<Supply> out;
   const std::vector<InstanceRow>& instances = catalog.Instances();
-  out.reserve(instances.size() * (c.spot_allowed ? 2 : 1) + c.owned_pools.size());
+  // The asked kind; with on-demand, spot too when allowed.
+  std::vector<PriceKind> kinds = {c.price_kind};
+  if (c.price_kind == PriceKind::kOnDemand && c.spot_allowed) kinds.push_back(PriceKind::kSpot);
+  out.reserve(instances.size() * kinds.size() + c.owned_pools.size());
   for (const InstanceRow& i : instances) {
     if (i.gpu_count < 1 || i.gpu_count > kMaxGpusPerInstance) continue;
     if (!c.InstanceOk(i)) continue;
@@ -58,8 +79,7 @@ std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q
       base.fabric.gpus_per_node = std::min(base.fabric.gpus_per_node, i.gpu_count);
       base.fabric_name = "";
     }
-    for (PriceKind kind : {PriceKind::kOnDemand, PriceKind::kSpot}) {
-      if (kind == PriceKind::kSpot && !c.spot_allowed) continue;
+    for (PriceKind kind : kinds) {
       const PriceRow* p = catalog.PriceAt(i, kind, q.prices_as_of_unix_seconds);
       if (p == nullptr) continue;
       out.push_back(base);

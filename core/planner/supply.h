@@ -16,6 +16,10 @@
 
 namespace capplan::core::planner {
 
+// What a price kind implies for whoever runs on it; "" for on-demand. Spot: an indicative
+// interruption rate with its public source; reserved: the commitment.
+const char* PriceKindNote(PriceKind kind);
+
 struct Supply {
   const GpuRow* gpu = nullptr;
   const InstanceRow* instance = nullptr;  // a cloud offer...

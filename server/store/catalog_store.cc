@@ -310,22 +310,45 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
 }
 
 absl::StatusOr<std::vector<AuditEntry>> CatalogStore::AuditLog(int limit) {
-  std::vector<AuditEntry> out;
+  AuditQuery q;
+  q.limit = limit;
+  absl::StatusOr<AuditPage> page = AuditLog(q);
+  if (!page.ok()) return page.status();
+  return std::move(page->entries);
+}
+
+absl::StatusOr<AuditPage> CatalogStore::AuditLog(const AuditQuery& query) {
+  if (query.limit < 1 || query.limit > 10000) {
+    return absl::InvalidArgumentError(absl::StrCat("limit: must be in [1, 10000], got ", query.limit));
+  }
+  AuditPage page;
   try {
-    SQLite::Statement q(db_->impl().db,
-                        "SELECT id, at_unix_micros, caller, method, entity, "
-                        "COALESCE(before_json, ''), COALESCE(after_json, ''), catalog_version "
-                        "FROM audit_log ORDER BY id DESC LIMIT ?");
-    q.bind(1, limit);
+    // Each filter is off when its parameter is empty or 0; one statement serves every mix.
+    SQLite::Statement q(
+        db_->impl().db,
+        "SELECT id, at_unix_micros, caller, method, entity, "
+        "COALESCE(before_json, ''), COALESCE(after_json, ''), catalog_version "
+        "FROM audit_log WHERE (?1 = '' OR entity = ?1 OR substr(entity, 1, length(?1) + 1) = ?1 || '/') "
+        "AND (?2 = 0 OR at_unix_micros >= ?2) AND (?3 = 0 OR at_unix_micros < ?3) "
+        "AND (?4 = 0 OR id < ?4) ORDER BY id DESC LIMIT ?5");
+    q.bind(1, query.entity);
+    q.bind(2, query.since_unix_micros);
+    q.bind(3, query.until_unix_micros);
+    q.bind(4, query.before_id);
+    q.bind(5, query.limit + 1);  // one more says whether there is a next page
     while (q.executeStep()) {
-      out.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
-                     q.getColumn(3).getString(), q.getColumn(4).getString(), q.getColumn(5).getString(),
-                     q.getColumn(6).getString(), q.getColumn(7).getInt64()});
+      if (static_cast<int>(page.entries.size()) == query.limit) {
+        page.more = true;
+        break;
+      }
+      page.entries.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
+                              q.getColumn(3).getString(), q.getColumn(4).getString(), q.getColumn(5).getString(),
+                              q.getColumn(6).getString(), q.getColumn(7).getInt64()});
     }
   } catch (const SQLite::Exception& e) {
     return SqliteError(e, "reading the audit log");
   }
-  return out;
+  return page;
 }
 
 }  // namespace capplan::store

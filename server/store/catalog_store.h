@@ -66,6 +66,24 @@ struct AuditEntry {
   int64_t catalog_version = 0;
 };
 
+inline constexpr size_t kMaxAuditEntityBytes = 512;
+
+// Which audit entries to read, newest first. Zero fields do not filter.
+struct AuditQuery {
+  // The entity, or any entity under it: "prices" matches "prices/42" and
+  // "prices/import/aws/3-offers", not "prices_x".
+  std::string entity;
+  int64_t since_unix_micros = 0;  // at or after
+  int64_t until_unix_micros = 0;  // before
+  int64_t before_id = 0;          // paging: entries older than this id
+  int limit = 100;                // at most this many (1..10,000)
+};
+
+struct AuditPage {
+  std::vector<AuditEntry> entries;
+  bool more = false;  // entries beyond `limit` match: ask again with before_id = last id
+};
+
 class CatalogStore {
  public:
   // Opens the database, applies the migrations and loads the first snapshot.
@@ -108,6 +126,8 @@ class CatalogStore {
 
   // Newest first.
   absl::StatusOr<std::vector<AuditEntry>> AuditLog(int limit);
+  // The entries `query` selects, newest first. InvalidArgument for a limit outside 1..10,000.
+  absl::StatusOr<AuditPage> AuditLog(const AuditQuery& query);
 
   // From now on every write is refused with Unavailable ("server is shutting down"), and a
   // write in flight (an import between batches, or before COMMIT) rolls back. Idempotent.

@@ -18,7 +18,7 @@ using namespace capplan::core::testing;  // NOLINT(build/namespaces): datasheet 
 class FakeCatalog final : public CatalogView {
  public:
   FakeCatalog() {
-    for (GpuSpec g : {A100_80GB(), H100_SXM(), T4()}) {
+    for (const GpuSpec& g : {A100_80GB(), H100_SXM(), T4()}) {
       GpuRow row;
       row.spec = g;
       row.vendor = "NVIDIA";
@@ -175,6 +175,31 @@ TEST(PlannerTest, FuturePricesAndBrokenRowsAreNotSupplies) {
   EXPECT_EQ(BuildSupplies(c, q, q.constraints.ServingMaxGpus()).size(), 2u);
   q.constraints.providers = {"elsewhere"};
   EXPECT_TRUE(BuildSupplies(c, q, q.constraints.ServingMaxGpus()).empty());
+}
+
+TEST(PlannerTest, ThePriceKindPicksWhichPriceEachOfferIsPlannedAt) {
+  // Invented prices (they only need to differ): on-demand 20, reserved 1y 14, spot 5.
+  FakeCatalog c;
+  c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 20.0);
+  c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 14.0, 1704067200, PriceKind::kReserved1y);
+  c.AddOffer("cloud", "a100x8", "east", "A100-SXM4-80GB", 8, 5.0, 1704067200, PriceKind::kSpot);
+  c.AddOffer("cloud", "a100x8", "west", "A100-SXM4-80GB", 8, 21.0);  // on-demand only
+  PlanQuery q = Query();
+  q.constraints.price_kind = PriceKind::kReserved1y;
+  q.constraints.spot_allowed = true;  // adds spot beside on-demand only
+  std::vector<Supply> s = BuildSupplies(c, q, q.constraints.ServingMaxGpus());
+  ASSERT_EQ(s.size(), 1u);  // west has no reserved price: left out, not priced on-demand
+  EXPECT_EQ(s[0].instance->region, "east");
+  EXPECT_DOUBLE_EQ(s[0].UsdPerUnitHour(), 14.0);
+  EXPECT_NE(s[0].Label(1).find("reserved_1y"), std::string::npos) << s[0].Label(1);
+  q.constraints.price_kind = PriceKind::kSpot;
+  s = BuildSupplies(c, q, q.constraints.ServingMaxGpus());
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_DOUBLE_EQ(s[0].UsdPerUnitHour(), 5.0);
+  // What each kind implies travels with the option; on-demand needs no note.
+  EXPECT_NE(std::string(PriceKindNote(PriceKind::kSpot)).find("Spot Instance Advisor"), std::string::npos);
+  EXPECT_NE(std::string(PriceKindNote(PriceKind::kReserved3y)).find("3-year"), std::string::npos);
+  EXPECT_STREQ(PriceKindNote(PriceKind::kOnDemand), "");
 }
 
 TEST(PlannerTest, ServingPacksReplicasIntoInstances) {
