@@ -253,8 +253,7 @@ absl::StatusOr<store::ImportOptions> ImportOptionsFromProto(const v1::ImportPric
   return o;
 }
 
-void AddRows(const std::vector<store::CsvRowError>& rows,
-             google::protobuf::RepeatedPtrField<v1::ImportRowIssue>* out) {
+void AddRows(const std::vector<store::CsvRowError>& rows, google::protobuf::RepeatedPtrField<v1::ImportRowIssue>* out) {
   for (size_t i = 0; i < rows.size() && i < kMaxListedRows; ++i) {
     v1::ImportRowIssue* r = out->Add();
     r->set_row(rows[i].row);

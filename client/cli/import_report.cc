@@ -1,6 +1,7 @@
 // The report `capplan admin import-csv` prints: what the import read, wrote or would write,
 // the rows it skipped and why; and the exit status a scheduled refresh alerts on.
 #include <cstdio>
+#include <iomanip>
 #include <iostream>
 
 #include "absl/strings/str_format.h"
@@ -26,12 +27,13 @@ void PrintList(const char* title, int total, const List& list, Print print) {
 std::string Spot(const v1::ImportOfferChange& c) {
   if (!c.has_new_spot_usd_per_hour()) return "";
   if (c.has_old_spot_usd_per_hour() && c.old_spot_usd_per_hour() != c.new_spot_usd_per_hour()) {
-    return absl::StrFormat("  spot %g -> %g", c.old_spot_usd_per_hour(), c.new_spot_usd_per_hour());
+    return absl::StrFormat("  spot %.10g -> %.10g", c.old_spot_usd_per_hour(), c.new_spot_usd_per_hour());
   }
-  return absl::StrFormat("  spot %g", c.new_spot_usd_per_hour());
+  return absl::StrFormat("  spot %.10g", c.new_spot_usd_per_hour());
 }
 
 void PrintReport(const v1::ImportPricesCsvResponse& r) {
+  std::cout << std::setprecision(10);  // prices as the file has them (40.96575, not 40.9657)
   std::cout << "layout " << r.layout() << ": " << r.gpu_rows() << " GPU rows, " << r.rows_without_gpu()
             << " rows without a GPU (CPU instances, TPUs, GCP host VM rows)\n";
   std::cout << r.rows_imported() << " offers " << (r.dry_run() ? "would be imported" : "imported") << " ("
@@ -39,8 +41,8 @@ void PrintReport(const v1::ImportPricesCsvResponse& r) {
             << " unchanged); catalog version " << r.catalog_version() << "\n";
   if (r.dry_run()) std::cout << "dry run or nothing to import: nothing written\n";
   auto change = [](const v1::ImportOfferChange& c) {
-    std::cout << "  row " << c.row() << "  " << c.instance_type() << " " << c.region() << "  " << c.gpu_count()
-              << " x " << c.gpu_name() << "  on-demand ";
+    std::cout << "  row " << c.row() << "  " << c.instance_type() << " " << c.region() << "  " << c.gpu_count() << " x "
+              << c.gpu_name() << "  on-demand ";
     if (c.has_old_on_demand_usd_per_hour()) std::cout << c.old_on_demand_usd_per_hour() << " -> ";
     std::cout << c.new_on_demand_usd_per_hour() << " USD/h" << Spot(c) << "\n";
   };
@@ -67,8 +69,8 @@ int ImportReport(const v1::ImportPricesCsvResponse& r, double max_skipped_fracti
   const int bad = r.rows_skipped() - r.rows_unsupported();
   const double fraction = base > 0 ? static_cast<double>(bad) / base : 0;
   if (!json) {
-    std::cout << absl::StrFormat("skipped %d of %d importable GPU rows (%.2f%%; limit %.2f%%), %d unsupported\n",
-                                 bad, base, 100 * fraction, 100 * max_skipped_fraction, r.rows_unsupported());
+    std::cout << absl::StrFormat("skipped %d of %d importable GPU rows (%.2f%%; limit %.2f%%), %d unsupported\n", bad,
+                                 base, 100 * fraction, 100 * max_skipped_fraction, r.rows_unsupported());
   }
   if (fraction > max_skipped_fraction) {
     std::cerr << absl::StrFormat("capplan: %.2f%% of the GPU rows were skipped, more than --max_skipped_fraction=%g\n",

@@ -272,7 +272,8 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
       if (key.text.empty()) key.id = *id;
     }
     if (key.id > 0) absl::StrAppend(&entity, "/", key.id);
-    absl::StatusOr<std::string> after = key.audit_after.empty() ? RowJson(key) : absl::StatusOr<std::string>(key.audit_after);
+    absl::StatusOr<std::string> after =
+        key.audit_after.empty() ? RowJson(key) : absl::StatusOr<std::string>(key.audit_after);
     if (!after.ok()) return after.status();
     db.exec(
         "UPDATE catalog_meta SET catalog_version = catalog_version + 1, "

@@ -53,10 +53,10 @@ struct CsvImportResult {
   int rows_skipped = 0;             // rows that name no GPU (CPU instances, TPUs, GCP host rows)
   std::vector<CsvRowError> errors;  // strict: non-empty means nothing was written; partial: rows not imported
   PriceLayout layout = PriceLayout::kColumns;
-  int gpu_rows = 0;                       // rows that name a GPU
-  std::vector<CsvRowError> warnings;      // rows imported with something left out or forced
-  ImportDiff diff;                        // against the prices in force before the import
-  bool written = false;                   // false: a dry run, or nothing to write
+  int gpu_rows = 0;                   // rows that name a GPU
+  std::vector<CsvRowError> warnings;  // rows imported with something left out or forced
+  ImportDiff diff;                    // against the prices in force before the import
+  bool written = false;               // false: a dry run, or nothing to write
 };
 
 struct AuditEntry {
@@ -173,10 +173,10 @@ class CatalogStore {
     std::string table;
     std::vector<std::pair<std::string, std::string>> text;  // column -> value
     int64_t id = 0;                                         // for id-keyed tables
-    std::string label;             // audit entity when the write has no single row (bulk import)
+    std::string label;                        // audit entity when the write has no single row (bulk import)
     std::string audit_after = std::string();  // after_json for a bulk write (the import's diff)
-    int64_t rows = 0;              // rows_written to report (bulk import); set after construction
-    unsigned reload = kAllTables;  // tables to re-read after the write
+    int64_t rows = 0;                         // rows_written to report (bulk import); set after construction
+    unsigned reload = kAllTables;             // tables to re-read after the write
     // Patches instead of re-reading: SetPrice's new row, UpsertInstance's row,
     // DeleteInstance's offer key.
     const PriceRow* appended_price = nullptr;

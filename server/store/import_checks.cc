@@ -53,8 +53,9 @@ std::pair<std::string, std::string> BrokenRule(const CatalogSnapshot& catalog, c
   if (const InstanceRow* existing = catalog.FindInstance(provider, in.instance_type, in.region)) {
     if (existing->gpu_name != in.gpu_name) {
       if (!o->via_alias || Family(existing->gpu_name) != Family(in.gpu_name)) {
-        return {"AcceleratorName", absl::StrCat("the catalog's offer has GPU ", existing->gpu_name, "; the file says \"",
-                                                o->accelerator, "\" (", in.gpu_name, "); not relabelled")};
+        return {"AcceleratorName",
+                absl::StrCat("the catalog's offer has GPU ", existing->gpu_name, "; the file says \"", o->accelerator,
+                             "\" (", in.gpu_name, "); not relabelled")};
       }
       *note = absl::StrCat("\"", o->accelerator, "\" is a family alias: the offer keeps its catalog GPU ",
                            existing->gpu_name, " (not relabelled ", in.gpu_name, ")");
@@ -62,8 +63,8 @@ std::pair<std::string, std::string> BrokenRule(const CatalogSnapshot& catalog, c
     }
   }
   auto m = markets.find(in.gpu_name);
-  const bool usual = in.gpu_count == 1 || in.gpu_count == 2 || in.gpu_count == 4 || in.gpu_count == 8 ||
-                     in.gpu_count == 16;
+  const bool usual =
+      in.gpu_count == 1 || in.gpu_count == 2 || in.gpu_count == 4 || in.gpu_count == 8 || in.gpu_count == 16;
   if (!usual && (m == markets.end() || m->second.counts.count(in.gpu_count) == 0)) {
     return {"AcceleratorCount", absl::StrCat(in.gpu_count, " x ", in.gpu_name,
                                              " is not a shape VMs are sold in (1, 2, 4, 8 or 16 GPUs, or a count "
@@ -161,8 +162,8 @@ ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provide
   ImportDiff diff;
   for (const CsvOffer& o : offers) {
     const InstanceRow& in = o.instance;
-    OfferChange c{in.instance_type, in.region, in.gpu_name, in.gpu_count, -1, o.on_demand_usd_per_hour, -1,
-                  o.spot_usd_per_hour, o.first_row};
+    OfferChange c{in.instance_type,         in.region, in.gpu_name,         in.gpu_count, -1,
+                  o.on_demand_usd_per_hour, -1,        o.spot_usd_per_hour, o.first_row};
     const InstanceRow* existing = catalog.FindInstance(provider, in.instance_type, in.region);
     if (existing == nullptr) {
       diff.new_offers.push_back(std::move(c));
@@ -171,7 +172,8 @@ ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provide
     if (const PriceRow* p = catalog.PriceAt(*existing, PriceKind::kOnDemand, 0)) {
       c.old_on_demand_usd_per_hour = p->price_usd_per_hour;
     }
-    if (const PriceRow* p = catalog.PriceAt(*existing, PriceKind::kSpot, 0)) c.old_spot_usd_per_hour = p->price_usd_per_hour;
+    if (const PriceRow* p = catalog.PriceAt(*existing, PriceKind::kSpot, 0))
+      c.old_spot_usd_per_hour = p->price_usd_per_hour;
     const bool same = c.old_on_demand_usd_per_hour == c.new_on_demand_usd_per_hour &&
                       (c.new_spot_usd_per_hour < 0 || c.new_spot_usd_per_hour == c.old_spot_usd_per_hour) &&
                       existing->gpu_name == in.gpu_name && existing->gpu_count == in.gpu_count;
@@ -185,12 +187,13 @@ ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provide
 }
 
 std::string ImportAuditJson(const ImportOptions& options, const PriceCsv& csv, const ImportDiff& diff) {
-  std::string out = absl::StrCat("{\"layout\":\"", PriceLayoutName(csv.layout), "\",\"mode\":\"",
-                                 options.partial ? "partial" : "strict", "\",\"force\":", options.force ? "true" : "false",
-                                 ",\"gpu_rows\":", csv.gpu_rows, ",\"rows_without_gpu\":", csv.rows_skipped,
-                                 ",\"offers\":", csv.offers.size(), ",\"offers_new\":", diff.new_offers.size(),
-                                 ",\"offers_changed\":", diff.changed.size(), ",\"offers_unchanged\":", diff.unchanged,
-                                 ",\"rows_skipped\":", csv.errors.size(), ",\"list_limit\":", kAuditListEntries);
+  std::string out =
+      absl::StrCat("{\"layout\":\"", PriceLayoutName(csv.layout), "\",\"mode\":\"",
+                   options.partial ? "partial" : "strict", "\",\"force\":", options.force ? "true" : "false",
+                   ",\"gpu_rows\":", csv.gpu_rows, ",\"rows_without_gpu\":", csv.rows_skipped,
+                   ",\"offers\":", csv.offers.size(), ",\"offers_new\":", diff.new_offers.size(),
+                   ",\"offers_changed\":", diff.changed.size(), ",\"offers_unchanged\":", diff.unchanged,
+                   ",\"rows_skipped\":", csv.errors.size(), ",\"list_limit\":", kAuditListEntries);
   AppendChanges(&out, "new_offers", diff.new_offers);
   AppendChanges(&out, "changed_prices", diff.changed);
   AppendRows(&out, "skipped_rows", csv.errors);

@@ -52,8 +52,7 @@ struct ImportDiff {
 void CheckOffers(const CatalogSnapshot& catalog, const std::string& provider, bool force, PriceCsv* csv);
 
 // What writing `offers` would change, against the prices in force now.
-ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provider,
-                      const std::vector<CsvOffer>& offers);
+ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provider, const std::vector<CsvOffer>& offers);
 
 // The audit row's after_json for an import: counts, and the first entries of each list.
 std::string ImportAuditJson(const ImportOptions& options, const PriceCsv& csv, const ImportDiff& diff);

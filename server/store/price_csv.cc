@@ -167,21 +167,27 @@ bool ReadAccelerator(Row& r, const CatalogSnapshot& catalog, RowOffer* o) {
   if (!r.Text("AcceleratorName", &o->accel)) return false;
   o->gpu = ResolveGpu(catalog, o->accel, &o->via_alias);
   if (o->gpu == nullptr) {
-    return r.Fail("AcceleratorName", absl::StrCat("no GPU named \"", o->accel,
-                                                  "\" in the catalog; these rows are imported once it is added "
-                                                  "(admin upsert-gpu)"),
+    return r.Fail("AcceleratorName",
+                  absl::StrCat("no GPU named \"", o->accel,
+                               "\" in the catalog; these rows are imported once it is added "
+                               "(admin upsert-gpu)"),
                   true);
   }
   return r.Number("AcceleratorCount", 1, 64, true, &o->count);
 }
 
 // A row that is a whole VM with its GPUs (AWS, Azure, the generic columns).
-void ReadVmRow(Row& r, const CatalogSnapshot& catalog, OfferSet* offers, std::vector<CsvRowError>* warnings) {
+void ReadVmRow(Row& r, const CatalogSnapshot& catalog, bool azure, OfferSet* offers,
+               std::vector<CsvRowError>* warnings) {
   RowOffer o;
   if (!ReadAccelerator(r, catalog, &o)) return;
   if (!r.Number("vCPUs", 0, 4096, true, &o.vcpus) || !r.Number("MemoryGiB", 0, 32768, false, &o.mem_gib) ||
       !r.Price(&o.price) || !r.Spot(&o.spot) || !r.Text("InstanceType", &o.type) || !r.Text("Region", &o.region)) {
     return;
+  }
+  if (azure && o.via_alias) {
+    const std::string pcie = AzurePcieGpu(o.type, o.accel);
+    if (const GpuRow* g = pcie.empty() ? nullptr : catalog.FindGpu(pcie)) o.gpu = g;
   }
   offers->Add(o, r, warnings);
 }
@@ -201,9 +207,10 @@ void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& 
   RowOffer acc;
   if (!r.Text("AcceleratorName", &acc.accel)) return;
   if (IsGcpAttachableGpu(acc.accel)) {
-    r.Fail("AcceleratorName", absl::StrCat("GCP sells ", acc.accel,
-                                           " per GPU for any N1 VM; with no fixed VM shape there is no offer to "
-                                           "import"),
+    r.Fail("AcceleratorName",
+           absl::StrCat("GCP sells ", acc.accel,
+                        " per GPU for any N1 VM; with no fixed VM shape there is no offer to "
+                        "import"),
            true);
     return;
   }
@@ -213,8 +220,8 @@ void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& 
   }
   const std::vector<std::string> types = GcpHostTypes(acc.accel, static_cast<int>(acc.count));
   if (types.empty()) {
-    r.Fail("AcceleratorCount", absl::StrCat("no GCP VM type carries ", acc.count, " x ", acc.accel,
-                                            " (A2/A3/G2/A4 series); not imported"),
+    r.Fail("AcceleratorCount",
+           absl::StrCat("no GCP VM type carries ", acc.count, " x ", acc.accel, " (A2/A3/G2/A4 series); not imported"),
            true);
     return;
   }
@@ -238,17 +245,16 @@ void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& 
     ++joined;
   }
   if (joined == 0) {
-    std::string why = host_errors.empty()
-                          ? std::string("no row for it in this zone")
-                          : absl::StrCat("its row ", host_errors[0].row, " ", host_errors[0].field, ": ",
-                                         host_errors[0].message);
-    r.Fail("InstanceType", absl::StrCat("the accelerator adds to host VM ", absl::StrJoin(types, " or "), " in ",
-                                        zone, ", but ", why, "; not imported"));
+    std::string why = host_errors.empty() ? std::string("no row for it in this zone")
+                                          : absl::StrCat("its row ", host_errors[0].row, " ", host_errors[0].field,
+                                                         ": ", host_errors[0].message);
+    r.Fail("InstanceType", absl::StrCat("the accelerator adds to host VM ", absl::StrJoin(types, " or "), " in ", zone,
+                                        ", but ", why, "; not imported"));
   }
 }
 
-void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const CatalogSnapshot& catalog,
-                 OfferSet* offers, PriceCsv* out) {
+void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const CatalogSnapshot& catalog, OfferSet* offers,
+                 PriceCsv* out) {
   HostRows hosts;
   std::vector<size_t> accelerators;
   for (size_t i = 1; i < table.size(); ++i) {
@@ -260,7 +266,7 @@ void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const Cata
         ++out->rows_skipped;  // a host or CPU VM: priced without its GPUs
       } else {
         ++out->gpu_rows;
-        ReadVmRow(row, catalog, offers, &out->warnings);
+        ReadVmRow(row, catalog, false, offers, &out->warnings);
       }
     } else if (row.Cell("AcceleratorName").empty() || IsTpu(row.Cell("AcceleratorName"))) {
       ++out->rows_skipped;
@@ -326,7 +332,7 @@ absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::st
         continue;
       }
       ++out.gpu_rows;
-      ReadVmRow(row, catalog, &offers, &out.warnings);
+      ReadVmRow(row, catalog, out.layout == PriceLayout::kAzureV6, &offers, &out.warnings);
     }
   }
   out.offers = offers.Take();

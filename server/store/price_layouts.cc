@@ -10,21 +10,21 @@ namespace {
 
 // Column orders as published (skypilot-org/skypilot-catalog, read 2026-12-01).
 const std::vector<std::string>& AwsV7Header() {
-  static const std::vector<std::string> kHeader = {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",
-                                                   "MemoryGiB",    "GpuInfo",         "Price",            "SpotPrice",
-                                                   "Region",       "AvailabilityZone"};
+  static const std::vector<std::string> kHeader = {
+      "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",  "MemoryGiB",
+      "GpuInfo",      "Price",           "SpotPrice",        "Region", "AvailabilityZone"};
   return kHeader;
 }
 const std::vector<std::string>& GcpV7Header() {
-  static const std::vector<std::string> kHeader = {"InstanceType", "vCPUs",  "MemoryGiB",        "AcceleratorName",
-                                                   "AcceleratorCount", "GpuInfo", "Region", "AvailabilityZone",
-                                                   "Price",        "SpotPrice"};
+  static const std::vector<std::string> kHeader = {
+      "InstanceType", "vCPUs",  "MemoryGiB",        "AcceleratorName", "AcceleratorCount",
+      "GpuInfo",      "Region", "AvailabilityZone", "Price",           "SpotPrice"};
   return kHeader;
 }
 const std::vector<std::string>& AzureV6Header() {
-  static const std::vector<std::string> kHeader = {"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",
-                                                   "MemoryGiB",    "GpuInfo",         "Price",            "SpotPrice",
-                                                   "Region",       "Generation"};
+  static const std::vector<std::string> kHeader = {
+      "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",  "MemoryGiB",
+      "GpuInfo",      "Price",           "SpotPrice",        "Region", "Generation"};
   return kHeader;
 }
 
@@ -107,6 +107,13 @@ std::vector<std::string> GcpHostTypes(absl::string_view accelerator, int count) 
     if (accelerator == h.accelerator && count == h.count) out.emplace_back(h.instance_type);
   }
   return out;
+}
+
+std::string AzurePcieGpu(absl::string_view instance_type, absl::string_view accelerator) {
+  if (!absl::StartsWith(instance_type, "Standard_NC")) return std::string();
+  if (accelerator == "A100-80GB") return "A100-PCIe-80GB";
+  if (accelerator == "H100") return "H100-PCIe-80GB";  // H100 NVL 94 GB: the nearest catalog part
+  return std::string();
 }
 
 bool IsGcpGpuHost(absl::string_view instance_type) {

@@ -28,6 +28,11 @@ PriceLayout DetectPriceLayout(const std::vector<std::string>& header);
 // alias names a family; it never relabels an offer the catalog already has.
 const std::map<std::string, std::string>& AcceleratorAliases();
 
+// The catalog GPU an Azure VM type carries when its accelerator alias would name the SXM part:
+// the NC-series (NC24ads_A100_v4, NC40ads_H100_v5) carry PCIe cards (Azure NC A100 v4 and
+// NCads H100 v5 series pages). Empty when the alias stands.
+std::string AzurePcieGpu(absl::string_view instance_type, absl::string_view accelerator);
+
 // GCP: the VM types whose GPUs are priced in accelerator rows of `count` x `accelerator`
 // (A2, A3, G2, A4 series: the GPU count is fixed by the VM type). Empty when the accelerator
 // attaches to general VMs (N1) or is unknown.

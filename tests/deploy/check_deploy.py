@@ -93,7 +93,51 @@ def check_k8s(deploy):
         fail("ServiceMonitor must scrape the metrics port")
     if not matches(by_kind["PodDisruptionBudget"][0]["spec"]["selector"]["matchLabels"]):
         fail("PDB selector does not match")
+    check_price_refresh(by_kind, svc)
     print("k8s manifests: OK")
+
+
+def check_price_refresh(by_kind, svc):
+    """The price-refresh CronJob: one run at a time, bounded, non-root, importing in partial
+    mode with a skipped-rows threshold, against the Service, with a token from a Secret."""
+    jobs = [j for j in by_kind.get("CronJob", []) if j["metadata"]["name"] == "capplan-price-refresh"]
+    if not jobs:
+        fail("no CronJob capplan-price-refresh")
+    cj = jobs[0]["spec"]
+    if cj.get("concurrencyPolicy") != "Forbid":
+        fail("price refresh: concurrencyPolicy must be Forbid (one import at a time)")
+    if len(cj.get("schedule", "").split()) != 5:
+        fail("price refresh: schedule is not a 5-field cron expression")
+    job = cj["jobTemplate"]["spec"]
+    if not job.get("activeDeadlineSeconds") or job.get("backoffLimit") is None:
+        fail("price refresh: the Job needs activeDeadlineSeconds and backoffLimit")
+    pod = job["template"]["spec"]
+    if pod.get("restartPolicy") not in ("Never", "OnFailure"):
+        fail("price refresh: restartPolicy must be Never or OnFailure")
+    if not pod.get("securityContext", {}).get("runAsNonRoot"):
+        fail("price refresh: pod must run as non-root")
+    vols = {v["name"]: v for v in pod.get("volumes", [])}
+    for c in pod.get("initContainers", []) + pod["containers"]:
+        for k in ["requests", "limits"]:
+            if "memory" not in c.get("resources", {}).get(k, {}):
+                fail(f"price refresh: container {c['name']} needs resources.{k}.memory")
+        for m in c.get("volumeMounts", []):
+            if m["name"] not in vols:
+                fail(f"price refresh: {c['name']} mounts unknown volume {m['name']}")
+    main = pod["containers"][0]
+    script = " ".join(main.get("command", []) + main.get("args", []))
+    for part in ["admin import-csv", "--mode=partial", "--max_skipped_fraction=", "--file="]:
+        if part not in script:
+            fail(f"price refresh: the import command lacks {part}")
+    grpc_port = [p["port"] for p in svc["spec"]["ports"] if p["name"] == "grpc"][0]
+    if f"--server={svc['metadata']['name']}:{grpc_port}" not in script:
+        fail("price refresh: --server must name the capplan Service and its gRPC port")
+    env = {e["name"]: e.get("value") for e in main.get("env", [])}
+    token_file = env.get("CAPPLAN_ADMIN_TOKEN_FILE", "")
+    secrets = {s["metadata"]["name"] for s in by_kind["Secret"]}
+    mounted = [m for m in main["volumeMounts"] if token_file.startswith(m["mountPath"] + "/")]
+    if not mounted or vols[mounted[0]["name"]].get("secret", {}).get("secretName") not in secrets:
+        fail("price refresh: CAPPLAN_ADMIN_TOKEN_FILE must be in a mounted Secret of the kustomization")
 
 
 def depends_closure(packages):

@@ -105,6 +105,44 @@ TEST_F(AdminTest, BadWritesGetTheRightCodes) {
   EXPECT_EQ(MakeClient("").GetCatalogVersion()->catalog_version(), 1);
 }
 
+TEST_F(AdminTest, ImportOptionsAreBoundedAndPartialReportsEachSkippedRow) {
+  client::Client admin = MakeClient(kAdminToken);
+  capplan::v1::ImportPricesCsvRequest req;
+  req.set_provider("aws");
+  // g6.xlarge at the shipped AWS on-demand price (0.8048); x.large names no catalog GPU.
+  req.set_csv(
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n"
+      "g6.xlarge,L4,1,4,16,0.8048,eu-west-1\n"
+      "x.large,Z999,1,4,16,1.0,eu-west-1\n");
+  req.mutable_source()->set_citation("test");
+  req.mutable_source()->set_as_of_date("2025-11-01");
+  capplan::v1::ImportPricesCsvRequest bad = req;
+  bad.set_max_rows(200001);
+  absl::StatusOr<capplan::v1::ImportPricesCsvResponse> r = admin.ImportPricesCsv(bad);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("max_rows: must be in [0, 200000]"), std::string::npos) << r.status();
+  bad = req;
+  bad.set_mode(static_cast<capplan::v1::ImportMode>(7));
+  EXPECT_EQ(admin.ImportPricesCsv(bad).status().code(), absl::StatusCode::kInvalidArgument);
+  bad = req;
+  bad.set_max_rows(2);  // the header and one row
+  EXPECT_EQ(admin.ImportPricesCsv(bad).status().code(), absl::StatusCode::kInvalidArgument);
+
+  req.set_mode(capplan::v1::IMPORT_MODE_PARTIAL);
+  r = admin.ImportPricesCsv(req);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->rows_imported(), 1);
+  EXPECT_EQ(r->gpu_rows(), 2);
+  ASSERT_EQ(r->skipped_rows_size(), 1);
+  EXPECT_EQ(r->skipped_rows(0).row(), 3);
+  EXPECT_EQ(r->skipped_rows(0).field(), "AcceleratorName");
+  EXPECT_EQ(r->rows_unsupported(), 1);
+  ASSERT_EQ(r->new_offers_size(), 1);
+  EXPECT_FALSE(r->new_offers(0).has_old_on_demand_usd_per_hour());
+  EXPECT_FALSE(r->dry_run());
+  EXPECT_EQ(MakeClient("").GetCatalogVersion()->catalog_version(), r->catalog_version());
+}
+
 }  // namespace
 }  // namespace capplan::testing
 

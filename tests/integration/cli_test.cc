@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "capplan/v1/admin.pb.h"
 #include "capplan/v1/planner.pb.h"
 #include "server_process.h"
 
@@ -463,6 +464,71 @@ TEST(CliFabricTest, ListsWritesAndRefusesDeletingAUsedFabric) {
   ASSERT_EQ(gpu.exit_code, 0) << gpu.stderr_text;
   ExitResult gpus = run({"--json", "catalog", "gpus"});
   EXPECT_TRUE(Contains(gpus.stdout_text, "\"default_fabric_name\": \"lab-rig\"")) << gpus.stdout_text;
+}
+
+// The public SkyPilot files as ops import them on a schedule (tests/store/fixtures: rows from
+// skypilot-org/skypilot-catalog), then the catalog lists the offers.
+TEST(CliImportTest, PublicCatalogFilesImportThroughTheCliAndShowInTheCatalog) {
+  TempDir dir;
+  const std::string token = "admin-token-0123456789abcdef";
+  WriteTokenFile(dir.path() + "/tokens", token + " ops admin\n");
+  std::vector<std::string> server_args = BaseArgs(dir);
+  server_args.push_back("--admin_token_file=" + dir.path() + "/tokens");
+  ServerProcess server(server_args);
+  ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {CAPPLAN_CLI_BINARY, "--server=" + server.grpc_address()});
+    return RunProgram(args, 30000, {{"CAPPLAN_ADMIN_TOKEN", token}});
+  };
+  const std::string fixtures = std::string(CAPPLAN_SOURCE_DIR) + "/tests/store/fixtures/";
+  auto import = [&](const std::string& provider, const std::string& file, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"admin",
+                                     "import-csv",
+                                     "--provider=" + provider,
+                                     "--file=" + fixtures + file,
+                                     "--citation=SkyPilot catalog " + file,
+                                     "--as_of_date=2026-12-01"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  // AWS: p5e's two rows have no on-demand price: 2 of 9 GPU rows, over the default 5%, so
+  // exit 3; the other offers are in.
+  ExitResult aws = import("aws", "aws_v7_vms.csv", {});
+  EXPECT_EQ(aws.exit_code, 3) << aws.stderr_text;
+  EXPECT_TRUE(Contains(aws.stdout_text, "layout skypilot-aws-v7")) << aws.stdout_text;
+  EXPECT_TRUE(Contains(aws.stdout_text, "row 9 Price: empty")) << aws.stdout_text;
+  EXPECT_TRUE(Contains(aws.stderr_text, "--max_skipped_fraction")) << aws.stderr_text;
+
+  ExitResult dry =
+      run({"--json", "admin", "import-csv", "--provider=gcp", "--file=" + fixtures + "gcp_v7_vms.csv",
+           "--citation=SkyPilot catalog", "--as_of_date=2026-12-01", "--dry_run", "--max_skipped_fraction=1"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.stderr_text;
+  const auto diff = ParseJson<v1::ImportPricesCsvResponse>(dry.stdout_text);
+  EXPECT_TRUE(diff.dry_run());
+  EXPECT_EQ(diff.offers_new(), 2);        // a3-highgpu-1g and -4g in us-central1
+  EXPECT_EQ(diff.rows_unsupported(), 1);  // B200
+
+  // GCP: H100-MEGA has no host row, 1 of 6 importable rows. Azure: ND96isr_H100_v5 listed
+  // with 12 H100s, 1 of 5 (K80, M60, A10 and MI25 are unsupported, not counted).
+  ExitResult gcp = import("gcp", "gcp_v7_vms.csv", {"--max_skipped_fraction=0.2"});
+  EXPECT_EQ(gcp.exit_code, 0) << gcp.stdout_text << gcp.stderr_text;
+  ExitResult strict = import("azure", "azure_v6_vms.csv", {"--mode=strict"});
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_TRUE(Contains(strict.stderr_text, "INVALID_ARGUMENT")) << strict.stderr_text;
+  ExitResult azure = import("azure", "azure_v6_vms.csv", {"--max_skipped_fraction=0.25"});
+  EXPECT_EQ(azure.exit_code, 0) << azure.stdout_text << azure.stderr_text;
+  EXPECT_TRUE(Contains(azure.stdout_text, "row 9 AcceleratorCount")) << azure.stdout_text;
+
+  ExitResult h100 = run({"catalog", "instances", "--gpu=H100-SXM5-80GB"});
+  ASSERT_EQ(h100.exit_code, 0) << h100.stderr_text;
+  // GCP a3-highgpu-1g: host 1.18251 + H100 4.20076 = 5.38327 USD/h.
+  EXPECT_TRUE(Contains(h100.stdout_text, "a3-highgpu-1g")) << h100.stdout_text;
+  EXPECT_TRUE(Contains(h100.stdout_text, "5.383")) << h100.stdout_text;
+  EXPECT_TRUE(Contains(h100.stdout_text, "ca-central-1")) << h100.stdout_text;  // AWS p5, 113.068
+  ExitResult pcie = run({"catalog", "instances", "--gpu=H100-PCIe-80GB"});
+  EXPECT_TRUE(Contains(pcie.stdout_text, "Standard_NC40ads_H100_v5")) << pcie.stdout_text;  // Azure, 6.98
+  ExitResult h200 = run({"catalog", "instances", "--gpu=H200-SXM-141GB"});
+  EXPECT_TRUE(Contains(h200.stdout_text, "p5en.48xlarge")) << h200.stdout_text;  // AWS, 84.8
 }
 
 }  // namespace

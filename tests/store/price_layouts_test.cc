@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -33,8 +33,8 @@ class PriceLayoutTest : public TempStoreTest {
     o.partial = partial;
     o.dry_run = dry_run;
     o.force = force;
-    return store_->ImportPricesCsv({"ops", "ImportPricesCsv"}, provider, csv,
-                                   {"SkyPilot catalog", "2026-12-01", ""}, 1764547200, o);
+    return store_->ImportPricesCsv({"ops", "ImportPricesCsv"}, provider, csv, {"SkyPilot catalog", "2026-12-01", ""},
+                                   1764547200, o);
   }
   double Price(const std::string& provider, const std::string& type, const std::string& region, PriceKind kind) {
     std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
@@ -135,10 +135,14 @@ TEST_F(PriceLayoutTest, AzureV6SkipsUnknownGpusAndImpossibleShapesAndKeepsShippe
   EXPECT_EQ(r->errors[1].field, "AcceleratorCount");
   const InstanceRow* nd = store_->Snapshot()->FindInstance("azure", "Standard_ND96isr_H100_v5", "eastus");
   EXPECT_EQ(nd->gpu_count, 8);
-  // "A100-80GB" is an alias: the shipped PCIe VM stays PCIe, with a warning saying so.
+  // The NC series carries PCIe cards (Azure's NC A100 v4 and NCads H100 v5 pages): "A100-80GB"
+  // and "H100" do not make them SXM, and the shipped NC24ads_A100_v4 stays PCIe.
   EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC24ads_A100_v4", "eastus")->gpu_name,
             "A100-PCIe-80GB");
-  EXPECT_NE(Rows(r->warnings).find("keeps its catalog GPU A100-PCIe-80GB"), std::string::npos) << Rows(r->warnings);
+  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC40ads_H100_v5", "eastus")->gpu_name,
+            "H100-PCIe-80GB");
+  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_ND96amsr_A100_v4", "eastus")->gpu_name,
+            "A100-SXM4-80GB");
   EXPECT_DOUBLE_EQ(Price("azure", "Standard_NC40ads_H100_v5", "eastus", PriceKind::kOnDemand), 6.98);
   EXPECT_DOUBLE_EQ(Price("azure", "Standard_NC4as_T4_v3", "eastus", PriceKind::kSpot), 0.062699);
 }
@@ -174,11 +178,11 @@ constexpr char kColumns[] = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs
 
 TEST_F(PriceLayoutTest, SanityRulesRefuseWithReasonsUnlessForced) {
   const std::string csv = absl::StrCat(kColumns,
-                                       "free.xlarge,L4,1,4,16,0,,us-east-1\n"           // price 0
+                                       "free.xlarge,L4,1,4,16,0,,us-east-1\n"             // price 0
                                        "cheap.48xlarge,H100,8,192,2048,0.5,,us-east-1\n"  // 6 cents per H100-hour
                                        "p4de.24xlarge,H100-SXM5-80GB,8,96,1152,98.32,,us-east-1\n"  // relabel
-                                       "odd.xlarge,L4,3,4,16,2.4,,us-east-1\n"            // 3 x L4
-                                       "g6.xlarge,L4,1,4,16,0.8048,1.7,us-east-1\n");     // spot above on-demand
+                                       "odd.xlarge,L4,3,4,16,2.4,,us-east-1\n"                      // 3 x L4
+                                       "g6.xlarge,L4,1,4,16,0.8048,1.7,us-east-1\n");  // spot above on-demand
   absl::StatusOr<CsvImportResult> r = Import("aws", csv, true);
   ASSERT_TRUE(r.ok()) << r.status();
   const std::string why = Rows(r->errors);
@@ -200,6 +204,18 @@ TEST_F(PriceLayoutTest, SanityRulesRefuseWithReasonsUnlessForced) {
   EXPECT_TRUE(forced->errors.empty()) << Rows(forced->errors);
   EXPECT_EQ(store_->Snapshot()->FindInstance("aws", "p4de.24xlarge", "us-east-1")->gpu_name, "H100-SXM5-80GB");
   EXPECT_NE(Rows(forced->warnings).find("accepted with force"), std::string::npos);
+}
+
+TEST_F(PriceLayoutTest, AnAliasNeverRelabelsAnOfferTheCatalogHas) {
+  // Azure's NC24ads_A100_v4 row (catalogs/v6/azure/vms.csv) in the plain columns, where no
+  // Azure rule applies: "A100-80GB" means A100-SXM4-80GB, but the shipped offer is PCIe.
+  absl::StatusOr<CsvImportResult> r = Import(
+      "azure", absl::StrCat(kColumns, "Standard_NC24ads_A100_v4,A100-80GB,1,24,220,3.673,0.444433,eastus\n"), false);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->errors.empty()) << Rows(r->errors);
+  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC24ads_A100_v4", "eastus")->gpu_name,
+            "A100-PCIe-80GB");
+  EXPECT_NE(Rows(r->warnings).find("keeps its catalog GPU A100-PCIe-80GB"), std::string::npos) << Rows(r->warnings);
 }
 
 TEST_F(PriceLayoutTest, ConflictingRowsDropTheirOfferAndKeepTheRest) {
@@ -235,8 +251,7 @@ TEST_F(PriceLayoutTest, FiftyThousandRowImportTime) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rows_imported, 50000);
   // CPU time too: on a shared machine the wall time mostly measures the neighbours.
-  std::printf("50,000-row AWS v7 import (partial, 50,000 new offers): %.3f s wall, %.3f s CPU\n", seconds,
-              cpu_seconds);
+  std::printf("50,000-row AWS v7 import (partial, 50,000 new offers): %.3f s wall, %.3f s CPU\n", seconds, cpu_seconds);
 }
 
 }  // namespace
