@@ -281,14 +281,14 @@ class HandEditedDatabaseTest : public ::testing::Test {
       first.Signal(SIGTERM);
       ASSERT_EQ(first.Wait(10000).exit_code, 0);
     }
-    // $0.01 an hour for 8 x A100-80GB from 2099-01-01 (4070908800); a zero-GPU and an
-    // overflowing instance row (the schema's CHECK bypassed, as a careless edit would).
+    // $0.01 an hour for 8 x A100-80GB from 2099-01-01 (4070908800); zero-GPU p5 rows (every
+    // region but one) and an overflowing one (the schema's CHECK bypassed, as a careless edit would).
     const std::string sql =
         "INSERT INTO prices (provider, instance_type, region, kind, price_usd_per_hour, "
         "effective_unix_seconds, source_citation, source_as_of_date) VALUES ('aws', 'p4de.24xlarge', "
         "'us-east-1', 'on_demand', 0.01, 4070908800, 'a future list', '2098-12-01');"
         "PRAGMA ignore_check_constraints = ON;"
-        "UPDATE instance_types SET gpu_count = 0 WHERE instance_type = 'p5.48xlarge' AND region = 'us-east-1';"
+        "UPDATE instance_types SET gpu_count = 0 WHERE instance_type = 'p5.48xlarge' AND region <> 'us-west-2';"
         "UPDATE instance_types SET gpu_count = 2147483647 WHERE instance_type = 'p5.48xlarge' AND region = "
         "'us-west-2';";
     ExitResult r = RunProgram({"/usr/bin/sqlite3", db_, sql}, 10000);

@@ -26,7 +26,9 @@ TEST_F(HttpTest, EveryReadRouteAnswersWithTheCatalog) {
   EXPECT_GE(models.models_size(), 12);
   v1::ListInstancesResponse inst;
   ASSERT_TRUE(Parse(Get("/v1/instances?provider=aws&gpuName=H100-SXM5-80GB"), &inst));
-  ASSERT_EQ(inst.offers_size(), 2);  // us-east-1 and us-west-2, as over gRPC
+  // p5.48xlarge in us-east-1 and us-west-2 (migration 0002) and 12 more regions (0008), as
+  // admin_test.cc reads it over gRPC.
+  ASSERT_EQ(inst.offers_size(), 14);
   for (const v1::InstanceOffer& o : inst.offers()) EXPECT_EQ(o.instance().provider(), "aws");
   // Proto field names work too; page_size pages.
   v1::ListInstancesResponse page;

@@ -63,6 +63,10 @@ v1::PlanRequest ServeOnH100(v1::PriceKind kind) {
   w->set_output_tokens(128);
   w->set_requests_per_second(35);
   r.mutable_constraints()->add_providers("aws");
+  // The two regions of the 2024 list (migration 0002); the other regions carry the 2026 list's
+  // lower prices (migration 0008) and have no reserved rows here.
+  r.mutable_constraints()->add_regions("us-east-1");
+  r.mutable_constraints()->add_regions("us-west-2");
   r.mutable_constraints()->add_allowed_gpus("H100-SXM5-80GB");
   r.mutable_constraints()->set_price_kind(kind);
   return r;

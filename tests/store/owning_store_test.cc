@@ -31,9 +31,9 @@ TEST_F(OwningStoreTest, EveryUsShippedRegionHasACitedElectricityPrice) {
   std::set<std::string> regions;
   for (const InstanceRow& i : snap->instances) regions.insert(i.region);
   ASSERT_FALSE(regions.empty());
-  // The regions of the 0002 offers, and the Azure ones 0010 adds in states EIA prices
+  // The regions of the 0002 offers, and the Azure ones 0008 adds in states EIA prices
   // (Azure geographies: East US 2 Virginia, West US California, Central US Iowa). The other
-  // regions 0010 adds (outside the US, or in states not yet priced) fall back to TCO's
+  // regions 0008 adds (outside the US, or in states not yet priced) fall back to TCO's
   // documented default until a tariff is recorded.
   for (const char* r : {"us-east-1", "us-west-2", "us-west-1", "us-central1", "us-east1", "eastus", "westus2",
                         "eastus2", "westus", "centralus"}) {

@@ -25,6 +25,10 @@ std::string Fixture(const std::string& name) {
   return s.str();
 }
 
+// The fixtures were read 2026-12-01 (fixtures/README.md); their prices take effect then, after
+// the shipped catalog's newest rows (2026-08-26, migration 0008).
+constexpr int64_t kFixturesReadUnixSeconds = 1796083200;
+
 class PriceLayoutTest : public TempStoreTest {
  protected:
   absl::StatusOr<CsvImportResult> Import(const std::string& provider, const std::string& csv, bool partial,
@@ -34,7 +38,7 @@ class PriceLayoutTest : public TempStoreTest {
     o.dry_run = dry_run;
     o.force = force;
     return store_->ImportPricesCsv({"ops", "ImportPricesCsv"}, provider, csv, {"SkyPilot catalog", "2026-12-01", ""},
-                                   1764547200, o);
+                                   kFixturesReadUnixSeconds, o);
   }
   double Price(const std::string& provider, const std::string& type, const std::string& region, PriceKind kind) {
     std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
@@ -79,10 +83,11 @@ TEST_F(PriceLayoutTest, AwsV7ImportsEveryPricedOfferAndListsTheRowsWithNoPrice) 
   EXPECT_DOUBLE_EQ(Price("aws", "p5.48xlarge", "ca-central-1", PriceKind::kSpot), 113.068);  // equal is fine
   EXPECT_EQ(store_->Snapshot()->FindInstance("aws", "p5e.48xlarge", "us-east-2"), nullptr);
   EXPECT_EQ(store_->Snapshot()->FindInstance("aws", "p5en.48xlarge", "us-east-1")->gpu_name, "H200-SXM-141GB");
-  // Against the shipped catalog: p5 ca-central-1 and p5en are new; p4de's on-demand price
-  // moves from the shipped 40.9657 and p5 us-east-1 gains a spot price.
-  EXPECT_EQ(r->diff.new_offers.size(), 2u);
-  ASSERT_EQ(r->diff.changed.size(), 2u);
+  // Against the shipped catalog (which has p5 ca-central-1 and p5en us-east-1 at the 2026-08-26
+  // list's 63.296): nothing is new; p4de's on-demand price moves from the shipped 40.9657, p5
+  // ca-central-1 and p5en take this list's prices, and p5 us-east-1 gains a spot price.
+  EXPECT_EQ(r->diff.new_offers.size(), 0u);
+  ASSERT_EQ(r->diff.changed.size(), 4u);
   EXPECT_EQ(r->diff.changed[0].instance_type, "p4de.24xlarge");
   EXPECT_DOUBLE_EQ(r->diff.changed[0].old_on_demand_usd_per_hour, 40.9657);
   EXPECT_DOUBLE_EQ(r->diff.changed[0].new_on_demand_usd_per_hour, 40.96575);
@@ -125,10 +130,10 @@ TEST_F(PriceLayoutTest, AzureV6SkipsUnknownGpusAndImpossibleShapesAndKeepsShippe
   EXPECT_EQ(r->layout, PriceLayout::kAzureV6);
   EXPECT_EQ(r->gpu_rows, 10);
   EXPECT_EQ(r->rows_skipped, 2);  // Standard_B1s, and NC16ads_A10_v4 listed without its GPU
-  ASSERT_EQ(r->errors.size(), 6u) << Rows(r->errors);
+  ASSERT_EQ(r->errors.size(), 5u) << Rows(r->errors);
   int unsupported = 0;
   for (const CsvRowError& e : r->errors) unsupported += e.unsupported ? 1 : 0;
-  EXPECT_EQ(unsupported, 5);  // K80, M60, A10, Radeon MI25 twice
+  EXPECT_EQ(unsupported, 4);  // K80, M60, Radeon MI25 twice (the shipped catalog has A10)
   // ND96isr_H100_v5 is listed with 12 H100s (the VM has 8): refused, so H100 does not look
   // a third cheaper per GPU; the shipped offer keeps 8 GPUs at 98.32.
   EXPECT_EQ(r->errors[1].row, 9);
@@ -145,6 +150,7 @@ TEST_F(PriceLayoutTest, AzureV6SkipsUnknownGpusAndImpossibleShapesAndKeepsShippe
             "A100-SXM4-80GB");
   EXPECT_DOUBLE_EQ(Price("azure", "Standard_NC40ads_H100_v5", "eastus", PriceKind::kOnDemand), 6.98);
   EXPECT_DOUBLE_EQ(Price("azure", "Standard_NC4as_T4_v3", "eastus", PriceKind::kSpot), 0.062699);
+  EXPECT_DOUBLE_EQ(Price("azure", "Standard_NV36ads_A10_v5", "eastus", PriceKind::kOnDemand), 3.2);
 }
 
 TEST_F(PriceLayoutTest, DryRunReturnsTheDiffAndWritesNothing) {
@@ -166,7 +172,7 @@ TEST_F(PriceLayoutTest, TheAuditRowRecordsWhatTheImportChanged) {
   absl::StatusOr<std::vector<AuditEntry>> log = store_->AuditLog(1);
   ASSERT_TRUE(log.ok() && log->size() == 1u);
   const std::string& json = log->front().after_json;
-  for (const char* part : {"\"layout\":\"skypilot-aws-v7\"", "\"mode\":\"partial\"", "\"offers_new\":2",
+  for (const char* part : {"\"layout\":\"skypilot-aws-v7\"", "\"mode\":\"partial\"", "\"offers_new\":0",
                            "\"rows_skipped\":2", "\"instance_type\":\"p5en.48xlarge\"",
                            "\"old_on_demand_usd_per_hour\":40.9657", "\"row\":9,\"field\":\"Price\""}) {
     EXPECT_NE(json.find(part), std::string::npos) << part << " in " << json;
