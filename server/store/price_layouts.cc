@@ -85,6 +85,8 @@ const std::map<std::string, std::string>& AcceleratorAliases() {
       // GCP's A3 Mega: the same H100 SXM with more network (the VM type names that).
       {"H100-MEGA", "H100-SXM5-80GB"},
       {"H200", "H200-SXM-141GB"},
+      {"B200", "B200-SXM-180GB"},  // HGX B200 boards (AWS p6-b200, GCP a4-highgpu-8g)
+      {"P100", "P100-PCIe-16GB"},  // GCP's P100 is the 16 GB PCIe card
       {"V100", "V100-SXM2-16GB"},
       {"V100-32GB", "V100-SXM2-32GB"},
       {"A6000", "RTX-A6000"},

@@ -114,8 +114,10 @@ TEST_F(PriceLayoutTest, GcpV7AddsEachAcceleratorRowToItsHostVmRow) {
   // 80GB 14.76958.
   EXPECT_NEAR(Price("gcp", "a2-ultragpu-8g", "us-central1", PriceKind::kOnDemand), 23.56656, 1e-9);
   ASSERT_EQ(r->errors.size(), 2u) << Rows(r->errors);
-  EXPECT_EQ(r->errors[0].row, 10);  // B200: not in the shipped catalog
-  EXPECT_TRUE(r->errors[0].unsupported);
+  // B200 is in the catalog (migration 0008), but the fixture has no a4-highgpu-8g host row.
+  EXPECT_EQ(r->errors[0].row, 10);
+  EXPECT_FALSE(r->errors[0].unsupported);
+  EXPECT_NE(r->errors[0].message.find("a4-highgpu-8g"), std::string::npos) << r->errors[0].message;
   EXPECT_EQ(r->errors[1].row, 14);  // H100-MEGA: the fixture has no a3-megagpu-8g host row
   EXPECT_NE(r->errors[1].message.find("a3-megagpu-8g"), std::string::npos) << r->errors[1].message;
 }
