@@ -85,8 +85,17 @@ def check_k8s(deploy):
     if not matches(svc["spec"].get("selector")):
         fail("Service selector does not match the pod labels (render with kustomize)")
     ports = {p["name"] for p in svc["spec"]["ports"]}
-    if ports != {"grpc", "metrics"}:
+    if ports != {"grpc", "metrics", "http"}:
         fail(f"Service ports {ports}")
+    # Each Service port targets a container port, and the server listens there (not loopback).
+    container_ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    for p in svc["spec"]["ports"]:
+        if p["targetPort"] not in container_ports:
+            fail(f"Service port {p['name']} targets {p['targetPort']}, not a container port")
+    for var, port in (("CAPPLAN_LISTEN", "grpc"), ("CAPPLAN_METRICS_LISTEN", "metrics"),
+                      ("CAPPLAN_HTTP_LISTEN", "http")):
+        if env.get(var) != f"0.0.0.0:{container_ports[port]}":
+            fail(f"{var} is {env.get(var)!r}, not 0.0.0.0:{container_ports[port]}")
     if not matches(by_kind["ServiceMonitor"][0]["spec"]["selector"]["matchLabels"]):
         fail("ServiceMonitor selector does not match")
     if by_kind["ServiceMonitor"][0]["spec"]["endpoints"][0]["port"] != "metrics":
