@@ -154,7 +154,8 @@ class WebPageTest(unittest.TestCase):
     def screenshot_tco(self):
         rect = self.driver.execute_script(
             "const r = document.getElementById('tco').getBoundingClientRect();"
-            "return {x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height};")
+            "return {x: r.left + window.scrollX - 8, y: r.top + window.scrollY - 8, width: r.width + 16,"
+            "        height: r.height + 16};")
         shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
             "clip": {"x": rect["x"], "y": rect["y"], "width": rect["width"], "height": rect["height"], "scale": 1}})

@@ -264,7 +264,7 @@ function shortUsd(v) {
   return "$" + fixed(v, 0);
 }
 function drawTcoChart(series, breakEven) {
-  const W = 760, H = 330, L = 70, R = 20, T = 20, B = 50;
+  const W = 760, H = 330, L = 70, R = 20, T = 36, B = 50;
   const months = series.map((p) => num(p, "month"));
   const own = series.map((p) => num(p, "own_cumulative_usd"));
   const rent = series.map((p) => num(p, "rent_cumulative_usd"));
@@ -311,11 +311,11 @@ function drawTcoChart(series, breakEven) {
     g.append(svg("rect", {x: x(months[i]) - (W - L - R) / n / 2, y: T, width: (W - L - R) / n, height: H - T - B}));
     root.append(g);
   }
-  const legend = svg("g", {transform: `translate(${L + 12} ${T + 8})`, class: "legend"});
+  const legend = svg("g", {transform: `translate(${L} 12)`, class: "legend"});
   legend.append(svg("line", {x1: 0, x2: 24, y1: 0, y2: 0, class: "own"}));
   legend.append(svg("text", {x: 30, y: 4}, "own (capex in month 1, then running costs)"));
-  legend.append(svg("line", {x1: 0, x2: 24, y1: 18, y2: 18, class: "rent"}));
-  legend.append(svg("text", {x: 30, y: 22}, "rent"));
+  legend.append(svg("line", {x1: 340, x2: 364, y1: 0, y2: 0, class: "rent"}));
+  legend.append(svg("text", {x: 370, y: 4}, "rent"));
   root.append(legend);
   return el("figure", {}, root, el("figcaption", {text: "Cumulative cash cost per month, own vs rent."}));
 }
@@ -335,6 +335,7 @@ async function submitTco(ev) {
     return;
   }
   renderTco(r.json, req.horizon_months);
+  document.getElementById("tco-result").scrollIntoView({block: "nearest"});
 }
 
 // ---- Plan. ----
@@ -460,6 +461,7 @@ async function submitPlan(ev) {
     return;
   }
   renderPlan(r.json, kind === "serving");
+  document.getElementById("plan-result").scrollIntoView({block: "nearest"});
 }
 
 // ---- Wiring. ----
