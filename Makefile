@@ -10,6 +10,7 @@ WERROR ?= $(if $(CAPPLAN_WERROR),$(CAPPLAN_WERROR),OFF)
 JOBS ?= 2
 LISTEN ?= 127.0.0.1:50051
 METRICS ?= 127.0.0.1:9464
+HTTP ?= 127.0.0.1:8080
 DB ?= var/capplan.db
 
 .PHONY: all deps configure build lint run test test-release test-sanitize configure-sanitize \
@@ -29,7 +30,7 @@ build: configure
 run: build
 	@mkdir -p $(dir $(DB))
 	@bash scripts/dev-admin-token.sh var/admin-tokens
-	exec $(BUILD_DIR)/server/capplan-server --listen=$(LISTEN) --metrics_listen=$(METRICS) \
+	exec $(BUILD_DIR)/server/capplan-server --listen=$(LISTEN) --metrics_listen=$(METRICS) --http_listen=$(HTTP) \
 	  --db=$(DB) --admin_token_file=var/admin-tokens
 
 test: test-release test-sanitize

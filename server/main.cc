@@ -20,6 +20,9 @@ ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
           "gRPC listen address, host:port (port 0 picks a free one). Env: CAPPLAN_LISTEN");
 ABSL_FLAG(std::string, metrics_listen, "127.0.0.1:9464",
           "Prometheus /metrics address, host:port. Env: CAPPLAN_METRICS_LISTEN");
+ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
+          "HTTP/JSON API address (every RPC under /v1/, OpenAPI at /v1/openapi.json), host:port "
+          "(port 0 picks a free one; empty disables). Env: CAPPLAN_HTTP_LISTEN");
 ABSL_FLAG(std::string, db, "var/capplan.db",
           "SQLite catalog database; created and migrated if missing. Env: CAPPLAN_DB");
 ABSL_FLAG(std::string, admin_token_file, "",
@@ -65,6 +68,12 @@ std::string FlagOrEnv(const absl::Flag<std::string>& flag, const char* name, con
   return absl::GetFlag(flag);
 }
 
+// ", http/json on http://host:port/v1/", or nothing when HTTP is disabled.
+std::string HttpNote(const std::string& address, int port) {
+  if (address.empty()) return "";
+  return absl::StrCat(", http/json on http://", address.substr(0, address.rfind(':')), ":", port, "/v1/");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,6 +92,12 @@ int main(int argc, char** argv) {
   capplan::server::ServerOptions options;
   options.listen_address = FlagOrEnv(FLAGS_listen, "listen", "CAPPLAN_LISTEN");
   options.metrics_address = FlagOrEnv(FLAGS_metrics_listen, "metrics_listen", "CAPPLAN_METRICS_LISTEN");
+  options.http_address = FlagOrEnv(FLAGS_http_listen, "http_listen", "CAPPLAN_HTTP_LISTEN");
+  // Unlike the other variables, a set but empty CAPPLAN_HTTP_LISTEN means something: no HTTP.
+  if (const char* env = std::getenv("CAPPLAN_HTTP_LISTEN");
+      env != nullptr && *env == '\0' && !OnCommandLine("http_listen")) {
+    options.http_address.clear();
+  }
   options.db_path = FlagOrEnv(FLAGS_db, "db", "CAPPLAN_DB");
   options.admin_token_file = FlagOrEnv(FLAGS_admin_token_file, "admin_token_file", "CAPPLAN_ADMIN_TOKEN_FILE");
   options.tls_cert_file = FlagOrEnv(FLAGS_tls_cert_file, "tls_cert_file", "CAPPLAN_TLS_CERT_FILE");
@@ -119,7 +134,8 @@ int main(int argc, char** argv) {
   const size_t mcolon = options.metrics_address.rfind(':');
   std::cout << "capplan-server " << CAPPLAN_VERSION << ": serving grpc on " << host << ":" << (*server)->grpc_port()
             << ", metrics on http://" << options.metrics_address.substr(0, mcolon) << ":" << (*server)->metrics_port()
-            << "/metrics, catalog version " << (*server)->catalog_version() << " from " << options.db_path << std::endl;
+            << "/metrics" << HttpNote(options.http_address, (*server)->http_port()) << ", catalog version "
+            << (*server)->catalog_version() << " from " << options.db_path << std::endl;
 
   int sig = 0;
   sigwait(&signals, &sig);

@@ -13,6 +13,7 @@
 #include "server/accept_guard.h"
 #include "server/admin_service.h"
 #include "server/auth.h"
+#include "server/http/http_server.h"
 #include "server/metrics.h"
 #include "server/planner_service.h"
 #include "server/store/catalog_store.h"
@@ -28,6 +29,7 @@ struct Server::State {
   std::unique_ptr<PlannerServiceImpl> planner;
   std::unique_ptr<AdminServiceImpl> admin;
   std::unique_ptr<grpc::Server> grpc_server;
+  std::unique_ptr<http::HttpServer> http;  // after grpc_server: destroyed first
   int grpc_port = 0;
   int metrics_port = 0;
   bool shut_down = false;
@@ -79,6 +81,8 @@ Server::~Server() { Shutdown(std::chrono::milliseconds(0)); }
 
 int Server::grpc_port() const { return state_->grpc_port; }
 int Server::metrics_port() const { return state_->metrics_port; }
+int Server::http_port() const { return state_->http == nullptr ? 0 : state_->http->port(); }
+http::HttpServer* Server::http_server() const { return state_->http.get(); }
 int64_t Server::catalog_version() const { return state_->store->Snapshot()->catalog_version; }
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
@@ -147,6 +151,19 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     return absl::UnavailableError(
         absl::StrCat("cannot listen on ", options.listen_address, " (address in use or invalid)"));
   }
+  if (!options.http_address.empty()) {
+    http::HttpServerOptions http_options;
+    http_options.address = options.http_address;
+    http_options.threads = options.http_threads;
+    http_options.request_timeout_ms = options.http_request_timeout_ms;
+    http_options.max_body_bytes = options.max_receive_message_bytes;
+    http_options.default_timeout_ms = options.http_default_timeout_ms;
+    http_options.version = options.version;
+    absl::StatusOr<std::unique_ptr<http::HttpServer>> http =
+        http::HttpServer::Start(http_options, state->grpc_server.get(), state->metrics->registry());
+    if (!http.ok()) return http.status();
+    state->http = std::move(*http);
+  }
   // After everything else is open, so that the connection cap counts connections only.
   AcceptGuardOptions guard;
   guard.max_connections = options.max_connections;
@@ -166,6 +183,9 @@ void Server::Shutdown(std::chrono::milliseconds grace) {
   if (state_->grpc_server != nullptr) {
     // Shutdown() of the health service flips every status to NOT_SERVING and holds it there.
     state_->grpc_server->GetHealthCheckService()->Shutdown();
+    // HTTP first: it stops accepting and finishes its in-flight (in-process) calls while
+    // gRPC still serves them.
+    if (state_->http != nullptr) state_->http->Stop();
     state_->grpc_server->Shutdown(std::chrono::system_clock::now() + grace);
     state_->grpc_server->Wait();
   }

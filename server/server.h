@@ -1,5 +1,5 @@
 // The server's lifecycle: open the catalog, start gRPC (with health, reflection and the
-// metrics interceptor) and the metrics endpoint, and drain on shutdown.
+// metrics interceptor), the metrics endpoint and the HTTP/JSON gateway, and drain on shutdown.
 #pragma once
 
 #include <chrono>
@@ -10,9 +10,15 @@
 
 namespace capplan::server {
 
+namespace http {
+class HttpServer;
+}
+
 struct ServerOptions {
   std::string listen_address = "127.0.0.1:50051";
   std::string metrics_address = "127.0.0.1:9464";
+  // HTTP/JSON gateway (server/http/): host:port, port 0 picks a free one, empty disables.
+  std::string http_address = "127.0.0.1:8080";
   std::string db_path = "var/capplan.db";
   std::string admin_token_file;  // empty: no tokens, every admin write is refused
   // TLS: server certificate chain and key (PEM files); with a client CA, clients must present
@@ -27,6 +33,10 @@ struct ServerOptions {
   // Threads serving /metrics, and how long one may wait for a slow client's request.
   int metrics_threads = 8;
   int metrics_request_timeout_ms = 3000;
+  // The same bounds for the HTTP/JSON listener, and the deadline of a call that names none.
+  int http_threads = 8;
+  int http_request_timeout_ms = 10000;
+  int http_default_timeout_ms = 30000;
   std::string version;
 };
 
@@ -39,6 +49,11 @@ class Server {
 
   int grpc_port() const;
   int metrics_port() const;
+  // 0 when HTTP is disabled.
+  int http_port() const;
+  // The HTTP listener, for components that serve more paths on it (HttpServer::AddHandler);
+  // null when HTTP is disabled.
+  http::HttpServer* http_server() const;
   int64_t catalog_version() const;
 
   // Health goes NOT_SERVING, new calls are refused, in-flight calls get up to `grace` to

@@ -107,6 +107,10 @@ ServerProcess::ServerProcess(const std::vector<std::string>& args, const std::ma
   stderr_path_ = tmpl;
   std::vector<std::string> argv = {CAPPLAN_SERVER_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
+  // Tests never take the fixed default HTTP port (8080): suites run in parallel.
+  bool http_given = env.count("CAPPLAN_HTTP_LISTEN") > 0;
+  for (const std::string& a : args) http_given = http_given || a.rfind("--http_listen", 0) == 0;
+  if (!http_given) argv.push_back("--http_listen=127.0.0.1:0");
   pid_ = Spawn(argv, env, stderr_path_, &stdout_fd_, nofile_limit);
   static const std::regex kBanner(R"(serving grpc on [^ ]+:(\d+), metrics on http://[^ ]+:(\d+)/metrics)");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
@@ -116,6 +120,8 @@ ServerProcess::ServerProcess(const std::vector<std::string>& args, const std::ma
     if (std::regex_search(stdout_text_, m, kBanner)) {
       grpc_port_ = std::stoi(m[1]);
       metrics_port_ = std::stoi(m[2]);
+      static const std::regex kHttp(R"(http/json on http://[^ ]+:(\d+)/v1/)");
+      if (std::smatch h; std::regex_search(stdout_text_, h, kHttp)) http_port_ = std::stoi(h[1]);
       banner_ = stdout_text_;
       return;
     }

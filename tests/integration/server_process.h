@@ -42,6 +42,9 @@ class ServerProcess {
   bool started() const { return grpc_port_ > 0; }
   int grpc_port() const { return grpc_port_; }
   int metrics_port() const { return metrics_port_; }
+  // 0 when the server serves no HTTP/JSON (--http_listen= empty). The harness passes
+  // --http_listen=127.0.0.1:0 unless the arguments or environment name an address.
+  int http_port() const { return http_port_; }
   std::string grpc_address() const;
   pid_t pid() const { return pid_; }
   const std::string& banner() const { return banner_; }
@@ -58,6 +61,7 @@ class ServerProcess {
   std::string banner_;
   int grpc_port_ = 0;
   int metrics_port_ = 0;
+  int http_port_ = 0;
   bool reaped_ = false;
   ExitResult exit_;
 };

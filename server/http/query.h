@@ -1,0 +1,19 @@
+// GET routes take their request fields from the query string: ?provider=aws&page_size=10.
+#pragma once
+
+#include <google/protobuf/message.h>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace capplan::server::http {
+
+inline constexpr int kMaxQueryParameters = 64;
+
+// Sets top-level fields of `message` from `query` (URL-encoded, without '?'). Keys are field
+// names (proto or lowerCamelCase JSON name); scalars and enums (by name) only; a repeated
+// field by repeating its key. InvalidArgument naming the key for an unknown field, a
+// message-typed field, a value that does not parse or fit, or more than kMaxQueryParameters.
+absl::Status ApplyQuery(absl::string_view query, google::protobuf::Message* message);
+
+}  // namespace capplan::server::http
