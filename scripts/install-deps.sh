@@ -14,7 +14,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14 clang-tidy-14
   prometheus curl openssl python3 python3-yaml
-  libcivetweb-dev chromium chromium-driver python3-selenium
+  chromium chromium-driver python3-selenium
 )
 
 missing=()
