@@ -167,32 +167,65 @@ class WebPageTest(unittest.TestCase):
             f.write(base64.b64decode(shot["data"]))
         print("screenshot:", path)
 
+    def api_top_option(self, request):
+        body = json.dumps(dict(request, view="VIEW_BASIC")).encode()
+        status, _, raw = http("POST", self.server.base + "/v1/plan", body, {"Content-Type": "application/json"})
+        self.assertEqual(status, 200, raw)
+        return json.loads(raw)["options"][0]
+
+    def run_plan(self, wait, top_k):
+        self.fill("plan-topk", top_k)
+        before = self.driver.find_elements(By.CSS_SELECTOR, "#plan-options")
+        self.driver.find_element(By.ID, "plan-submit").click()
+        if before:
+            wait.until(EC.staleness_of(before[0]))
+        rows = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#plan-options tbody tr.option"))
+        self.assertEqual(len(rows), top_k)
+        self.assertEqual([r.get_attribute("data-rank") for r in rows], [str(i + 1) for i in range(top_k)])
+        return rows
+
+    def assert_row_is(self, row, option):
+        where = row.find_element(By.TAG_NAME, "th")
+        self.assertIn(option.get("instanceType", option.get("instance_type", "")), where.text)
+        self.assertIn(option.get("gpuName", option.get("gpu_name")), row.text)
+        self.assertIn("price:", where.get_attribute("title"))  # provenance on hover
+        self.assertRegex(row.text, r"\$[\d.,]+/h")
+
     def test_plan_lists_the_servers_ranked_options(self):
         wait = self.open_page()
         # The README's serving example: Llama-2-7B, 512 prompt and 128 output tokens, 35 req/s,
         # 50 ms per output token (the form's defaults).
         Select(self.driver.find_element(By.ID, "plan-model")).select_by_value("Llama-2-7B")
-        self.fill("plan-topk", 3)
-        self.driver.find_element(By.ID, "plan-submit").click()
-        rows = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#plan-options tbody tr.option"))
-        self.assertEqual(len(rows), 3)
-        self.assertEqual(rows[0].get_attribute("data-rank"), "1")
+        rows = self.run_plan(wait, 3)
         # The page's top option is the one the API ranks first for the same question.
-        body = json.dumps({"serving": {"model_name": "Llama-2-7B", "prompt_tokens": 512, "output_tokens": 128,
-                                       "requests_per_second": 35, "tpot_slo_seconds": 0.05},
-                           "top_k": 3, "view": "VIEW_BASIC"}).encode()
-        status, _, raw = http("POST", self.server.base + "/v1/plan", body, {"Content-Type": "application/json"})
-        self.assertEqual(status, 200, raw)
-        top = json.loads(raw)["options"][0]
-        where = rows[0].find_element(By.TAG_NAME, "th")
-        self.assertIn(top.get("instanceType", top.get("instance_type", "")), where.text)
-        self.assertIn(top.get("gpuName", top.get("gpu_name")), rows[0].text)
-        self.assertIn("price:", where.get_attribute("title"))  # provenance on hover
-        self.assertRegex(rows[0].text, r"\$[\d.,]+/h")
+        self.assert_row_is(rows[0], self.api_top_option(
+            {"serving": {"model_name": "Llama-2-7B", "prompt_tokens": 512, "output_tokens": 128,
+                         "requests_per_second": 35, "tpot_slo_seconds": 0.05}, "top_k": 3}))
         self.assertRegex(rows[0].text, r"[\d.]+ \([\d.]+-[\d.]+\) req/s")  # point (low-high)
+        self.assertRegex(rows[0].text, r"\$[\d.,]+/1M req")
         rejected = self.driver.find_elements(By.CSS_SELECTOR, "#plan-rejected li")
         self.assertGreater(len(rejected), 0)
         self.assertTrue(all(":" in r.text for r in rejected))
+        # Training: the README's LoRA example (Llama-2-7B, 2e9 tokens; the form's defaults).
+        self.driver.find_element(By.ID, "plan-kind-training").click()
+        rows = self.run_plan(wait, 2)
+        self.assert_row_is(rows[0], self.api_top_option(
+            {"training": {"model_name": "Llama-2-7B", "tokens": 2e9, "method": "TRAINING_METHOD_LORA"}, "top_k": 2}))
+        self.assertRegex(rows[0].text, r"[\d.]+ \([\d.]+-[\d.]+\) days")
+
+    def test_tco_rent_from_the_catalog_cites_its_price(self):
+        wait = self.open_page()
+        self.fill_tco_template()
+        self.driver.find_element(By.ID, "tco-rent-catalog").click()
+        instance = Select(self.driver.find_element(By.ID, "tco-instance"))
+        # Migration 0002: aws p4de.24xlarge (8 x A100 80 GB) in us-east-1, from the AWS EC2
+        # On-Demand pricing page as of 2024-06-01.
+        instance.select_by_value(json.dumps(["aws", "p4de.24xlarge", "us-east-1"], separators=(",", ":")))
+        self.driver.find_element(By.ID, "tco-submit").click()
+        rent = wait.until(EC.visibility_of_element_located((By.ID, "tco-rent-gpu-hour")))
+        self.assertIn("p4de.24xlarge us-east-1", rent.get_attribute("title"))
+        self.assertIn("AWS EC2 On-Demand pricing page", rent.get_attribute("title"))
+        self.assertRegex(rent.text, r"^\$[\d.]+/GPU-hour$")
 
     def assert_error_next_to(self, input_id, wait, *phrases):
         err = wait.until(EC.visibility_of_element_located((By.ID, input_id + "-err")))

@@ -328,9 +328,11 @@ async function submitTco(ev) {
   const req = tcoRequest();
   const button = document.getElementById("tco-submit");
   button.disabled = true;
+  document.getElementById("tco-result").replaceChildren(el("p", {class: "muted", text: "Computing the TCO..."}));
   const r = await api("POST", "/v1/tco", req);
   button.disabled = false;
   if (!r.ok) {
+    document.getElementById(form.id.replace("-form", "-result")).replaceChildren();
     showError(form, formErr, r.message);
     return;
   }
@@ -454,9 +456,11 @@ async function submitPlan(ev) {
   const {kind, req} = planRequest();
   const button = document.getElementById("plan-submit");
   button.disabled = true;
+  document.getElementById("plan-result").replaceChildren(el("p", {class: "muted", text: "Planning..."}));
   const r = await api("POST", "/v1/plan", req);
   button.disabled = false;
   if (!r.ok) {
+    document.getElementById(form.id.replace("-form", "-result")).replaceChildren();
     showError(form, formErr, r.message);
     return;
   }
