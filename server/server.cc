@@ -164,9 +164,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         http::HttpServer::Start(http_options, state->grpc_server.get(), state->metrics->registry());
     if (!http.ok()) return http.status();
     state->http = std::move(*http);
-    // The web page at "/" and every other path outside /v1 (unknown files get its 404).
-    absl::Status page = state->http->AddHandler("/", std::make_unique<web::WebAssetHandler>());
-    if (!page.ok()) return page;
+    // The web page (server/web/) at "/" and every other path outside /v1.
+    if (absl::Status s = state->http->AddHandler("/", std::make_unique<web::WebAssetHandler>()); !s.ok()) return s;
   }
   // After everything else is open, so that the connection cap counts connections only.
   AcceptGuardOptions guard;
