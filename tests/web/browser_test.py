@@ -226,6 +226,9 @@ class WebPageTest(unittest.TestCase):
         self.assertIn("p4de.24xlarge us-east-1", rent.get_attribute("title"))
         self.assertIn("AWS EC2 On-Demand pricing page", rent.get_attribute("title"))
         self.assertRegex(rent.text, r"^\$[\d.]+/GPU-hour$")
+        # The same source is readable without a mouse, in the sources table.
+        sources = self.driver.find_element(By.ID, "tco-sources").get_attribute("textContent")
+        self.assertIn("rent price: aws p4de.24xlarge us-east-1 on demand", sources)
 
     def assert_error_next_to(self, input_id, wait, *phrases):
         err = wait.until(EC.visibility_of_element_located((By.ID, input_id + "-err")))

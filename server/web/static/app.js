@@ -231,6 +231,11 @@ function renderTco(resp, horizon) {
 
 function sourcesTable(resp) {
   const rows = [];
+  for (const p of list(pick(resp, "provenance"), "prices")) {
+    rows.push(["rent price: " + [pick(p, "provider"), pick(p, "instance_type"), pick(p, "region"),
+                                 enumName(pick(p, "kind"), "PRICE_KIND_")].join(" "),
+               usd(num(p, "price_usd_per_hour")) + "/h", sourceText(pick(p, "source"))]);
+  }
   for (const f of list(resp, "fleets")) {
     for (const c of list(f, "capex_lines")) rows.push(["capex: " + pick(c, "name"), usd(num(c, "usd")), pick(c, "source")]);
     for (const a of list(f, "assumptions")) rows.push(["default " + pick(a, "field"), fixed(num(a, "value"), 4), pick(a, "source")]);
@@ -238,7 +243,7 @@ function sourcesTable(resp) {
   const tbody = el("tbody", {});
   for (const r of rows) tbody.append(el("tr", {}, el("td", {text: r[0]}), el("td", {class: "num", text: r[1]}),
                                         el("td", {class: "src", text: r[2] || ""})));
-  const d = el("details", {id: "tco-sources"}, el("summary", {text: "Sources: capex lines and the defaults the server filled in (" + rows.length + ")"}),
+  const d = el("details", {id: "tco-sources"}, el("summary", {text: "Sources: prices, capex lines and the defaults the server filled in (" + rows.length + ")"}),
                el("table", {}, el("thead", {}, el("tr", {}, el("th", {scope: "col", text: "item"}),
                    el("th", {scope: "col", text: "value"}), el("th", {scope: "col", text: "source"}))), tbody));
   return d;
