@@ -1,6 +1,8 @@
 // capplan-loadgen: drives a running capplan-server at a fixed concurrency for a fixed time
 // with the gRPC callback API and reports QPS and latency percentiles for Plan, Compare, Tco
-// and, as the transport floor, the health Check. A measuring tool, not a test.
+// and, as the transport floor, the health Check; http_* RPCs drive the same calls through the
+// HTTP/JSON gateway. A measuring tool, not a test.
+#include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
@@ -19,12 +21,14 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "capplan/v1/admin.grpc.pb.h"
 #include "capplan/v1/planner.grpc.pb.h"
+#include "client/loadgen_http.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "capplan-server address");
@@ -32,7 +36,9 @@ ABSL_FLAG(int, concurrency, 16, "calls in flight at once");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "how long to drive each RPC");
 ABSL_FLAG(std::string, rpcs, "health,plan_serving,plan_training,compare,tco",
           "comma-separated: health, plan_serving, plan_training, plan_heavy, compare, compare_heavy, "
-          "tco, set_price, upsert_instance");
+          "tco, set_price, upsert_instance; http_plan_serving, http_health over --http_server");
+ABSL_FLAG(std::string, http_server, "127.0.0.1:8080",
+          "capplan-server HTTP/JSON address for the http_* RPCs (one keep-alive connection per slot)");
 ABSL_FLAG(std::string, background_rpc, "",
           "an RPC driven at the same time as each measured one (e.g. plan_heavy), to measure "
           "cheap calls while heavy ones run");
@@ -244,8 +250,18 @@ struct Result {
   std::vector<double> latencies;
 };
 
-Result Drive(const Caller& call, int concurrency, absl::Duration duration) {
+// The counts and the sorted latencies of a run that began at `start` and ends now.
+Result Collect(Clock::time_point start, int64_t ok, int64_t failed, const std::vector<std::vector<double>>& per_slot) {
   Result r;
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r.ok = ok;
+  r.failed = failed;
+  for (const auto& v : per_slot) r.latencies.insert(r.latencies.end(), v.begin(), v.end());
+  std::sort(r.latencies.begin(), r.latencies.end());
+  return r;
+}
+
+Result Drive(const Caller& call, int concurrency, absl::Duration duration) {
   std::mutex mu;
   std::condition_variable cv;
   int active = concurrency;
@@ -273,12 +289,47 @@ Result Drive(const Caller& call, int concurrency, absl::Duration duration) {
   for (int i = 0; i < concurrency; ++i) slots[i]();
   std::unique_lock<std::mutex> l(mu);
   cv.wait(l, [&] { return active == 0; });
-  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  r.ok = ok;
-  r.failed = failed;
-  for (auto& v : per_slot) r.latencies.insert(r.latencies.end(), v.begin(), v.end());
-  std::sort(r.latencies.begin(), r.latencies.end());
-  return r;
+  return Collect(start, ok, failed, per_slot);
+}
+
+// The http_* RPCs: `concurrency` threads, each with its own keep-alive connection, each
+// sending its next request when the last is answered (the gRPC slots' closed loop).
+Result DriveHttp(const std::string& rpc, int concurrency, absl::Duration duration) {
+  std::string path = "/v1/health", method = "GET";
+  std::shared_ptr<v1::PlanRequest> plan;
+  if (rpc == "http_plan_serving") {
+    path = "/v1/plan";
+    method = "POST";
+    plan = SeedPlan(true);
+  }
+  const bool distinct = absl::GetFlag(FLAGS_distinct);
+  std::atomic<int64_t> counter{0}, ok{0}, failed{0};
+  std::vector<std::vector<double>> per_slot(concurrency);
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point end = start + absl::ToChronoNanoseconds(duration);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < concurrency; ++i) {
+    threads.emplace_back([&, i] {
+      capplan::loadgen::KeepAliveHttp http(absl::GetFlag(FLAGS_http_server));
+      std::string body;
+      if (plan != nullptr) (void)google::protobuf::util::MessageToJsonString(*plan, &body);
+      while (Clock::now() < end) {
+        if (plan != nullptr && distinct) {
+          v1::PlanRequest call = *plan;
+          const double step = static_cast<double>(counter.fetch_add(1) % 1000000);
+          call.mutable_serving()->set_requests_per_second(call.serving().requests_per_second() + step * 1e-6);
+          body.clear();
+          (void)google::protobuf::util::MessageToJsonString(call, &body);
+        }
+        const Clock::time_point t0 = Clock::now();
+        const int status = http.Call(method, path, body);
+        per_slot[i].push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        (status == 200 ? ok : failed)++;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return Collect(start, ok, failed, per_slot);
 }
 
 double Percentile(const std::vector<double>& sorted, double p) {
@@ -329,6 +380,11 @@ int main(int argc, char** argv) {
   };
   const std::string background = absl::GetFlag(FLAGS_background_rpc);
   for (absl::string_view rpc : absl::StrSplit(absl::GetFlag(FLAGS_rpcs), ',', absl::SkipEmpty())) {
+    if (absl::StartsWith(rpc, "http_")) {
+      print(std::string(rpc),
+            DriveHttp(std::string(rpc), absl::GetFlag(FLAGS_concurrency), absl::GetFlag(FLAGS_duration)));
+      continue;
+    }
     Caller call = MakeCaller(std::string(rpc), planner.get(), health.get(), admin.get(), token);
     Result heavy;
     std::thread bg;

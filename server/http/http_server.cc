@@ -1,8 +1,13 @@
 #include "server/http/http_server.h"
 
 #include <grpcpp/grpcpp.h>
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "CivetServer.h"
 #include "absl/strings/match.h"
@@ -84,10 +89,11 @@ class ApiHandler final : public CivetHandler {
       req.timeout_ms = Header(conn, kTimeoutHeader);
       resp = gateway_->Handle(req);
     }
-    Write(conn, resp, req.method == "HEAD", close);
+    // Counted before the answer goes out, so a client that has its answer sees it counted.
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - req.received;
     requests_->Add({{"route", resp.route}, {"code", std::to_string(resp.status)}}).Increment();
     seconds_->Add({{"route", resp.route}}, Buckets()).Observe(elapsed.count());
+    Write(conn, resp, req.method == "HEAD", close);
     return true;
   }
 
@@ -110,6 +116,28 @@ class ApiHandler final : public CivetHandler {
   prometheus::Family<prometheus::Histogram>* seconds_;
 };
 
+// Opens and closes one connection to the listener at `address` (host:port as configured,
+// with `port` the bound one). civetweb's accept loop notices a stop request only when its
+// poll returns, which without a connection takes up to 2 s.
+void Poke(const std::string& address, int port) {
+  std::string host = address.substr(0, address.rfind(':'));
+  if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  if (host.empty() || host == "0.0.0.0") host = "127.0.0.1";
+  if (host == "::") host = "::1";
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) return;
+  if (found != nullptr) {
+    const int fd = socket(found->ai_family, found->ai_socktype, found->ai_protocol);
+    if (fd >= 0) {
+      (void)connect(fd, found->ai_addr, found->ai_addrlen);
+      close(fd);
+    }
+  }
+  freeaddrinfo(found);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOptions& options,
@@ -123,6 +151,7 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
   // The server bounds requests; its own answers are taken whole.
   args.SetMaxReceiveMessageSize(-1);
   std::unique_ptr<HttpServer> server(new HttpServer());
+  server->address_ = options.address;
   server->gateway_ = std::make_unique<Gateway>(std::move(*routes), grpc_server->InProcessChannel(args),
                                                std::move(*openapi), options.default_timeout_ms);
   server->api_handler_ = std::make_unique<ApiHandler>(server->gateway_.get(), options.max_body_bytes, registry);
@@ -157,7 +186,16 @@ absl::Status HttpServer::AddHandler(const std::string& uri, std::unique_ptr<Cive
 void HttpServer::Stop() {
   std::lock_guard<std::mutex> lock(mu_);
   if (civet_ == nullptr) return;
-  civet_->close();  // joins the worker threads
+  std::atomic<bool> closed{false};
+  std::thread closer([this, &closed] {
+    civet_->close();  // waits for in-flight requests, joins the worker threads
+    closed = true;
+  });
+  while (!closed) {
+    Poke(address_, port_);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  closer.join();
   civet_.reset();
 }
 

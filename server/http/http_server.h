@@ -62,6 +62,7 @@ class HttpServer {
   std::mutex mu_;
   std::vector<std::unique_ptr<CivetHandler>> extra_handlers_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<CivetServer> civet_ ABSL_GUARDED_BY(mu_);
+  std::string address_;
   int port_ = 0;
 };
 

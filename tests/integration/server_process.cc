@@ -207,7 +207,14 @@ int UnusedLoopbackPort() {
 }
 
 std::string HttpGet(int port, const std::string& path, int* http_status) {
-  *http_status = 0;
+  HttpReply r = HttpCall(port, "GET", path);
+  *http_status = r.status;
+  return r.body;
+}
+
+HttpReply HttpCall(int port, const std::string& method, const std::string& path, const std::string& body,
+                   const HttpCallOptions& options) {
+  HttpReply reply;
   const int s = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -215,18 +222,40 @@ std::string HttpGet(int port, const std::string& path, int* http_status) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (connect(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     close(s);
-    return "";
+    return reply;
   }
-  const std::string req = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-  (void)!write(s, req.data(), req.size());
+  std::string head = method + " " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n";
+  for (const std::string& h : options.headers) head += h + "\r\n";
+  const long long length = options.content_length >= 0 ? options.content_length : static_cast<long long>(body.size());
+  if (!body.empty() || method == "POST" || options.content_length >= 0) {
+    head += "Content-Length: " + std::to_string(length) + "\r\n";
+  }
+  head += "\r\n";
+  (void)!send(s, head.data(), head.size(), MSG_NOSIGNAL);
+  if (options.pause_before_body_ms > 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(options.pause_before_body_ms));
+  if (!body.empty()) (void)!send(s, body.data(), body.size(), MSG_NOSIGNAL);
   std::string resp;
-  while (ReadSome(s, 5000, &resp)) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  // Until the server closes or, like a browser, once the body its Content-Length announces is in.
+  static const std::regex kLength(R"(\r\nContent-Length: *(\d+)\r\n)", std::regex::icase);
+  while (ReadSome(s, 1000, &resp) && std::chrono::steady_clock::now() < deadline) {
+    const size_t end = resp.find("\r\n\r\n");
+    std::smatch m;
+    const std::string head = resp.substr(0, end == std::string::npos ? 0 : end + 2);
+    if (end != std::string::npos && std::regex_search(head, m, kLength) && resp.size() - end - 4 >= std::stoull(m[1])) {
+      break;
+    }
   }
   close(s);
   const size_t sp = resp.find(' ');
-  if (sp != std::string::npos) *http_status = std::atoi(resp.c_str() + sp + 1);
-  const size_t body = resp.find("\r\n\r\n");
-  return body == std::string::npos ? "" : resp.substr(body + 4);
+  if (sp != std::string::npos) reply.status = std::atoi(resp.c_str() + sp + 1);
+  const size_t end = resp.find("\r\n\r\n");
+  if (end != std::string::npos) {
+    reply.headers = resp.substr(0, end);
+    reply.body = resp.substr(end + 4);
+  }
+  return reply;
 }
 
 int64_t QueryDb(const std::string& db_path, const std::string& sql) {

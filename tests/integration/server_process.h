@@ -79,6 +79,20 @@ int UnusedLoopbackPort();
 // Plain HTTP/1.0 GET on loopback; returns the body, or "" with `status` set to the failure.
 std::string HttpGet(int port, const std::string& path, int* http_status);
 
+struct HttpCallOptions {
+  std::vector<std::string> headers;  // "Name: value"
+  long long content_length = -1;     // -1: the body's size (sent only with a body or POST)
+  int pause_before_body_ms = 0;      // sends the headers, waits, then the body
+};
+struct HttpReply {
+  int status = 0;  // 0: no answer
+  std::string headers;
+  std::string body;
+};
+// One HTTP/1.0 request on loopback (the server closes the connection after answering).
+HttpReply HttpCall(int port, const std::string& method, const std::string& path, const std::string& body = "",
+                   const HttpCallOptions& options = {});
+
 // The first column of the first row of `sql` on the database at `db_path` (opened
 // read-only, so it may run while the server serves); -1 when there is none.
 int64_t QueryDb(const std::string& db_path, const std::string& sql);
