@@ -135,6 +135,7 @@ class WebPageTest(unittest.TestCase):
         be = wait.until(EC.visibility_of_element_located((By.ID, "tco-break-even")))
         # Cash: 250,000 + 5,000 m <= 15,000 m first at m = 25 (README, TCO example).
         self.assertEqual(be.text, "month 25")
+        self.assertNotIn("null", self.driver.find_element(By.ID, "tco-result").text)
         label = self.driver.find_element(By.ID, "tco-chart-break-even")
         self.assertEqual(label.text, "break-even: month 25")
         # Totals at month 36: own 250,000 + 36 x 5,000; rent 36 x 15,000 (README's table).
@@ -229,6 +230,8 @@ class WebPageTest(unittest.TestCase):
         # The same source is readable without a mouse, in the sources table.
         sources = self.driver.find_element(By.ID, "tco-sources").get_attribute("textContent")
         self.assertIn("rent price: aws p4de.24xlarge us-east-1 on demand", sources)
+        ways = self.driver.find_element(By.ID, "tco-rent-options").get_attribute("textContent")
+        self.assertIn("on demand", ways)
 
     def assert_error_next_to(self, input_id, wait, *phrases):
         err = wait.until(EC.visibility_of_element_located((By.ID, input_id + "-err")))

@@ -225,8 +225,27 @@ function renderTco(resp, horizon) {
   keyNumber(dl, "Own per month (amortised)", usd(num(fleet, "own_usd_per_month")) + "/month", "tco-own-month",
             "power " + usd(num(fleet, "own_power_usd_per_month")) + "/month at " + fixed(num(fleet, "power_watts_at_steady_use"), 0) + " W");
   keyNumber(dl, "Rent per month", usd(num(fleet, "rent_usd_per_month")) + "/month", "tco-rent-month-out", rentSource || undefined);
-  out.replaceChildren(el("h3", {text: "Own vs rent: " + num(fleet, "gpu_count") + " x " + pick(fleet, "gpu_name")}), dl,
-                      drawTcoChart(series, be), sourcesTable(resp));
+  const parts = [el("h3", {text: "Own vs rent: " + num(fleet, "gpu_count") + " x " + pick(fleet, "gpu_name")}), dl,
+                 drawTcoChart(series, be), rentOptions(resp, horizon), sourcesTable(resp)];
+  out.replaceChildren(...parts.filter(Boolean));
+}
+
+// The ways to rent the same use (on demand, spot, reserved, a mix), cheapest first; only with
+// catalog (or per-GPU-hour) rent prices.
+function rentOptions(resp, horizon) {
+  const options = list(resp, "rent_options");
+  if (!options.length) return null;
+  const tbody = el("tbody", {});
+  for (const o of options) {
+    tbody.append(el("tr", {}, el("td", {text: enumName(pick(o, "kind"), "")}),
+                    el("td", {class: "num", text: usd(num(o, "total_usd"))}),
+                    el("td", {class: "num", text: usd(num(o, "npv_usd"))}),
+                    el("td", {class: "src", text: pick(o, "note") || ""})));
+  }
+  const head = el("tr", {}, ...["way to rent", "total over " + horizon + " months", "NPV", "note"].map(
+      (h) => el("th", {scope: "col", text: h})));
+  return el("details", {id: "tco-rent-options"}, el("summary", {text: "Ways to rent, cheapest first (" + options.length + ")"}),
+            el("table", {}, el("thead", {}, head), tbody));
 }
 
 function sourcesTable(resp) {
