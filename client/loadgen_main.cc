@@ -308,6 +308,7 @@ Result DriveHttp(const std::string& rpc, int concurrency, absl::Duration duratio
   const Clock::time_point start = Clock::now();
   const Clock::time_point end = start + absl::ToChronoNanoseconds(duration);
   std::vector<std::thread> threads;
+  threads.reserve(concurrency);
   for (int i = 0; i < concurrency; ++i) {
     threads.emplace_back([&, i] {
       capplan::loadgen::KeepAliveHttp http(absl::GetFlag(FLAGS_http_server));

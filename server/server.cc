@@ -74,6 +74,25 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const Serve
   return grpc::SslServerCredentials(ssl);
 }
 
+// The HTTP/JSON gateway on options.http_address (none when empty), calling the started gRPC
+// server in-process.
+absl::Status StartHttp(const ServerOptions& options, Server::State* state) {
+  if (options.http_address.empty()) return absl::OkStatus();
+  http::HttpServerOptions http_options;
+  http_options.address = options.http_address;
+  http_options.threads = options.http_threads;
+  http_options.request_timeout_ms = options.http_request_timeout_ms;
+  http_options.max_body_bytes = options.max_receive_message_bytes;
+  http_options.default_timeout_ms = options.http_default_timeout_ms;
+  http_options.version = options.version;
+  absl::StatusOr<std::unique_ptr<http::HttpServer>> http =
+      http::HttpServer::Start(http_options, state->grpc_server.get(), state->metrics->registry());
+  if (!http.ok()) return http.status();
+  state->http = std::move(*http);
+  // The web page (server/web/) at "/" and every other path outside /v1.
+  return state->http->AddHandler("/", std::make_unique<web::WebAssetHandler>());
+}
+
 }  // namespace
 
 Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -152,21 +171,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     return absl::UnavailableError(
         absl::StrCat("cannot listen on ", options.listen_address, " (address in use or invalid)"));
   }
-  if (!options.http_address.empty()) {
-    http::HttpServerOptions http_options;
-    http_options.address = options.http_address;
-    http_options.threads = options.http_threads;
-    http_options.request_timeout_ms = options.http_request_timeout_ms;
-    http_options.max_body_bytes = options.max_receive_message_bytes;
-    http_options.default_timeout_ms = options.http_default_timeout_ms;
-    http_options.version = options.version;
-    absl::StatusOr<std::unique_ptr<http::HttpServer>> http =
-        http::HttpServer::Start(http_options, state->grpc_server.get(), state->metrics->registry());
-    if (!http.ok()) return http.status();
-    state->http = std::move(*http);
-    // The web page (server/web/) at "/" and every other path outside /v1.
-    if (absl::Status s = state->http->AddHandler("/", std::make_unique<web::WebAssetHandler>()); !s.ok()) return s;
-  }
+  absl::Status http = StartHttp(options, state.get());
+  if (!http.ok()) return http;
   // After everything else is open, so that the connection cap counts connections only.
   AcceptGuardOptions guard;
   guard.max_connections = options.max_connections;

@@ -2,6 +2,7 @@
 
 #include <google/protobuf/message.h>
 #include <google/protobuf/util/json_util.h>
+#include <google/protobuf/util/type_resolver_util.h>
 #include <grpcpp/client_context.h>
 #include <grpcpp/support/byte_buffer.h>
 
@@ -59,6 +60,10 @@ grpc::Status UnaryCall(grpc::GenericStub* stub, grpc::ClientContext* ctx, const 
   return result;
 }
 
+constexpr char kTypeUrlPrefix[] = "type.googleapis.com";
+
+std::string TypeUrl(const google::protobuf::Descriptor* d) { return absl::StrCat(kTypeUrlPrefix, "/", d->full_name()); }
+
 }  // namespace
 
 HttpResponse ErrorResponse(const absl::Status& status, int http_status) {
@@ -70,7 +75,9 @@ HttpResponse ErrorResponse(const absl::Status& status, int http_status) {
 
 Gateway::Gateway(std::vector<Route> routes, std::shared_ptr<grpc::Channel> channel, std::string openapi_json,
                  int default_timeout_ms)
-    : routes_(std::move(routes)),
+    : resolver_(google::protobuf::util::NewTypeResolverForDescriptorPool(
+          kTypeUrlPrefix, google::protobuf::DescriptorPool::generated_pool())),
+      routes_(std::move(routes)),
       channel_(std::move(channel)),
       stub_(channel_),
       openapi_json_(std::move(openapi_json)),
@@ -100,18 +107,24 @@ std::unique_ptr<HttpResponse> Gateway::Refuse(const HttpRequest& request) const 
 }
 
 absl::StatusOr<std::string> Gateway::ToRequestBytes(const Route& route, const HttpRequest& request) const {
+  if (route.verb == Verb::kPost && !request.body.empty()) {
+    // Straight from JSON to the wire format (what JsonStringToMessage does before parsing).
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = false;
+    std::string bytes;
+    const auto parsed = google::protobuf::util::JsonToBinaryString(resolver_.get(), TypeUrl(route.method->input_type()),
+                                                                   request.body, &bytes, options);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("body: not a JSON ", route.method->input_type()->full_name(), ": ",
+                                                     parsed.message().as_string()));
+    }
+    return bytes;
+  }
+  // GET: the query's fields; POST without a body: all defaults.
   std::unique_ptr<Message> message = NewMessage(route.method->input_type());
   if (message == nullptr) return absl::InternalError(absl::StrCat(route.path, ": no request prototype"));
   if (route.verb == Verb::kGet) {
     if (absl::Status s = ApplyQuery(request.query, message.get()); !s.ok()) return s;
-  } else if (!request.body.empty()) {
-    google::protobuf::util::JsonParseOptions options;
-    options.ignore_unknown_fields = false;
-    const auto parsed = google::protobuf::util::JsonStringToMessage(request.body, message.get(), options);
-    if (!parsed.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("body: not a JSON ", message->GetDescriptor()->full_name(), ": ", parsed.message().as_string()));
-    }
   }
   std::string bytes;
   if (!message->SerializeToString(&bytes)) return absl::InternalError("request: cannot serialize");
@@ -136,16 +149,17 @@ HttpResponse Gateway::Call(const Route& route, const HttpRequest& request, const
   if (!status.ok()) {
     return ErrorResponse(absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message()));
   }
-  std::unique_ptr<Message> answer = NewMessage(route.method->output_type());
   std::vector<grpc::Slice> slices;
   std::string wire;
-  if (answer == nullptr || !resp.Dump(&slices).ok()) return ErrorResponse(absl::InternalError("response: unreadable"));
+  if (!resp.Dump(&slices).ok()) return ErrorResponse(absl::InternalError("response: unreadable"));
   for (const grpc::Slice& s : slices) wire.append(reinterpret_cast<const char*>(s.begin()), s.size());
-  if (!answer->ParseFromString(wire)) return ErrorResponse(absl::InternalError("response: not a valid message"));
+  // Straight from the wire format to JSON (what MessageToJsonString does after serializing).
   google::protobuf::util::JsonPrintOptions print;
-  print.always_print_primitive_fields = true;
+  print.always_print_primitive_fields = false;
   HttpResponse r;
-  if (!google::protobuf::util::MessageToJsonString(*answer, &r.body, print).ok()) {
+  if (!google::protobuf::util::BinaryToJsonString(resolver_.get(), TypeUrl(route.method->output_type()), wire, &r.body,
+                                                  print)
+           .ok()) {
     return ErrorResponse(absl::InternalError("response: not printable as JSON"));
   }
   return r;

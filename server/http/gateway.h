@@ -4,6 +4,7 @@
 // the response (or the error) as JSON.
 #pragma once
 
+#include <google/protobuf/util/type_resolver.h>
 #include <grpcpp/channel.h>
 #include <grpcpp/generic/generic_stub.h>
 
@@ -61,6 +62,8 @@ class Gateway {
   absl::StatusOr<std::string> ToRequestBytes(const Route& route, const HttpRequest& request) const;
   HttpResponse Call(const Route& route, const HttpRequest& request, const std::string& bytes);
 
+  // Converts JSON to and from the wire format by the generated pool's descriptors.
+  std::unique_ptr<google::protobuf::util::TypeResolver> resolver_;
   std::vector<Route> routes_;
   absl::flat_hash_map<std::string, size_t> by_path_;
   std::shared_ptr<grpc::Channel> channel_;

@@ -142,7 +142,7 @@ void Poke(const std::string& address, int port) {
 
 absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOptions& options,
                                                               grpc::Server* grpc_server,
-                                                              std::shared_ptr<prometheus::Registry> registry) {
+                                                              const std::shared_ptr<prometheus::Registry>& registry) {
   absl::StatusOr<std::vector<Route>> routes = BuildRoutes();
   if (!routes.ok()) return routes.status();
   absl::StatusOr<std::string> openapi = OpenApiJson(*routes, options.version);
@@ -157,9 +157,12 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
   server->api_handler_ = std::make_unique<ApiHandler>(server->gateway_.get(), options.max_body_bytes, registry);
   try {
     // Linger bounded but not 0 (an abortive close could drop the end of a large answer).
-    server->civet_ = std::make_unique<CivetServer>(std::vector<std::string>{
-        "listening_ports", options.address, "num_threads", std::to_string(options.threads), "request_timeout_ms",
-        std::to_string(options.request_timeout_ms), "linger_timeout_ms", "1000", "enable_keep_alive", "yes"});
+    // TCP_NODELAY: headers and body go out in two writes, and Nagle's algorithm would hold
+    // the body until the client's delayed ACK (about 40 ms per keep-alive request).
+    server->civet_ = std::make_unique<CivetServer>(
+        std::vector<std::string>{"listening_ports", options.address, "num_threads", std::to_string(options.threads),
+                                 "request_timeout_ms", std::to_string(options.request_timeout_ms), "linger_timeout_ms",
+                                 "1000", "enable_keep_alive", "yes", "tcp_nodelay", "1"});
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat("cannot serve HTTP on ", options.address, ": ", e.what()));
   }

@@ -42,7 +42,7 @@ class HttpServer {
   // same interceptors, validation, limits and auth apply). `registry` gets the HTTP request
   // counters. `grpc_server` must outlive this object.
   static absl::StatusOr<std::unique_ptr<HttpServer>> Start(const HttpServerOptions& options, grpc::Server* grpc_server,
-                                                           std::shared_ptr<prometheus::Registry> registry);
+                                                           const std::shared_ptr<prometheus::Registry>& registry);
   ~HttpServer();  // stops listening, then waits for in-flight requests
 
   int port() const { return port_; }

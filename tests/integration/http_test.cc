@@ -65,7 +65,7 @@ TEST_F(HttpTest, PlanOverHttpIsTheGrpcAnswer) {
   http.clear_from_memo();
   grpc->clear_from_memo();
   EXPECT_EQ(http.SerializeAsString(), grpc->SerializeAsString());
-  // Canonical JSON: lowerCamelCase names, 64-bit integers as strings, defaults printed.
+  // Canonical JSON: lowerCamelCase names, 64-bit integers as strings.
   const HttpReply raw = Post("/v1/plan", kPlanServing);
   EXPECT_NE(raw.body.find("\"catalogVersion\":\""), std::string::npos) << raw.body.substr(0, 300);
   EXPECT_NE(raw.headers.find("Content-Type: application/json"), std::string::npos) << raw.headers;

@@ -50,6 +50,7 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::map<std::string, st
       if (setrlimit(RLIMIT_NOFILE, &lim) != 0) _exit(126);
     }
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execv(args[0], args.data());
@@ -199,7 +200,7 @@ int UnusedLoopbackPort() {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  (void)bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
   socklen_t len = sizeof addr;
   getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len);
   close(s);
