@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages capplan builds, tests and runs with. Idempotent: when every
 # package is already installed it does not touch apt at all. clang-14 with its runtimes
 # (libclang-rt-14-dev: ASan, UBSan, libFuzzer) and llvm-14 (llvm-symbolizer, for readable
-# sanitizer stacks) serve the sanitizer and fuzzing build of `make test`.
+# sanitizer stacks) serve the sanitizer and fuzzing build of `make test`. chromium,
+# chromium-driver and python3-selenium drive the web page in a headless browser
+# (tests/web/browser_test.py).
 set -euo pipefail
 
 packages=(
@@ -12,6 +14,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14 clang-tidy-14
   prometheus curl openssl python3 python3-yaml
+  chromium chromium-driver python3-selenium
 )
 
 missing=()

@@ -19,6 +19,7 @@
 #include "server/store/catalog_store.h"
 #include "server/tco_exporter.h"
 #include "server/tco_scenario.h"
+#include "server/web/web_assets.h"
 
 namespace capplan::server {
 
@@ -92,7 +93,8 @@ absl::Status StartHttp(const ServerOptions& options, Server::State* state) {
       http::HttpServer::Start(http_options, state->grpc_server.get(), state->metrics->registry());
   if (!http.ok()) return http.status();
   state->http = std::move(*http);
-  return absl::OkStatus();
+  // The web page (server/web/) at "/" and every other path outside /v1.
+  return state->http->AddHandler("/", std::make_unique<web::WebAssetHandler>());
 }
 
 // The scenarios of --tco_scenarios_file written, then their exporter started.
