@@ -108,7 +108,7 @@ struct BenchmarkRow {
   int tensor_parallel = 0, pipeline_parallel = 0, data_parallel = 0;
   int context_parallel = 0, expert_parallel = 0, virtual_pipeline_stages = 0;
   core::BenchmarkFigure figure = core::BenchmarkFigure::kSteadyState;
-  std::string fabric_name;  // the cluster's fabric; empty: the GPU's default fabric
+  std::string fabric_name;                                  // the cluster's fabric; empty: the GPU's default fabric
   core::ServingEngine engine = core::ServingEngine::kVllm;  // serving figures: the engine measured
   Source source;
 };

@@ -10,8 +10,8 @@
 #include "server/planning.h"
 #include "server/request_limits.h"
 #include "server/status.h"
-#include "server/time_fields.h"
 #include "server/tco_scenario.h"
+#include "server/time_fields.h"
 
 namespace capplan::server {
 

@@ -199,11 +199,11 @@ int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
   if (what == "record-benchmark") return RecordBenchmark(rest, global);
   if (what == "upsert-tco-scenario") return UpsertTcoScenario(rest, global);
   if (what == "delete-tco-scenario") return DeleteTcoScenario(rest, global);
-  return SubcommandUsage("admin",
-                         {"set-price", "import-csv", "audit", "upsert-fabric", "delete-fabric", "upsert-electricity",
-                          "delete-electricity", "upsert-instance", "upsert-gpu", "record-benchmark",
-                          "upsert-tco-scenario", "delete-tco-scenario"},
-                         args);
+  return SubcommandUsage(
+      "admin",
+      {"set-price", "import-csv", "audit", "upsert-fabric", "delete-fabric", "upsert-electricity", "delete-electricity",
+       "upsert-instance", "upsert-gpu", "record-benchmark", "upsert-tco-scenario", "delete-tco-scenario"},
+      args);
 }
 
 }  // namespace capplan::cli
