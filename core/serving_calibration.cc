@@ -237,10 +237,12 @@ ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& 
     const bool implausible = !x || *x > 1.0 || t > 1.0 || t < 0.05 ||
                              (phase == Phase::kMixed && (!x_fl || *x_fl > 1.0 || t_fl > 1.0 || t_fl < 0.05));
     if (implausible) {
+      // Unsolvable (beyond peak): the defaults' efficiency times the ratio to their prediction.
+      const double implied = x ? *x : (uses_bw ? own.bandwidth.point : own.compute.point) * f;
       absl::StrAppendFormat(
-          &ignored, "; benchmark #%d (%s, %.4g %s) ignored: it implies %s of peak %s for %d+%d-token requests", b.id,
-          b.citation, b.value, UnitName(b), x ? absl::StrFormat("%.0f%%", *x * 100) : std::string("more than 100%"),
-          uses_bw ? "memory bandwidth" : "compute", setup.workload().prompt_tokens, setup.workload().output_tokens);
+          &ignored, "; benchmark #%d (%s, %.4g %s) ignored: it implies %.0f%% of peak %s for %d+%d-token requests",
+          b.id, b.citation, b.value, UnitName(b), 100 * implied, uses_bw ? "memory bandwidth" : "compute",
+          setup.workload().prompt_tokens, setup.workload().output_tokens);
       continue;
     }
     absl::StatusOr<ParameterCounts> bc = CountParameters(b.model);
