@@ -167,9 +167,11 @@ struct ServingBenchmark {
   ServingEngine engine = ServingEngine::kVllm;
 };
 
-// Efficiencies for `w` on `gpu`: scaled from the closest plausible benchmark for the GPU, or
-// the defaults. A benchmark implying more than 100% of peak is not used, and the provenance
-// says so.
+// Efficiencies for `w` on `gpu`: calibrated on the closest plausible benchmarks measured under
+// `w.engine` on that GPU, or the defaults. A decode-dominated benchmark sets the bandwidth
+// efficiency, a prefill-dominated one the compute efficiency, each solved so the estimate at
+// the benchmark's own setup reproduces it; one where neither dominates scales both. A benchmark
+// implying more than 100% of peak is not used, and the provenance says so.
 ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& gpu,
                                        const std::vector<ServingBenchmark>& benchmarks);
 
