@@ -153,15 +153,16 @@ HttpResponse Gateway::Call(const Route& route, const HttpRequest& request, const
   std::string wire;
   if (!resp.Dump(&slices).ok()) return ErrorResponse(absl::InternalError("response: unreadable"));
   for (const grpc::Slice& s : slices) wire.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  HttpResponse r;
+  const std::string type_url = TypeUrl(route.method->output_type());
+  if (json_memo_.Find(type_url, wire, &r.body)) return r;
   // Straight from the wire format to JSON (what MessageToJsonString does after serializing).
   google::protobuf::util::JsonPrintOptions print;
   print.always_print_primitive_fields = false;
-  HttpResponse r;
-  if (!google::protobuf::util::BinaryToJsonString(resolver_.get(), TypeUrl(route.method->output_type()), wire, &r.body,
-                                                  print)
-           .ok()) {
+  if (!google::protobuf::util::BinaryToJsonString(resolver_.get(), type_url, wire, &r.body, print).ok()) {
     return ErrorResponse(absl::InternalError("response: not printable as JSON"));
   }
+  json_memo_.Insert(type_url, wire, r.body);
   return r;
 }
 

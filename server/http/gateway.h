@@ -15,6 +15,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "server/http/json_memo.h"
 #include "server/http/routes.h"
 
 namespace capplan::server::http {
@@ -70,6 +71,8 @@ class Gateway {
   grpc::GenericStub stub_;
   std::string openapi_json_;
   int default_timeout_ms_;
+  // 64 answers of up to 1 MiB: a Plan answer is about 20 KB, so typically ~2 MB.
+  JsonMemo json_memo_{64, size_t{1} << 20};
 };
 
 // An error response with `status` mapped to its HTTP code.
