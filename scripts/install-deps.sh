@@ -17,6 +17,20 @@ packages=(
   chromium chromium-driver python3-selenium
 )
 
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO=sudo
+else
+  SUDO=
+fi
+
+# chromedriver reaches the browser it starts at "localhost", and Selenium reaches chromedriver
+# there too. A minimal root (debootstrap, some container images) has no /etc/hosts, so the name
+# does not resolve; add the standard loopback lines in that case only.
+if ! getent hosts localhost >/dev/null; then
+  echo "install-deps: localhost does not resolve; adding it to /etc/hosts"
+  printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' | $SUDO tee -a /etc/hosts >/dev/null
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,11 +41,6 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 
 echo "install-deps: installing ${missing[*]}"
-if [ "$(id -u)" -ne 0 ]; then
-  SUDO=sudo
-else
-  SUDO=
-fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
