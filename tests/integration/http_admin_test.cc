@@ -122,5 +122,36 @@ TEST_F(HttpAdminTest, BenchmarkAndElectricityWrites) {
   Write("delete-electricity-price", del_kwh);
 }
 
+TEST_F(HttpAdminTest, TcoScenarioWritesAndTheAuditLog) {
+  // The README's TCO template (shared/seeds/000) as a standing scenario.
+  v1::UpsertTcoScenarioRequest up;
+  up.mutable_scenario()->set_name("http-seed");
+  *up.mutable_scenario()->mutable_request() = SeedTcoRequest();
+  Write("upsert-tco-scenario", up);
+  v1::ListTcoScenariosResponse listed;
+  ASSERT_TRUE(Parse(Get("/v1/tco-scenarios"), &listed));
+  ASSERT_EQ(listed.scenarios_size(), 1);
+  EXPECT_EQ(listed.scenarios(0).name(), "http-seed");
+  EXPECT_EQ(listed.scenarios(0).updated_by(), "alice");
+
+  // The audit log is readable with the read token, newest first, and names the write.
+  v1::ListAuditLogRequest audit;
+  audit.set_page_size(1);
+  v1::ListAuditLogResponse log;
+  ASSERT_TRUE(Parse(Post("/v1/admin/list-audit-log", Json(audit), kReadToken), &log));
+  ASSERT_EQ(log.entries_size(), 1);
+  EXPECT_EQ(log.entries(0).method(), "UpsertTcoScenario");
+  EXPECT_EQ(log.entries(0).caller(), "alice");
+  EXPECT_EQ(Post("/v1/admin/list-audit-log", Json(audit)).status, 401);
+
+  v1::DeleteTcoScenarioRequest del;
+  del.set_name("http-seed");
+  Write("delete-tco-scenario", del);
+  ASSERT_TRUE(Parse(Get("/v1/tco-scenarios"), &listed));
+  EXPECT_EQ(listed.scenarios_size(), 0);
+  // A read token may not write one.
+  EXPECT_EQ(Post("/v1/admin/upsert-tco-scenario", Json(up), kReadToken).status, 403);
+}
+
 }  // namespace
 }  // namespace capplan::testing
