@@ -289,17 +289,4 @@ capplan::v1::SetPriceRequest P5Price(double usd) {
   return r;
 }
 
-capplan::v1::TcoRequest SeedTcoRequest() {
-  capplan::v1::TcoRequest r;
-  r.set_horizon_months(36);
-  capplan::v1::TcoFleet* f = r.add_fleets();
-  f->set_gpu_name("A100-SXM4-80GB");
-  f->set_gpu_count(8);
-  f->mutable_own()->set_capex_usd(250000);
-  f->mutable_own()->set_ops_usd_per_month(5000);
-  f->mutable_own()->set_power_watts(0);
-  f->mutable_rent()->set_price_usd_per_month(15000);
-  return r;
-}
-
 }  // namespace capplan::testing

@@ -10,6 +10,7 @@
 
 #include "capplan/v1/admin.pb.h"
 #include "capplan/v1/planner.pb.h"
+#include "tests/seed_tco_request.h"
 
 namespace capplan::testing {
 
@@ -102,9 +103,8 @@ int64_t QueryDb(const std::string& db_path, const std::string& sql);
 // An on-demand price for aws p5.48xlarge in us-east-1 (a shipped offer), with a source.
 capplan::v1::SetPriceRequest P5Price(double usd);
 
-// The user's own TCO template (shared/seeds/000, the README's `capplan tco` example): 8 x A100
-// 80GB bought for $250,000 with $5,000/month to run, against $15,000/month of rent.
-// Cumulative own 250,000 + 5,000 m <= rent 15,000 m first at m = 25.
-capplan::v1::TcoRequest SeedTcoRequest();
+// The user's own TCO template (shared/seeds/000, the README's `capplan tco` example):
+// cumulative own 250,000 + 5,000 m <= rent 15,000 m first at m = 25.
+using capplan::testdata::SeedTcoRequest;
 
 }  // namespace capplan::testing
