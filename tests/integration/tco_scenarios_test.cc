@@ -160,7 +160,8 @@ TEST_F(TcoScenariosTest, RefusedLikeTheTcoCallAndOnlyForAdmins) {
 TEST_F(TcoScenariosTest, CliWritesListsAndDeletes) {
   const std::string file = dir_.path() + "/scenario.json";
   std::ofstream(file) << R"({"horizon_months": 36, "fleets": [{"gpu_name": "A100-SXM4-80GB", "gpu_count": 8,
-    "own": {"capex_usd": 250000, "ops_usd_per_month": 5000, "power_watts": 0},
+    "own": {"capex_usd": 250000, "ops_usd_per_month": 5000, "power_watts": 0,
+    "electricity_usd_per_kwh": 0},
     "rent": {"price_usd_per_month": 15000}}]})";
   const std::map<std::string, std::string> env = {{"CAPPLAN_ADMIN_TOKEN", kAdminToken}};
   const std::string server = "--server=" + server_->grpc_address();
@@ -186,7 +187,8 @@ TEST(TcoScenariosFileTest, WrittenAtStartUpOnceAndCheckedLikeTheRpc) {
   TempDir dir;
   const std::string file = dir.path() + "/scenarios.json";
   std::ofstream(file) << R"([{"name": "seed-a100", "request": {"horizon_months": 36, "fleets": [{"gpu_name":
-    "A100-SXM4-80GB", "gpu_count": 8, "own": {"capex_usd": 250000, "ops_usd_per_month": 5000, "power_watts": 0},
+    "A100-SXM4-80GB", "gpu_count": 8, "own": {"capex_usd": 250000, "ops_usd_per_month": 5000, "power_watts": 0,
+    "electricity_usd_per_kwh": 0},
     "rent": {"price_usd_per_month": 15000}}]}}])";
   const std::vector<std::string> args = {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
                                          "--db=" + dir.path() + "/c.db", "--tco_scenarios_file=" + file};
