@@ -127,7 +127,7 @@ std::vector<std::string> TcoScenarioExporter::Export(const store::CatalogSnapsho
 
 TcoScenarioWorker::TcoScenarioWorker(store::CatalogStore* store, TcoScenarioExporter* exporter)
     : store_(store), exporter_(exporter) {
-  store_->SetPublishListener([this](int64_t version) {
+  listener_ = store_->AddPublishListener([this](int64_t version) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (version > published_) published_ = version;
@@ -138,7 +138,7 @@ TcoScenarioWorker::TcoScenarioWorker(store::CatalogStore* store, TcoScenarioExpo
 }
 
 TcoScenarioWorker::~TcoScenarioWorker() {
-  store_->SetPublishListener(nullptr);
+  store_->RemovePublishListener(listener_);
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;

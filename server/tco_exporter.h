@@ -74,6 +74,7 @@ class TcoScenarioWorker {
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   int64_t published_ ABSL_GUARDED_BY(mu_) = 0;  // newest version the store announced
   std::thread thread_;
+  int listener_ = 0;  // handle of the store's publish listener
 };
 
 }  // namespace capplan::server

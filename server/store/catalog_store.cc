@@ -153,7 +153,7 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
   const int64_t version = next->catalog_version;
   std::atomic_store(&snapshot_, std::move(next));
   last_publish_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (publish_listener_) publish_listener_(version);
+  for (const auto& [handle, listener] : publish_listeners_) listener(version);
   return absl::OkStatus();
 }
 
@@ -186,9 +186,16 @@ void CatalogStore::SetHealthListener(std::function<void(const absl::Status&)> li
   health_listener_ = std::move(listener);
 }
 
-void CatalogStore::SetPublishListener(std::function<void(int64_t)> listener) {
+int CatalogStore::AddPublishListener(std::function<void(int64_t)> listener) {
   std::lock_guard<std::mutex> lock(write_mu_);
-  publish_listener_ = std::move(listener);
+  const int handle = ++next_listener_;
+  publish_listeners_[handle] = std::move(listener);
+  return handle;
+}
+
+void CatalogStore::RemovePublishListener(int handle) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  publish_listeners_.erase(handle);
 }
 
 absl::Status CatalogStore::MayCommit() {

@@ -143,8 +143,10 @@ class CatalogStore {
   // is refused with that status.
   void SetHealthListener(std::function<void(const absl::Status&)> listener);
   // Called after every published snapshot (with the write lock held: keep it short, e.g.
-  // wake a thread) with the new catalog version.
-  void SetPublishListener(std::function<void(int64_t catalog_version)> listener);
+  // wake a thread) with the new catalog version. Any number of listeners; returns a handle
+  // for RemovePublishListener, which must be called before the listener's captures die.
+  int AddPublishListener(std::function<void(int64_t catalog_version)> listener);
+  void RemovePublishListener(int handle);
 
   Database& database() { return *db_; }
   // Time spent building the last published snapshot.
@@ -211,7 +213,8 @@ class CatalogStore {
   bool snapshot_stale_ ABSL_GUARDED_BY(write_mu_) = false;
   absl::Status unusable_ ABSL_GUARDED_BY(write_mu_);
   std::function<void(const absl::Status&)> health_listener_ ABSL_GUARDED_BY(write_mu_);
-  std::function<void(int64_t)> publish_listener_ ABSL_GUARDED_BY(write_mu_);
+  std::map<int, std::function<void(int64_t)>> publish_listeners_ ABSL_GUARDED_BY(write_mu_);
+  int next_listener_ ABSL_GUARDED_BY(write_mu_) = 0;
   std::map<std::string, std::string> json_exprs_;  // table -> json_object(...) over its columns
   // Accessed only through std::atomic_load / std::atomic_store.
   std::shared_ptr<const CatalogSnapshot> snapshot_;
