@@ -4,7 +4,9 @@
 # (libclang-rt-14-dev: ASan, UBSan, libFuzzer) and llvm-14 (llvm-symbolizer, for readable
 # sanitizer stacks) serve the sanitizer and fuzzing build of `make test`. chromium,
 # chromium-driver and python3-selenium drive the web page in a headless browser
-# (tests/web/browser_test.py).
+# (tests/web/browser_test.py). postgresql-15 (its server binaries run throwaway clusters in the
+# replica tests, tests/pg/) and libpq-dev (the PostgreSQL catalog backend, --db=postgresql://)
+# serve deployments of more than one replica.
 set -euo pipefail
 
 packages=(
@@ -15,6 +17,7 @@ packages=(
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14 clang-tidy-14
   prometheus curl openssl python3 python3-yaml
   chromium chromium-driver python3-selenium
+  postgresql-15 postgresql-client-15 libpq-dev
 )
 
 if [ "$(id -u)" -ne 0 ]; then
