@@ -12,7 +12,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libabsl-dev prometheus-cpp-dev libcivetweb-dev libsqlitecpp-dev libsqlite3-dev sqlite3 libpq-dev postgresql-15
+  libabsl-dev prometheus-cpp-dev libcivetweb-dev libsqlitecpp-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14 clang-tidy-14
   prometheus curl openssl python3 python3-yaml
