@@ -22,6 +22,10 @@ std::string OneLine(const char* message) {
   return std::string(absl::StripAsciiWhitespace(s));
 }
 
+// Server NOTICEs ("relation already exists, skipping") are not errors; libpq would print them
+// on stderr.
+void IgnoreNotice(void* /*arg*/, const char* /*message*/) {}
+
 std::string Field(const PGresult* r, int field) {
   const char* v = r == nullptr ? nullptr : PQresultErrorField(r, field);
   return v == nullptr ? std::string() : std::string(v);
@@ -55,6 +59,7 @@ std::unique_ptr<PgConnection> PgConnection::Open(const std::string& dsn) {
         absl::UnavailableError(absl::StrCat("catalog database unreachable at ", out->host_, ": ",
                                             OneLine(conn == nullptr ? "out of memory" : PQerrorMessage(conn)))));
   }
+  PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
   // Acknowledged means durable: never weaker than the server's default, whatever the role or
   // database was configured with.
   out->Exec("SET synchronous_commit TO on");
@@ -71,6 +76,7 @@ void PgConnection::Reconnect() {
     throw sql::Error(absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": ",
                                                          OneLine(conn_ == nullptr ? "" : PQerrorMessage(conn_)))));
   }
+  PQsetNoticeProcessor(conn_, IgnoreNotice, nullptr);
   Exec("SET synchronous_commit TO on");
 }
 
