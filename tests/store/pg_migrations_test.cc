@@ -165,6 +165,7 @@ TEST(PgSpellingTest, DsnIsShownWithoutItsPasswordAndGetsTimeouts) {
   EXPECT_TRUE(IsPostgresDsn("postgres://x@h/d"));
   EXPECT_FALSE(IsPostgresDsn("var/capplan.db"));
   EXPECT_EQ(RedactedDsn(dsn), "postgresql://capplan@db.example:5433/catalog");
+  EXPECT_EQ(RedactedDsn("postgresql://u:pw@/cat?host=/run/pg&port=5433"), "postgresql://u@/cat?host=/run/pg&port=5433");
   const std::string with = WithConnectDefaults(dsn);
   EXPECT_NE(with.find("&connect_timeout=3"), std::string::npos) << with;
   EXPECT_EQ(WithConnectDefaults("postgresql://h/d?connect_timeout=9").find("connect_timeout=3"), std::string::npos);
