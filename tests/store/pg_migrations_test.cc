@@ -140,6 +140,7 @@ TEST_F(PgMigrationsTest, FreshPostgresHoldsTheSameCatalogAsFreshSqlite) {
 TEST_F(PgMigrationsTest, ThreeReplicasMigratingAtOnceApplyEachMigrationOnce) {
   const std::string dsn = FreshDatabase();
   std::vector<std::thread> starts;
+  starts.reserve(3);
   std::vector<std::unique_ptr<CatalogStore>> stores(3);
   for (int i = 0; i < 3; ++i) starts.emplace_back([&, i] { stores[i] = OpenStore(dsn); });
   for (std::thread& t : starts) t.join();

@@ -109,6 +109,48 @@ TEST_F(PgSyncTest, ServerDownFailsWritesFastKeepsSnapshotsAndRecoversByItself) {
   EXPECT_TRUE(b->database_up());
 }
 
+TEST_F(PgSyncTest, ConnectionsDroppedWhileIdleAreReplacedOnTheNextWrite) {
+  const std::string dsn = FreshDatabase();
+  std::unique_ptr<CatalogStore> a = OpenStore(dsn), b = OpenStore(dsn);
+  ASSERT_TRUE(a != nullptr && b != nullptr);
+  const std::string db = dsn.substr(dsn.find("@/") + 2, dsn.find('?') - dsn.find("@/") - 2);
+  // As a restart or a failover proxy would: every capplan session of the database ends.
+  absl::StatusOr<std::string> killed =
+      cluster_->Psql(db,
+                     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                     "AND pid <> pg_backend_pid()");
+  ASSERT_TRUE(killed.ok()) << killed.status();
+  EXPECT_EQ(*killed, "4\n");  // each store's write and sync connections
+  absl::StatusOr<WriteResult> w = a->SetPrice({"alice", "SetPrice"}, P5Price(52, 1750000000));
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_GE(WaitForVersion(*b, w->catalog_version, 4.0), 0);
+}
+
+TEST_F(PgSyncTest, ConnectionLostDuringCommitIsUnavailableNeverOk) {
+  const std::string dsn = FreshDatabase();
+  std::unique_ptr<CatalogStore> a = OpenStore(dsn);
+  ASSERT_NE(a, nullptr);
+  const std::string db = dsn.substr(dsn.find("@/") + 2, dsn.find('?') - dsn.find("@/") - 2);
+  // A deferred trigger runs at COMMIT and ends its own session there: the client's COMMIT
+  // gets no answer.
+  ASSERT_TRUE(cluster_
+                  ->Psql(db,
+                         "CREATE FUNCTION end_session() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                         "PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$; "
+                         "CREATE CONSTRAINT TRIGGER end_session AFTER INSERT ON audit_log DEFERRABLE INITIALLY "
+                         "DEFERRED FOR EACH ROW EXECUTE FUNCTION end_session()")
+                  .ok());
+  const int64_t v0 = a->Snapshot()->catalog_version;
+  absl::StatusOr<WriteResult> lost = a->SetPrice({"alice", "SetPrice", "req-commit", "fp"}, P5Price(53, 1750000000));
+  EXPECT_EQ(lost.status().code(), absl::StatusCode::kUnavailable) << lost.status();
+  EXPECT_NE(lost.status().message().find("COMMIT"), std::string::npos) << lost.status();
+  ASSERT_TRUE(cluster_->Psql(db, "DROP TRIGGER end_session ON audit_log").ok());
+  // The retry with the same request id applies it exactly once.
+  absl::StatusOr<WriteResult> retry = a->SetPrice({"alice", "SetPrice", "req-commit", "fp"}, P5Price(53, 1750000000));
+  ASSERT_TRUE(retry.ok()) << retry.status();
+  EXPECT_EQ(retry->catalog_version, v0 + 1);
+}
+
 TEST_F(PgSyncTest, CrashStopLosesNoAcknowledgedWrite) {
   absl::StatusOr<std::unique_ptr<testing::PgCluster>> own = testing::PgCluster::Start();
   ASSERT_TRUE(own.ok()) << own.status();
