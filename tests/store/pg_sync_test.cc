@@ -41,10 +41,10 @@ TEST_F(PgSyncTest, WriteOnOneStoreReachesTheOtherWithinOneSecondByNotify) {
   std::atomic<int64_t> heard{0};
   const int handle = b->AddPublishListener([&](int64_t v) { heard = v; });
   std::vector<double> seconds;
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < 100; ++i) {
     // AWS EC2 P5 page: p5.48xlarge on demand in us-east-1, $55.04/h after the June 2025 cut;
-    // the cents vary so each write is a distinct price row.
-    absl::StatusOr<WriteResult> w = a->SetPrice({"alice", "SetPrice"}, P5Price(55.04 + i / 100.0, 1750000000 + i));
+    // a tenth of a cent more each time, so each write is a distinct price row.
+    absl::StatusOr<WriteResult> w = a->SetPrice({"alice", "SetPrice"}, P5Price(55.04 + i / 1000.0, 1750000000 + i));
     ASSERT_TRUE(w.ok()) << w.status();
     const double s = WaitForVersion(*b, w->catalog_version, 5.0);
     ASSERT_GE(s, 0) << "store B never saw catalog version " << w->catalog_version;
@@ -54,9 +54,9 @@ TEST_F(PgSyncTest, WriteOnOneStoreReachesTheOtherWithinOneSecondByNotify) {
   EXPECT_EQ(heard.load(), b->Snapshot()->catalog_version);  // B's listeners fired for the reload
   EXPECT_GE(b->sync_reloads(), 1);
   const PriceRow* p = b->Snapshot()->PriceAt(*b->Snapshot()->FindInstance("aws", "p5.48xlarge", "us-east-1"),
-                                             PriceKind::kOnDemand, 1750000000 + 39);
+                                             PriceKind::kOnDemand, 1750000000 + 99);
   ASSERT_NE(p, nullptr);
-  EXPECT_DOUBLE_EQ(p->price_usd_per_hour, 55.04 + 39 / 100.0);
+  EXPECT_DOUBLE_EQ(p->price_usd_per_hour, 55.04 + 99 / 1000.0);
   std::sort(seconds.begin(), seconds.end());
   const double p50 = seconds[seconds.size() / 2], p99 = seconds[seconds.size() * 99 / 100];
   std::printf("cross-store visibility by NOTIFY over %zu writes: p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
