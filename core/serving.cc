@@ -50,7 +50,7 @@ Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, 
           gpu,
           tp,
           gpu.memory_bandwidth_bytes_per_second * bw,
-          ServingComputePeak(gpu, w.weight_precision) * fl,
+          ServingComputePeak(gpu, w.weight_precision, w.engine) * fl,
           EngineProfileFor(w.engine, gpu, tp)};
 }
 

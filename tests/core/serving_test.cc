@@ -199,21 +199,24 @@ TEST(ServingMemoryTest, EnginesRunThePublishedLargeBatches) {
 }
 
 TEST(EngineTest, LlamaCppDecodesSlowerOnDatacenterPartsThanOnConsumerCards) {
-  // llama.cpp's batch-1 token generation reaches ~55-65% of an RTX 4090's GDDR6X bandwidth,
-  // about half that fraction on HBM parts (llama.cpp CUDA performance discussions); vLLM's
-  // kernels reach 60-80% on both (Databricks 2023).
+  // llama.cpp's batch-1 F16 token generation reaches 81-91% of a GeForce card's GDDR6X
+  // bandwidth (RTX 3090, RTX 4080 tg512) and 49-56% of an A100's or H100 PCIe's HBM
+  // (XiongjieDai/GPU-Benchmarks-on-LLM-Inference README tables, 2023-2024): about 0.6x the
+  // fraction. vLLM's kernels reach 60-80% on both (Databricks 2023), so on an H100 llama.cpp
+  // decodes ~1.4x slower.
   ServingWorkload w = Workload(Llama2_7B(), 1, 128);
   w.engine = ServingEngine::kLlamaCpp;
   const ServingEfficiency consumer = DefaultServingEfficiency(w, Rtx4090());
   const ServingEfficiency datacenter = DefaultServingEfficiency(w, H100_SXM());
-  EXPECT_NEAR(datacenter.bandwidth.point / consumer.bandwidth.point, 0.5, 0.1);
+  EXPECT_NEAR(datacenter.bandwidth.point / consumer.bandwidth.point, 0.6, 0.05);
   ServingWorkload v = w;
   v.engine = ServingEngine::kVllm;
   absl::StatusOr<ServingEstimate> llama = EstimateServingAtBatch(w, H100_SXM(), 1, 1, datacenter);
   absl::StatusOr<ServingEstimate> vllm =
       EstimateServingAtBatch(v, H100_SXM(), 1, 1, DefaultServingEfficiency(v, H100_SXM()));
   ASSERT_TRUE(llama.ok() && vllm.ok());
-  EXPECT_GT(llama->tpot_seconds, 1.8 * vllm->tpot_seconds);
+  // vLLM's ~1 ms per-step overhead (core/serving_engine.cc) narrows the gap at batch 1.
+  EXPECT_GT(llama->tpot_seconds, 1.15 * vllm->tpot_seconds);
   // Consumer parts: the source prints the compute efficiency that is applied.
   const ServingEfficiency rtx = DefaultServingEfficiency(Rtx4090());
   EXPECT_DOUBLE_EQ(rtx.compute.point, 0.45);
@@ -296,14 +299,15 @@ TEST(CalibrationTest, PromptProcessingSetsComputeAndLeavesBandwidth) {
   EXPECT_EQ(eff.bandwidth.benchmark_id, 0);
   EXPECT_DOUBLE_EQ(eff.bandwidth.point, DefaultServingEfficiency(q4, Rtx4090()).bandwidth.point);
   EXPECT_NEAR(Reproduced(q4, Rtx4090(), b, eff), 1.0, 0.02);
-  // Q4_0 prompt processing dequantises into the same FP16 GEMMs as F16 weights, so its fraction
-  // of the FP16 peak carries to an F16 estimate unchanged (a lower bound: no dequantisation),
-  // not scaled up by the default int4 kernel factor.
+  // Q4_0 prompt processing converts the weights to FP16 before the same FP16 GEMMs as F16
+  // weights (llama.cpp ggml-cuda), the cost the default int4 kernel compute factor (0.6) prices:
+  // an F16 estimate gets the Q4_0 fraction over that factor, not the Q4_0 fraction itself, which
+  // would fall below the F16 default.
   ServingWorkload f16 = q4;
   f16.weight_precision = Precision::kFp16;
   const ServingEfficiency carried = ServingEfficiencyFor(f16, Rtx4090(), {b});
   EXPECT_EQ(carried.compute.benchmark_id, 8);
-  EXPECT_NEAR(carried.compute.point, eff.compute.point, 1e-9);
+  EXPECT_NEAR(carried.compute.point, eff.compute.point / 0.6, 1e-9);
   EXPECT_GT(carried.compute.point, DefaultServingEfficiency(f16, Rtx4090()).compute.point);
 }
 
