@@ -29,6 +29,14 @@ constexpr int64_t kMaxBatch = 1024;
 constexpr int64_t kBurstSamples = 16;
 constexpr double kAllReduceLatencyNvlinkSeconds = 10e-6;  // as in training.cc
 constexpr double kAllReduceLatencyPcieSeconds = 30e-6;
+// The pessimistic PCIe case: the catalog does not say whether an instance's GPUs share a PCIe
+// switch or sit on different CPU sockets, and vLLM turns its custom all-reduce off on more than
+// two PCIe-only GPUs, so each all-reduce is an NCCL ring of 2(tp-1) steps. Behind one switch a
+// 4-rank ring takes ~20 us (sglang-V100 PR #2, NCCL in a CUDA graph, 4 KB-32 KB: 19.4-24.2 us);
+// crossing the CPU interconnect, 292 us per decode-sized call on 8 ranks (vLLM PR #50941,
+// 2x4 A800 PCIe), i.e. 292 / 14 steps = ~21 us a step. The high latency (low throughput) end
+// of every PCIe tensor-parallel estimate takes the cross-socket figure.
+constexpr double kAllReduceStepCrossSocketSeconds = 292e-6 / 14.0;
 
 // Everything one evaluation needs, resolved once.
 struct Ctx {
@@ -40,10 +48,15 @@ struct Ctx {
   double bandwidth;  // bytes/s achieved
   double compute;    // FLOP/s achieved
   EngineProfile engine;
+  double allreduce_latency_seconds;  // one tensor-parallel all-reduce, before its bytes
 };
 
+// `pessimistic`: the high-latency end of the range (PCIe links crossing CPU sockets).
 Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu, int tp, double bw,
-            double fl) {
+            double fl, bool pessimistic = false) {
+  const bool pcie = gpu.interconnect == Interconnect::kPcie;
+  double latency = pcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
+  if (pcie && pessimistic) latency = std::max(latency, 2.0 * (tp - 1) * kAllReduceStepCrossSocketSeconds);
   return {w,
           s,
           mem,
@@ -51,15 +64,15 @@ Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, 
           tp,
           gpu.memory_bandwidth_bytes_per_second * bw,
           ServingComputePeak(gpu, w.weight_precision, w.engine) * fl,
-          EngineProfileFor(w.engine, gpu, tp)};
+          EngineProfileFor(w.engine, gpu, tp),
+          latency};
 }
 
 // Two all-reduces per layer of `tokens` x hidden activations in 16-bit (Megatron layout;
 // Pope et al. 2022, Sec. 3.1).
 double TpCommSeconds(const Ctx& c, double tokens) {
   if (c.tp <= 1) return 0;
-  const double latency =
-      c.gpu.interconnect == Interconnect::kPcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
+  const double latency = c.allreduce_latency_seconds;
   const double msg = tokens * static_cast<double>(c.s.arch.hidden_size) * 2.0;
   const double one = latency + 2.0 * (c.tp - 1) / c.tp * msg / c.gpu.interconnect_bandwidth_bytes_per_second;
   return 2.0 * static_cast<double>(c.s.arch.num_layers) * one;
@@ -205,7 +218,7 @@ ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const Serv
   const Ctx pc = MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point);
   const AtBatch a = Evaluate(pc, batch);
   const AtBatch fast = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.high, eff.compute.high), batch);
-  const AtBatch slow = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.low, eff.compute.low), batch);
+  const AtBatch slow = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.low, eff.compute.low, true), batch);
   ServingEstimate out;
   out.tp = tp;
   out.batch = batch;

@@ -146,6 +146,30 @@ TEST(PrefillTest, BurstRequestsWaitForThePrefillsAheadOfThem) {
   EXPECT_EQ(BurstFirstTokenSeconds(w, H100_SXM(), 1, 8, 8, eff).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(DecodeTest, PcieTensorParallelHighLatencyAssumesCrossSocketAllReduces) {
+  // Whether a PCIe instance's GPUs share a switch is not in the catalog, so the high TPOT of a
+  // PCIe tensor-parallel estimate runs each all-reduce as an NCCL ring crossing CPU sockets:
+  // 2(tp-1) steps of ~21 us (vLLM PR #50941: 292 us per decode all-reduce on 8 ranks = 14 steps,
+  // 2x4 A800 PCIe). The same part over NVLink keeps 10 us in both ends; at tp=4 a Llama-2-70B
+  // decode step (80 layers, two all-reduces each) gains 160 x (6 x 292/14 - 10) us at its high end.
+  GpuSpec pcie = A100_80GB();
+  pcie.interconnect = Interconnect::kPcie;
+  GpuSpec nvlink = pcie;
+  nvlink.interconnect = Interconnect::kNvlink;
+  const ServingWorkload w = Workload(Llama2_70B(), 256, 256);
+  const ServingEfficiency eff = DefaultServingEfficiency(w, pcie);
+  absl::StatusOr<ServingEstimate> p = EstimateServingAtBatch(w, pcie, 4, 8, eff);
+  absl::StatusOr<ServingEstimate> n = EstimateServingAtBatch(w, nvlink, 4, 8, eff);
+  ASSERT_TRUE(p.ok() && n.ok());
+  EXPECT_NEAR(p->tpot_seconds_high - n->tpot_seconds_high, 160 * (6 * 292e-6 / 14 - 10e-6), 1e-5);
+  EXPECT_NEAR(p->tpot_seconds - n->tpot_seconds, 160 * (30e-6 - 10e-6), 1e-5);
+  // One GPU: no all-reduce, no difference.
+  absl::StatusOr<ServingEstimate> p1 = EstimateServingAtBatch(Workload(Llama2_7B(), 256, 256), pcie, 1, 8, eff);
+  absl::StatusOr<ServingEstimate> n1 = EstimateServingAtBatch(Workload(Llama2_7B(), 256, 256), nvlink, 1, 8, eff);
+  ASSERT_TRUE(p1.ok() && n1.ok());
+  EXPECT_DOUBLE_EQ(p1->tpot_seconds_high, n1->tpot_seconds_high);
+}
+
 TEST(DecodeTest, MixtralBatchOneReadsOnlyTheActiveExperts) {
   // Mixtral-8x7B (config.json: 8 experts, top-2): one token touches 2 experts per layer, so a
   // batch-1 decode reads the 12.9B active parameters, not the 46.7B held; b tokens touch
