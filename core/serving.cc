@@ -49,9 +49,20 @@ struct Ctx {
   double compute;    // FLOP/s achieved
   EngineProfile engine;
   double allreduce_latency_seconds;  // one tensor-parallel all-reduce, before its bytes
+  bool unchunked_prefill;            // prefills run as their own iterations (kUnchunkedPrefillWhy)
 };
 
-// `pessimistic`: the high-latency end of the range (PCIe links crossing CPU sockets).
+// Whether vLLM and TensorRT-LLM chunk prefills depends on the release and launch settings, which
+// the workload does not give: vLLM V0 enabled chunked prefill by default only for models with a
+// context over 32K (vLLM PR #6666, Jul 2024) and always from V1 (PR #11061, Dec 2024);
+// TensorRT-LLM enabled chunked context by default in Dec 2024 (PR #2562), while trtllm-serve
+// still ran without it in mid-2025 (TensorRT-LLM issue #4947). Unchunked, a new request's
+// prefill runs as its own iteration and every decoding sequence waits for it, so the high-
+// latency end of a continuous-batching estimate under those engines assumes it.
+bool MayRunUnchunked(ServingEngine e) { return e == ServingEngine::kVllm || e == ServingEngine::kTensorRtLlm; }
+
+// `pessimistic`: the high-latency end of the range (PCIe links crossing CPU sockets, prefills
+// unchunked where the engine may run them so).
 Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu, int tp, double bw,
             double fl, bool pessimistic = false) {
   const bool pcie = gpu.interconnect == Interconnect::kPcie;
@@ -65,7 +76,8 @@ Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, 
           gpu.memory_bandwidth_bytes_per_second * bw,
           ServingComputePeak(gpu, w.weight_precision, w.engine) * fl,
           EngineProfileFor(w.engine, gpu, tp),
-          latency};
+          latency,
+          pessimistic && MayRunUnchunked(w.engine)};
 }
 
 // Two all-reduces per layer of `tokens` x hidden activations in 16-bit (Megatron layout;
@@ -200,6 +212,10 @@ AtBatch Evaluate(const Ctx& c, int64_t batch) {
   const double flops = decodes * DecodeFlops(c, context) + other_prompt_share * PrefillFlops(c, P);
   a.tpot = std::max(mem / c.bandwidth, flops / c.compute) +
            stretch * (TpCommSeconds(c, tokens / stretch) + c.engine.step_overhead_seconds);
+  if (c.unchunked_prefill) {
+    // Each decode iteration, then the other requests' prompts as iterations of their own.
+    a.tpot = std::max(a.tpot, Decode(c, decodes, context).seconds + other_prompt_share * alone.seconds);
+  }
   a.ttft = batch > 1 ? LoadedTtft(c, other_decodes, context) : alone.seconds;
   a.e2e = a.ttft + (O - 1.0) * a.tpot;
   a.rps = b / a.e2e;  // Little's law: b requests in flight, each for e2e seconds

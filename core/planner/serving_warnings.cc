@@ -81,10 +81,11 @@ std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const Gpu
     // The largest batch whose pessimistic TPOT meets the SLO: TPOT grows with batch.
     ServingWorkload free = w;
     free.ttft_slo_seconds = free.tpot_slo_seconds = free.e2e_slo_seconds = 0;
-    const ServingEfficiency low = EfficiencyAtEnd(eff, true);
+    // The estimate's own high end: the low efficiency and the pessimistic schedule and links
+    // (core/serving.cc), which the low efficiency alone would leave out.
     const int64_t b = LargestBatchWhere(e.batch, [&](int64_t batch) {
-      absl::StatusOr<ServingEstimate> s = EstimateServingAtBatch(free, gpu, e.tp, batch, low);
-      return s.ok() && s->tpot_seconds <= w.tpot_slo_seconds;
+      absl::StatusOr<ServingEstimate> s = EstimateServingAtBatch(free, gpu, e.tp, batch, eff);
+      return s.ok() && s->tpot_seconds_high <= w.tpot_slo_seconds;
     });
     AddTpotWarning(w, e.tpot_seconds_high, e.batch, b, &out);
   }

@@ -156,7 +156,9 @@ TEST(DecodeTest, PcieTensorParallelHighLatencyAssumesCrossSocketAllReduces) {
   pcie.interconnect = Interconnect::kPcie;
   GpuSpec nvlink = pcie;
   nvlink.interconnect = Interconnect::kNvlink;
-  const ServingWorkload w = Workload(Llama2_70B(), 256, 256);
+  // A static batch: its TPOT is the decode step alone (no prefills share the iterations).
+  ServingWorkload w = Workload(Llama2_70B(), 256, 256);
+  w.batch_arrives_at_once = true;
   const ServingEfficiency eff = DefaultServingEfficiency(w, pcie);
   absl::StatusOr<ServingEstimate> p = EstimateServingAtBatch(w, pcie, 4, 8, eff);
   absl::StatusOr<ServingEstimate> n = EstimateServingAtBatch(w, nvlink, 4, 8, eff);
@@ -168,6 +170,38 @@ TEST(DecodeTest, PcieTensorParallelHighLatencyAssumesCrossSocketAllReduces) {
   absl::StatusOr<ServingEstimate> n1 = EstimateServingAtBatch(Workload(Llama2_7B(), 256, 256), nvlink, 1, 8, eff);
   ASSERT_TRUE(p1.ok() && n1.ok());
   EXPECT_DOUBLE_EQ(p1->tpot_seconds_high, n1->tpot_seconds_high);
+}
+
+// Decode step plus the other requests' prompts run as iterations of their own, at the slow end
+// of `eff` (a lower bound on the unchunked TPOT: the decode step at floor(decodes) sequences).
+double UnchunkedTpotFloor(const ServingWorkload& w, const GpuSpec& gpu, int64_t batch, const ServingEfficiency& eff) {
+  ServingEfficiency slow = eff;
+  slow.bandwidth.point = eff.bandwidth.low;
+  slow.compute.point = eff.compute.low;
+  const double P = static_cast<double>(w.prompt_tokens), O = static_cast<double>(w.output_tokens);
+  const double life = 1.0 + O - 1.0;  // one prefill chunk: the prompt fits the token budget
+  const double decodes = 1.0 + (batch - 1.0) * (O - 1.0) / life;
+  absl::StatusOr<DecodeStep> step = EstimateDecodeStep(w, gpu, 1, static_cast<int64_t>(decodes), P + O / 2.0, slow);
+  absl::StatusOr<PrefillEstimate> prefill = EstimatePrefill(w, gpu, 1, w.prompt_tokens, slow);
+  return step.ok() && prefill.ok() ? step->seconds + (batch - 1.0) / life * prefill->seconds : 0;
+}
+
+TEST(DecodeTest, HighTpotRunsPrefillsUnchunkedWhereTheEngineMay) {
+  // vLLM V0 chunked prefills by default only for >32K-context models (vLLM PR #6666) and
+  // TensorRT-LLM only from Dec 2024 (PR #2562; trtllm-serve still without it, issue #4947):
+  // the high TPOT of a continuous-batching estimate under them has every decoding sequence
+  // wait for the other requests' prefills. SGLang chunks by default; its high end does not.
+  // 16 sequences of 2048 + 256 tokens: 16 x 1.2 GB of KV, well inside an 80 GB A100.
+  ServingWorkload w = Workload(Llama2_7B(), 2048, 256);
+  const ServingEfficiency eff = DefaultServingEfficiency(w, A100_80GB());
+  absl::StatusOr<ServingEstimate> vllm = EstimateServingAtBatch(w, A100_80GB(), 1, 16, eff);
+  ASSERT_TRUE(vllm.ok()) << vllm.status();
+  ASSERT_FALSE(vllm->batch_limited_by_memory);
+  EXPECT_GE(vllm->tpot_seconds_high, UnchunkedTpotFloor(w, A100_80GB(), 16, eff));
+  w.engine = ServingEngine::kSglang;
+  absl::StatusOr<ServingEstimate> sglang = EstimateServingAtBatch(w, A100_80GB(), 1, 16, eff);
+  ASSERT_TRUE(sglang.ok()) << sglang.status();
+  EXPECT_LT(sglang->tpot_seconds_high, UnchunkedTpotFloor(w, A100_80GB(), 16, eff));
 }
 
 TEST(DecodeTest, MixtralBatchOneReadsOnlyTheActiveExperts) {
