@@ -48,8 +48,9 @@ struct Ctx {
   double bandwidth;  // bytes/s achieved
   double compute;    // FLOP/s achieved
   EngineProfile engine;
-  double allreduce_latency_seconds;  // one tensor-parallel all-reduce, before its bytes
-  bool unchunked_prefill;            // prefills run as their own iterations (kUnchunkedPrefillWhy)
+  double allreduce_latency_seconds;       // one tensor-parallel all-reduce, before its bytes
+  double allreduce_latency_high_seconds;  // the same at the pessimistic end
+  bool unchunked_prefill;                 // prefills run as their own iterations (kUnchunkedPrefillWhy)
 };
 
 // Whether vLLM and TensorRT-LLM chunk prefills depends on the release and launch settings, which
@@ -66,8 +67,8 @@ bool MayRunUnchunked(ServingEngine e) { return e == ServingEngine::kVllm || e ==
 Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu, int tp, double bw,
             double fl, bool pessimistic = false) {
   const bool pcie = gpu.interconnect == Interconnect::kPcie;
-  double latency = pcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
-  if (pcie && pessimistic) latency = std::max(latency, 2.0 * (tp - 1) * kAllReduceStepCrossSocketSeconds);
+  const double base = pcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
+  const double high = pcie ? std::max(base, 2.0 * (tp - 1) * kAllReduceStepCrossSocketSeconds) : base;
   return {w,
           s,
           mem,
@@ -76,7 +77,8 @@ Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, 
           gpu.memory_bandwidth_bytes_per_second * bw,
           ServingComputePeak(gpu, w.weight_precision, w.engine) * fl,
           EngineProfileFor(w.engine, gpu, tp),
-          latency,
+          pessimistic ? high : base,
+          high,
           pessimistic && MayRunUnchunked(w.engine)};
 }
 
@@ -88,6 +90,13 @@ double TpCommSeconds(const Ctx& c, double tokens) {
   const double msg = tokens * static_cast<double>(c.s.arch.hidden_size) * 2.0;
   const double one = latency + 2.0 * (c.tp - 1) / c.tp * msg / c.gpu.interconnect_bandwidth_bytes_per_second;
   return 2.0 * static_cast<double>(c.s.arch.num_layers) * one;
+}
+
+// What `iterations` iterations' all-reduces (two per layer each) add at the pessimistic end.
+double CommHighExtraSeconds(const Ctx& c, double iterations) {
+  if (c.tp <= 1) return 0;
+  return iterations * 2.0 * static_cast<double>(c.s.arch.num_layers) *
+         (c.allreduce_latency_high_seconds - c.allreduce_latency_seconds);
 }
 
 // Weight bytes one iteration of `tokens` tokens reads per GPU. MoE: each layer reads the
@@ -122,6 +131,7 @@ DecodeStep Decode(const Ctx& c, double batch, double context) {
   d.memory_seconds = (WeightsRead(c, batch) + batch * context * c.mem.kv_bytes_per_token) / c.bandwidth;
   d.compute_seconds = batch * DecodeFlops(c, context) / c.compute;
   d.comm_seconds = TpCommSeconds(c, batch);
+  d.comm_seconds_high = d.comm_seconds + CommHighExtraSeconds(c, 1);
   d.overhead_seconds = c.engine.step_overhead_seconds;
   d.seconds = std::max(d.memory_seconds, d.compute_seconds) + d.comm_seconds + d.overhead_seconds;
   d.bound = d.memory_seconds >= d.compute_seconds ? Bottleneck::kMemoryBandwidth : Bottleneck::kCompute;
@@ -140,6 +150,7 @@ PrefillEstimate Prefill(const Ctx& c, double prompt, double prompts) {
   p.compute_seconds = prompts * PrefillFlops(c, prompt) / c.compute;
   p.memory_seconds = chunks * WeightsRead(c, std::min(tokens, budget)) / c.bandwidth;
   p.comm_seconds = TpCommSeconds(c, tokens) + (chunks - 1.0) * TpCommSeconds(c, 0);
+  p.comm_seconds_high = p.comm_seconds + CommHighExtraSeconds(c, chunks);
   p.overhead_seconds = chunks * c.engine.step_overhead_seconds;
   p.seconds = std::max(p.compute_seconds, p.memory_seconds) + p.comm_seconds + p.overhead_seconds;
   p.bound = p.compute_seconds >= p.memory_seconds ? Bottleneck::kCompute : Bottleneck::kMemoryBandwidth;

@@ -80,6 +80,9 @@ struct DecodeStep {
   double memory_seconds = 0;
   double compute_seconds = 0;
   double comm_seconds = 0;
+  // The all-reduces at the pessimistic end (PCIe rings crossing CPU sockets; = comm_seconds
+  // on NVLink-class parts and at tp=1). core/serving.cc, kAllReduceStepCrossSocketSeconds.
+  double comm_seconds_high = 0;
   double overhead_seconds = 0;  // the engine's fixed per-iteration cost
   Bottleneck bound = Bottleneck::kMemoryBandwidth;
 };
@@ -90,10 +93,11 @@ absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const Gp
                                               double context_tokens, const ServingEfficiency& eff);
 
 struct PrefillEstimate {
-  double seconds = 0;          // the prompt alone on an idle replica, to its first token
-  double compute_seconds = 0;  // 2·N_active·P + causal attention FLOPs at the compute efficiency
-  double memory_seconds = 0;   // one weight read per chunk
-  double comm_seconds = 0;     // tensor-parallel all-reduces
+  double seconds = 0;            // the prompt alone on an idle replica, to its first token
+  double compute_seconds = 0;    // 2·N_active·P + causal attention FLOPs at the compute efficiency
+  double memory_seconds = 0;     // one weight read per chunk
+  double comm_seconds = 0;       // tensor-parallel all-reduces
+  double comm_seconds_high = 0;  // the same at the pessimistic end (as DecodeStep's)
   double overhead_seconds = 0;
   int64_t chunks = 0;  // iterations of the engine's max_batched_tokens
   Bottleneck bound = Bottleneck::kCompute;

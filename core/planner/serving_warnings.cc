@@ -107,7 +107,7 @@ std::vector<SloWarning> DisaggregatedSloWarnings(const ServingWorkload& w, const
   AddLoadWarnings(w, slow, d.prefill_replicas, offered, &out);
   if (w.tpot_slo_seconds > 0 && d.tpot_seconds_high > w.tpot_slo_seconds) {
     const int64_t b =
-        LargestDecodeBatch(w, gpu, d.decode_tp, d.decode_batch, w.tpot_slo_seconds, EfficiencyAtEnd(eff, true));
+        LargestDecodeBatch(w, gpu, d.decode_tp, d.decode_batch, w.tpot_slo_seconds, EfficiencyAtEnd(eff, true), true);
     AddTpotWarning(w, d.tpot_seconds_high, d.decode_batch, b, &out);
   }
   return out;
