@@ -142,6 +142,7 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
     }
     bw_why = "llama.cpp token generation, F16 tg tables (3090 81%, 4080 91%; A100/H100 PCIe 49-56%)";
     fl_why = "llama.cpp prompt processing, F16 pp tables (3090 50% of the FP16-accumulate peak; A100 22%)";
+    if (!gpu.datacenter) fl_why += ", of twice the catalog's FP32-accumulate tensor peak (FP16 accumulation)";
   }
   const KernelFactors k = KernelFor(gpu, weights);
   ServingEfficiency e;

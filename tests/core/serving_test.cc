@@ -18,6 +18,7 @@ using testing::Llama2_13B;
 using testing::Llama2_70B;
 using testing::Llama2_7B;
 using testing::Llama3_8B;
+using testing::Rtx3090;
 using testing::Rtx4090;
 using testing::RtxA6000;
 using testing::T4;
@@ -279,6 +280,23 @@ TEST(EngineTest, LlamaCppDecodesSlowerOnDatacenterPartsThanOnConsumerCards) {
   const ServingEfficiency rtx = DefaultServingEfficiency(Rtx4090());
   EXPECT_DOUBLE_EQ(rtx.compute.point, 0.45);
   EXPECT_NE(rtx.compute.source.find("efficiency 0.45 (0.30-0.60) applied"), std::string::npos) << rtx.compute.source;
+}
+
+TEST(EngineTest, LlamaCppMultipliesAtTheFp16AccumulatePeakOnConsumerCards) {
+  // llama.cpp's cuBLAS path multiplies in FP16 with CUBLAS_COMPUTE_16F; on an RTX 4090 that
+  // peaks at 330.3 dense TFLOP/s against the 165.2 of FP32 accumulation the catalog stores (Ada
+  // Lovelace whitepaper; 2 x 165.2 = 330.4); RTX 3090 142 against 71 (GA102 whitepaper). Datacenter parts run both
+  // at one rate, and other engines accumulate in FP32.
+  EXPECT_DOUBLE_EQ(ServingComputePeak(Rtx4090(), Precision::kFp16, ServingEngine::kLlamaCpp), 330.4e12);
+  EXPECT_DOUBLE_EQ(ServingComputePeak(Rtx3090(), Precision::kInt4, ServingEngine::kLlamaCpp), 142e12);
+  EXPECT_DOUBLE_EQ(ServingComputePeak(Rtx4090(), Precision::kFp16, ServingEngine::kVllm), 165.2e12);
+  EXPECT_DOUBLE_EQ(ServingComputePeak(A100_80GB(), Precision::kFp16, ServingEngine::kLlamaCpp),
+                   ServingComputePeak(A100_80GB(), Precision::kFp16, ServingEngine::kVllm));
+  // The provenance says which peak the efficiency applies to.
+  ServingWorkload w = Workload(Llama2_7B(), 512, 1);
+  w.engine = ServingEngine::kLlamaCpp;
+  const ServingEfficiency eff = DefaultServingEfficiency(w, Rtx4090());
+  EXPECT_NE(eff.compute.source.find("FP16 accumulation"), std::string::npos) << eff.compute.source;
 }
 
 // A serving benchmark of `batch` requests of prompt + output tokens, measured in requests/s.
