@@ -284,9 +284,9 @@ TEST(EngineTest, LlamaCppDecodesSlowerOnDatacenterPartsThanOnConsumerCards) {
 
 TEST(EngineTest, LlamaCppMultipliesAtTheFp16AccumulatePeakOnConsumerCards) {
   // llama.cpp's cuBLAS path multiplies in FP16 with CUBLAS_COMPUTE_16F; on an RTX 4090 that
-  // peaks at 330.3 dense TFLOP/s against the 165.2 of FP32 accumulation the catalog stores (Ada
-  // Lovelace whitepaper; 2 x 165.2 = 330.4); RTX 3090 142 against 71 (GA102 whitepaper). Datacenter parts run both
-  // at one rate, and other engines accumulate in FP32.
+  // peaks at 330.3 dense TFLOP/s against the 165.2 of FP32 accumulation the catalog stores
+  // (Ada Lovelace whitepaper; 2 x 165.2 = 330.4); RTX 3090 142 against 71 (GA102 whitepaper).
+  // Datacenter parts run both at one rate, and other engines accumulate in FP32.
   EXPECT_DOUBLE_EQ(ServingComputePeak(Rtx4090(), Precision::kFp16, ServingEngine::kLlamaCpp), 330.4e12);
   EXPECT_DOUBLE_EQ(ServingComputePeak(Rtx3090(), Precision::kInt4, ServingEngine::kLlamaCpp), 142e12);
   EXPECT_DOUBLE_EQ(ServingComputePeak(Rtx4090(), Precision::kFp16, ServingEngine::kVllm), 165.2e12);
