@@ -48,7 +48,7 @@ void AddTpotWarning(const ServingWorkload& w, double tpot_high, int64_t batch, i
   x.high_seconds = tpot_high;
   x.slo_seconds = w.tpot_slo_seconds;
   x.meets_slo_at_batch_sequences = meets_batch;
-  x.message = absl::StrCat("at the low efficiency, TPOT ", Fixed(tpot_high, 4), " s misses the ",
+  x.message = absl::StrCat("at the pessimistic end, TPOT ", Fixed(tpot_high, 4), " s misses the ",
                            Fixed(w.tpot_slo_seconds, 4), " s SLO at batch ", batch, "; ",
                            meets_batch > 0 ? absl::StrCat("batch ", meets_batch, " meets it") : "no batch meets it");
 }
