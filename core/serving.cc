@@ -278,6 +278,21 @@ ServingEfficiency DefaultServingEfficiency(const ServingWorkload& w, const GpuSp
   return DefaultServingEfficiency(gpu, w.engine, w.weight_precision);
 }
 
+std::string PessimisticEndAssumptions(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                      bool prefills_share_iterations) {
+  std::string out;
+  if (tp > 1 && gpu.interconnect == Interconnect::kPcie) {
+    out = absl::StrFormat(
+        "all-reduces crossing CPU sockets on PCIe (%.0f us each at tp=%d, vLLM PR #50941)",
+        1e6 * std::max(kAllReduceLatencyPcieSeconds, 2.0 * (tp - 1) * kAllReduceStepCrossSocketSeconds), tp);
+  }
+  if (prefills_share_iterations && MayRunUnchunked(w.engine)) {
+    absl::StrAppend(&out, out.empty() ? "" : "; ", "prefills unchunked, stalling decodes (",
+                    ServingEngineName(w.engine), "'s chunked-prefill default varies by release)");
+  }
+  return out;
+}
+
 absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,
                                               double context_tokens, const ServingEfficiency& eff) {
   CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));

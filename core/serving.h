@@ -179,6 +179,13 @@ struct ServingBenchmark {
 ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& gpu,
                                        const std::vector<ServingBenchmark>& benchmarks);
 
+// What the high (pessimistic) latency end of an estimate assumes beyond the low efficiencies,
+// for its provenance; empty when nothing. `prefills_share_iterations`: decode iterations also
+// carry new prompts (co-located continuous batching; false for a static batch or a
+// disaggregated decode pool).
+std::string PessimisticEndAssumptions(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                      bool prefills_share_iterations);
+
 // Price per 1M requests: price_per_hour x 1e6 / (requests_per_second x 3600). seeds/003's
 // table divides by 1000 instead of 3600, overstating cost 3.6x.
 double CostPerMillionRequests(double price_usd_per_hour, double requests_per_second);

@@ -173,6 +173,21 @@ TEST(DecodeTest, PcieTensorParallelHighLatencyAssumesCrossSocketAllReduces) {
   EXPECT_DOUBLE_EQ(p1->tpot_seconds_high, n1->tpot_seconds_high);
 }
 
+TEST(DecodeTest, ProvenanceNamesWhatTheHighEndAssumes) {
+  // The high-end rules above are stated with the estimate: a user reading the range sees why
+  // it is wide. tp=4 on PCIe: 2 x 3 ring steps of 292/14 us = 125 us per all-reduce.
+  GpuSpec pcie = A100_80GB();
+  pcie.interconnect = Interconnect::kPcie;
+  ServingWorkload w = Workload(Llama2_70B(), 256, 256);
+  const std::string both = PessimisticEndAssumptions(w, pcie, 4, true);
+  EXPECT_NE(both.find("125 us each at tp=4"), std::string::npos) << both;
+  EXPECT_NE(both.find("prefills unchunked"), std::string::npos) << both;
+  EXPECT_EQ(PessimisticEndAssumptions(w, pcie, 1, false), "");
+  EXPECT_EQ(PessimisticEndAssumptions(w, A100_80GB(), 4, false), "");
+  w.engine = ServingEngine::kSglang;
+  EXPECT_EQ(PessimisticEndAssumptions(w, A100_80GB(), 4, true), "");
+}
+
 // Decode step plus the other requests' prompts run as iterations of their own, at the slow end
 // of `eff` (a lower bound on the unchunked TPOT: the decode step at floor(decodes) sequences).
 double UnchunkedTpotFloor(const ServingWorkload& w, const GpuSpec& gpu, int64_t batch, const ServingEfficiency& eff) {
