@@ -52,17 +52,8 @@ PgConnection::~PgConnection() {
 }
 
 std::unique_ptr<PgConnection> PgConnection::Open(const std::string& dsn) {
-  PGconn* conn = PQconnectdb(dsn.c_str());
-  std::unique_ptr<PgConnection> out(new PgConnection(dsn, conn));
-  if (conn == nullptr || PQstatus(conn) != CONNECTION_OK) {
-    throw sql::Error(
-        absl::UnavailableError(absl::StrCat("catalog database unreachable at ", out->host_, ": ",
-                                            OneLine(conn == nullptr ? "out of memory" : PQerrorMessage(conn)))));
-  }
-  PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
-  // Acknowledged means durable: never weaker than the server's default, whatever the role or
-  // database was configured with.
-  out->Exec("SET synchronous_commit TO on");
+  std::unique_ptr<PgConnection> out(new PgConnection(dsn, nullptr));
+  out->Reconnect();
   return out;
 }
 
@@ -73,10 +64,13 @@ void PgConnection::Reconnect() {
   if (conn_ != nullptr) PQfinish(conn_);
   conn_ = PQconnectdb(dsn_.c_str());
   if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
-    throw sql::Error(absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": ",
-                                                         OneLine(conn_ == nullptr ? "" : PQerrorMessage(conn_)))));
+    throw sql::Error(
+        absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": ",
+                                            OneLine(conn_ == nullptr ? "out of memory" : PQerrorMessage(conn_)))));
   }
   PQsetNoticeProcessor(conn_, IgnoreNotice, nullptr);
+  // Acknowledged means durable: never weaker than the server's default, whatever the role or
+  // database was configured with.
   Exec("SET synchronous_commit TO on");
 }
 
@@ -144,7 +138,13 @@ void PgConnection::Begin(sql::TxKind kind) {
   Exec(kind == sql::TxKind::kRead ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
                                   : "BEGIN ISOLATION LEVEL READ COMMITTED");
   in_tx_ = true;
-  if (kind == sql::TxKind::kWrite) Exec(absl::StrCat("SELECT pg_advisory_xact_lock(", kPgWriteLock, ")"));
+  if (kind != sql::TxKind::kWrite) return;
+  try {
+    Exec(absl::StrCat("SELECT pg_advisory_xact_lock(", kPgWriteLock, ")"));
+  } catch (const sql::Error&) {
+    Rollback();  // no Transaction object exists yet to do it
+    throw;
+  }
 }
 
 void PgConnection::Commit() {
