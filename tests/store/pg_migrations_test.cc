@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "pg_store_fixture.h"
 #include "server/store/database_impl.h"
+#include "server/store/pg_connection.h"
 #include "server/store/pg_dsn.h"
 #include "server/store/sql.h"
 
@@ -170,6 +171,20 @@ TEST(PgSpellingTest, DsnIsShownWithoutItsPasswordAndGetsTimeouts) {
   const std::string with = WithConnectDefaults(dsn);
   EXPECT_NE(with.find("&connect_timeout=3"), std::string::npos) << with;
   EXPECT_EQ(WithConnectDefaults("postgresql://h/d?connect_timeout=9").find("connect_timeout=3"), std::string::npos);
+}
+
+TEST(PgSpellingTest, SqlStatesMapToTheCanonicalCodes) {
+  // PostgreSQL 15 documentation, Appendix A "PostgreSQL Error Codes".
+  EXPECT_EQ(PgCode("08006"), absl::StatusCode::kUnavailable);         // connection_failure
+  EXPECT_EQ(PgCode("57P01"), absl::StatusCode::kUnavailable);         // admin_shutdown
+  EXPECT_EQ(PgCode("40001"), absl::StatusCode::kUnavailable);         // serialization_failure
+  EXPECT_EQ(PgCode("40P01"), absl::StatusCode::kUnavailable);         // deadlock_detected
+  EXPECT_EQ(PgCode("23505"), absl::StatusCode::kAlreadyExists);       // unique_violation
+  EXPECT_EQ(PgCode("23503"), absl::StatusCode::kFailedPrecondition);  // foreign_key_violation
+  EXPECT_EQ(PgCode("23514"), absl::StatusCode::kInvalidArgument);     // check_violation
+  EXPECT_EQ(PgCode("23502"), absl::StatusCode::kInvalidArgument);     // not_null_violation
+  EXPECT_EQ(PgCode("53100"), absl::StatusCode::kResourceExhausted);   // disk_full
+  EXPECT_EQ(PgCode("42P01"), absl::StatusCode::kInternal);            // undefined_table
 }
 
 TEST(PgStartTest, UnreachableDatabaseFailsFastWithOneLineNamingTheHostNotThePassword) {
