@@ -30,7 +30,11 @@ namespace {
 class CatalogGaugeFeed {
  public:
   CatalogGaugeFeed(store::CatalogStore* store, ServerMetrics* metrics) : store_(store) {
-    handle_ = store_->AddPublishListener([metrics](int64_t version) { metrics->SetCatalogVersion(version); });
+    handle_ = store_->AddPublishListener([store, metrics](int64_t version) {
+      metrics->SetCatalogVersion(version);
+      // One price lookup per offer: short enough for a publish listener.
+      metrics->SetOldestPrice(store->Snapshot()->OldestCurrentPriceUnixSeconds());
+    });
   }
   ~CatalogGaugeFeed() { store_->RemovePublishListener(handle_); }
   CatalogGaugeFeed(const CatalogGaugeFeed&) = delete;
