@@ -1,8 +1,30 @@
 # Build-time script: turns migrations/NNNN_name.sql into a C++ source holding them in order,
 # so the server binary carries its schema and never reads SQL files at run time.
-# Inputs: MIGRATIONS_DIR, OUTPUT.
+# Inputs: MIGRATIONS_DIR, OUTPUT, FUNCTION (the accessor's name; EmbeddedMigrations when
+# unset) and FALLBACK_DIR (optional). migrations/ holds the SQLite files, migrations/postgresql/
+# the PostgreSQL ones; a migration whose SQL is the same on both (plain INSERTs) has no
+# PostgreSQL file, and FALLBACK_DIR's file of that name is taken instead.
 file(GLOB sql_files "${MIGRATIONS_DIR}/*.sql")
-list(SORT sql_files)
+if(FALLBACK_DIR)
+  file(GLOB fallback_files "${FALLBACK_DIR}/*.sql")
+  foreach(f ${fallback_files})
+    get_filename_component(name ${f} NAME)
+    if(NOT EXISTS "${MIGRATIONS_DIR}/${name}")
+      list(APPEND sql_files ${f})
+    endif()
+  endforeach()
+endif()
+set(by_name "")
+foreach(f ${sql_files})
+  get_filename_component(name ${f} NAME)
+  list(APPEND by_name "${name}|${f}")
+endforeach()
+list(SORT by_name)
+set(sql_files "")
+foreach(entry ${by_name})
+  string(REGEX REPLACE "^[^|]*\\|" "" f "${entry}")
+  list(APPEND sql_files ${f})
+endforeach()
 set(body "")
 foreach(f ${sql_files})
   get_filename_component(base ${f} NAME_WE)
@@ -17,13 +39,16 @@ foreach(f ${sql_files})
   endif()
   string(APPEND body "    {${version}, \"${name}\", R\"capplan_sql(${sql})capplan_sql\"},\n")
 endforeach()
+if(NOT FUNCTION)
+  set(FUNCTION EmbeddedMigrations)
+endif()
 file(WRITE "${OUTPUT}.tmp"
-"// Generated from migrations/*.sql by cmake/embed_migrations.cmake. Do not edit.
+"// Generated from ${MIGRATIONS_DIR}/*.sql by cmake/embed_migrations.cmake. Do not edit.
 #include \"server/store/migrations.h\"
 
 namespace capplan::store {
 
-const std::vector<Migration>& EmbeddedMigrations() {
+const std::vector<Migration>& ${FUNCTION}() {
   static const std::vector<Migration> kMigrations = {
 ${body}  };
   return kMigrations;

@@ -1,4 +1,4 @@
-// Catalog rows to and from SQLite: the stored spelling of enums, and reading each table.
+// Catalog rows to and from the database: the stored spelling of enums, and reading each table.
 #include "server/store/catalog_rows.h"
 
 #include "absl/strings/str_cat.h"
@@ -8,7 +8,7 @@ namespace capplan::store {
 
 namespace {
 
-Source SourceFrom(SQLite::Statement& q, int first, bool has_note) {
+Source SourceFrom(sql::Statement& q, int first, bool has_note) {
   Source s;
   s.citation = q.getColumn(first).getString();
   s.as_of_date = q.getColumn(first + 1).getString();
@@ -128,26 +128,26 @@ core::ServingEngine EngineFrom(const std::string& s) {
   return core::ServingEngine::kVllm;
 }
 
-absl::Status CheckFabricExists(SQLite::Database& db, const std::string& name, const std::string& field) {
+absl::Status CheckFabricExists(sql::Connection& db, const std::string& name, const std::string& field) {
   if (name.empty()) return absl::OkStatus();
-  SQLite::Statement q(db, "SELECT 1 FROM fabrics WHERE name = ?");
+  sql::Statement q(db, "SELECT 1 FROM fabrics WHERE name = ?");
   q.bind(1, name);
   if (q.executeStep()) return absl::OkStatus();
   return core::FieldError(
       field, absl::StrCat("no fabric named \"", name, "\" in the catalog; add it with UpsertFabric or leave it empty"));
 }
 
-std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
+std::vector<GpuRow> ReadGpus(sql::Connection& db) {
   std::vector<GpuRow> out;
-  SQLite::Statement q(db,
-                      "SELECT name, vendor, memory_bytes, memory_bandwidth_bytes_per_second, "
-                      "fp32_dense_tflops, tf32_dense_tflops, fp16_dense_tflops, "
-                      "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
-                      "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
-                      "gpus_per_node, datacenter, form_factor, list_price_usd, "
-                      "source_citation, source_as_of_date, source_note, COALESCE(default_fabric_name, ''), "
-                      "system_power_watts_per_gpu, idle_power_fraction, system_price_usd_per_gpu, "
-                      "price_uncertainty_fraction FROM gpu_types ORDER BY name");
+  sql::Statement q(db,
+                   "SELECT name, vendor, memory_bytes, memory_bandwidth_bytes_per_second, "
+                   "fp32_dense_tflops, tf32_dense_tflops, fp16_dense_tflops, "
+                   "bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, "
+                   "tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, "
+                   "gpus_per_node, datacenter, form_factor, list_price_usd, "
+                   "source_citation, source_as_of_date, source_note, COALESCE(default_fabric_name, ''), "
+                   "system_power_watts_per_gpu, idle_power_fraction, system_price_usd_per_gpu, "
+                   "price_uncertainty_fraction FROM gpu_types ORDER BY name");
   while (q.executeStep()) {
     GpuRow g;
     g.spec.name = q.getColumn(0).getString();
@@ -175,13 +175,13 @@ std::vector<GpuRow> ReadGpus(SQLite::Database& db) {
   return out;
 }
 
-std::vector<ModelRow> ReadModels(SQLite::Database& db) {
+std::vector<ModelRow> ReadModels(sql::Connection& db) {
   std::vector<ModelRow> out;
-  SQLite::Statement q(db,
-                      "SELECT name, num_layers, hidden_size, num_attention_heads, num_kv_heads, "
-                      "ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, "
-                      "experts_per_token, max_context_tokens, parameter_count, "
-                      "source_citation, source_as_of_date, source_note FROM models ORDER BY name");
+  sql::Statement q(db,
+                   "SELECT name, num_layers, hidden_size, num_attention_heads, num_kv_heads, "
+                   "ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, "
+                   "experts_per_token, max_context_tokens, parameter_count, "
+                   "source_citation, source_as_of_date, source_note FROM models ORDER BY name");
   while (q.executeStep()) {
     ModelRow m;
     m.arch.name = q.getColumn(0).getString();
@@ -203,13 +203,13 @@ std::vector<ModelRow> ReadModels(SQLite::Database& db) {
   return out;
 }
 
-std::vector<InstanceRow> ReadInstances(SQLite::Database& db) {
+std::vector<InstanceRow> ReadInstances(sql::Connection& db) {
   std::vector<InstanceRow> out;
-  SQLite::Statement q(db,
-                      "SELECT provider, instance_type, region, gpu_name, gpu_count, vcpus, "
-                      "memory_bytes, source_citation, source_as_of_date, COALESCE(fabric_name, '') "
-                      "FROM instance_types "
-                      "ORDER BY provider, instance_type, region");
+  sql::Statement q(db,
+                   "SELECT provider, instance_type, region, gpu_name, gpu_count, vcpus, "
+                   "memory_bytes, source_citation, source_as_of_date, COALESCE(fabric_name, '') "
+                   "FROM instance_types "
+                   "ORDER BY provider, instance_type, region");
   while (q.executeStep()) {
     InstanceRow r;
     r.provider = q.getColumn(0).getString();
@@ -226,11 +226,11 @@ std::vector<InstanceRow> ReadInstances(SQLite::Database& db) {
   return out;
 }
 
-std::vector<PriceRow> ReadPrices(SQLite::Database& db) {
+std::vector<PriceRow> ReadPrices(sql::Connection& db) {
   std::vector<PriceRow> out;
-  SQLite::Statement q(db,
-                      "SELECT id, provider, instance_type, region, kind, price_usd_per_hour, "
-                      "effective_unix_seconds, source_citation, source_as_of_date FROM prices");
+  sql::Statement q(db,
+                   "SELECT id, provider, instance_type, region, kind, price_usd_per_hour, "
+                   "effective_unix_seconds, source_citation, source_as_of_date FROM prices");
   while (q.executeStep()) {
     PriceRow p;
     p.id = q.getColumn(0).getInt64();
@@ -246,15 +246,15 @@ std::vector<PriceRow> ReadPrices(SQLite::Database& db) {
   return out;
 }
 
-std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db) {
+std::vector<BenchmarkRow> ReadBenchmarks(sql::Connection& db) {
   std::vector<BenchmarkRow> out;
-  SQLite::Statement q(db,
-                      "SELECT id, gpu_name, model_name, workload, precision, training_method, "
-                      "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
-                      "measured_unit, source_citation, source_as_of_date, source_note, "
-                      "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
-                      "virtual_pipeline_stages, figure, COALESCE(fabric_name, ''), serving_engine "
-                      "FROM benchmarks ORDER BY id");
+  sql::Statement q(db,
+                   "SELECT id, gpu_name, model_name, workload, precision, training_method, "
+                   "gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, "
+                   "measured_unit, source_citation, source_as_of_date, source_note, "
+                   "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
+                   "virtual_pipeline_stages, figure, COALESCE(fabric_name, ''), serving_engine "
+                   "FROM benchmarks ORDER BY id");
   while (q.executeStep()) {
     BenchmarkRow b;
     b.id = q.getColumn(0).getInt64();
@@ -284,12 +284,12 @@ std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db) {
   return out;
 }
 
-std::vector<FabricRow> ReadFabrics(SQLite::Database& db) {
+std::vector<FabricRow> ReadFabrics(sql::Connection& db) {
   std::vector<FabricRow> out;
-  SQLite::Statement q(db,
-                      "SELECT name, gpus_per_node, intra_link_kind, intra_node_bytes_per_second_per_gpu, "
-                      "network_kind, network_bytes_per_second_per_gpu, network_latency_seconds, "
-                      "source_citation, source_as_of_date, source_note FROM fabrics ORDER BY name");
+  sql::Statement q(db,
+                   "SELECT name, gpus_per_node, intra_link_kind, intra_node_bytes_per_second_per_gpu, "
+                   "network_kind, network_bytes_per_second_per_gpu, network_latency_seconds, "
+                   "source_citation, source_as_of_date, source_note FROM fabrics ORDER BY name");
   while (q.executeStep()) {
     FabricRow f;
     f.name = q.getColumn(0).getString();
@@ -305,11 +305,11 @@ std::vector<FabricRow> ReadFabrics(SQLite::Database& db) {
   return out;
 }
 
-std::vector<ElectricityRow> ReadElectricity(SQLite::Database& db) {
+std::vector<ElectricityRow> ReadElectricity(sql::Connection& db) {
   std::vector<ElectricityRow> out;
-  SQLite::Statement q(db,
-                      "SELECT region, usd_per_kwh, source_citation, source_as_of_date, source_note "
-                      "FROM electricity_prices ORDER BY region");
+  sql::Statement q(db,
+                   "SELECT region, usd_per_kwh, source_citation, source_as_of_date, source_note "
+                   "FROM electricity_prices ORDER BY region");
   while (q.executeStep()) {
     ElectricityRow e;
     e.region = q.getColumn(0).getString();
@@ -320,11 +320,11 @@ std::vector<ElectricityRow> ReadElectricity(SQLite::Database& db) {
   return out;
 }
 
-std::vector<TcoScenarioRow> ReadTcoScenarios(SQLite::Database& db) {
+std::vector<TcoScenarioRow> ReadTcoScenarios(sql::Connection& db) {
   std::vector<TcoScenarioRow> out;
-  SQLite::Statement q(db,
-                      "SELECT name, request_json, updated_by, updated_unix_seconds FROM tco_scenarios "
-                      "ORDER BY name");
+  sql::Statement q(db,
+                   "SELECT name, request_json, updated_by, updated_unix_seconds FROM tco_scenarios "
+                   "ORDER BY name");
   while (q.executeStep()) {
     out.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getString(),
                    q.getColumn(3).getInt64()});

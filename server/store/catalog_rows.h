@@ -1,4 +1,4 @@
-// Private to capplan_store: catalog rows to and from SQLite. The stored spelling of each
+// Private to capplan_store: catalog rows to and from the database. The stored spelling of each
 // enum, and one reader per table (rows in the order the snapshot keeps them).
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "server/store/catalog.h"
-#include "server/store/sqlite_impl.h"
+#include "server/store/sql.h"
 
 namespace capplan::store {
 
@@ -25,17 +25,17 @@ core::BenchmarkFigure FigureFrom(const std::string& s);
 core::ServingEngine EngineFrom(const std::string& s);
 
 // Ok when `name` is empty or names a fabric; otherwise InvalidArgument naming `field`.
-// Throws SQLite::Exception.
-absl::Status CheckFabricExists(SQLite::Database& db, const std::string& name, const std::string& field);
+// Throws sql::Error.
+absl::Status CheckFabricExists(sql::Connection& db, const std::string& name, const std::string& field);
 
-// Each throws SQLite::Exception; the caller maps it (and holds the read transaction).
-std::vector<GpuRow> ReadGpus(SQLite::Database& db);
-std::vector<ModelRow> ReadModels(SQLite::Database& db);
-std::vector<InstanceRow> ReadInstances(SQLite::Database& db);
-std::vector<PriceRow> ReadPrices(SQLite::Database& db);
-std::vector<BenchmarkRow> ReadBenchmarks(SQLite::Database& db);
-std::vector<FabricRow> ReadFabrics(SQLite::Database& db);
-std::vector<ElectricityRow> ReadElectricity(SQLite::Database& db);
-std::vector<TcoScenarioRow> ReadTcoScenarios(SQLite::Database& db);
+// Each throws sql::Error; the caller maps it (and holds the read transaction).
+std::vector<GpuRow> ReadGpus(sql::Connection& db);
+std::vector<ModelRow> ReadModels(sql::Connection& db);
+std::vector<InstanceRow> ReadInstances(sql::Connection& db);
+std::vector<PriceRow> ReadPrices(sql::Connection& db);
+std::vector<BenchmarkRow> ReadBenchmarks(sql::Connection& db);
+std::vector<FabricRow> ReadFabrics(sql::Connection& db);
+std::vector<ElectricityRow> ReadElectricity(sql::Connection& db);
+std::vector<TcoScenarioRow> ReadTcoScenarios(sql::Connection& db);
 
 }  // namespace capplan::store

@@ -9,8 +9,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "server/store/catalog_rows.h"
+#include "server/store/catalog_sync.h"
+#include "server/store/database_impl.h"
 #include "server/store/price_csv.h"
-#include "server/store/sqlite_impl.h"
+#include "server/store/sql.h"
 
 namespace capplan::store {
 
@@ -23,36 +25,68 @@ int64_t NowMicros() {
 
 }  // namespace
 
+absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const DatabaseOptions& options) {
+  return Open(options, nullptr);
+}
+
 absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const DatabaseOptions& options,
                                                                  const std::vector<Migration>& migrations) {
+  return Open(options, &migrations);
+}
+
+absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const DatabaseOptions& options,
+                                                                 const std::vector<Migration>* migrations) {
   absl::StatusOr<std::unique_ptr<Database>> db = Database::Open(options);
   if (!db.ok()) return db.status();
-  absl::StatusOr<int> version = (*db)->Migrate(migrations);
+  absl::StatusOr<int> version = (*db)->Migrate(migrations != nullptr ? *migrations : (*db)->DialectMigrations());
   if (!version.ok()) return version.status();
   std::unique_ptr<CatalogStore> store(new CatalogStore(std::move(*db)));
   absl::Status columns = store->LearnColumns();
   if (!columns.ok()) return columns;
   absl::Status loaded = store->Reload();
   if (!loaded.ok()) return loaded;
+  if (store->db_->is_postgres()) {
+    // Other replicas write too: follow them.
+    CatalogSyncOptions sync;
+    sync.dsn = store->db_->impl().dsn;
+    sync.listen = options.listen_for_changes;
+    sync.poll_interval_ms = options.poll_interval_ms;
+    store->sync_ = std::make_unique<CatalogSync>(sync, store.get());
+  }
   return store;
 }
 
+CatalogStore::CatalogStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+
+CatalogStore::~CatalogStore() { sync_.reset(); }  // stops the thread before the store goes
+
+sql::Connection& CatalogStore::Conn() { return *db_->impl().conn; }
+
+bool CatalogStore::database_up() const { return sync_ == nullptr || sync_->up(); }
+
+int64_t CatalogStore::sync_reloads() const { return sync_ == nullptr ? 0 : sync_->reloads(); }
+
 absl::Status CatalogStore::LearnColumns() {
   try {
-    SQLite::Database& db = db_->impl().db;
+    sql::Connection& db = Conn();
+    const bool pg = db.dialect() == sql::Dialect::kPostgres;
     for (const char* table : {"gpu_types", "models", "instance_types", "prices", "benchmarks", "fabrics",
                               "electricity_prices", "tco_scenarios"}) {
       // Column names come from our own schema, never from a request.
-      SQLite::Statement q(db, absl::StrCat("PRAGMA table_info(", table, ")"));
+      sql::Statement q(db, pg ? absl::StrCat("SELECT column_name FROM information_schema.columns WHERE "
+                                             "table_schema = current_schema() AND table_name = '",
+                                             table, "' ORDER BY ordinal_position")
+                              : absl::StrCat("SELECT name FROM pragma_table_info('", table, "')"));
       std::vector<std::string> parts;
       while (q.executeStep()) {
-        const std::string col = q.getColumn(1).getString();
+        const std::string col = q.getColumn(0).getString();
         parts.push_back(absl::StrCat("'", col, "', ", col));
       }
-      json_exprs_[table] = absl::StrCat("json_object(", absl::StrJoin(parts, ", "), ")");
+      json_exprs_[table] =
+          absl::StrCat(pg ? "json_build_object(" : "json_object(", absl::StrJoin(parts, ", "), pg ? ")::text" : ")");
     }
-  } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat("database ", db_->path(), ": reading the schema"));
+  } catch (const sql::Error& e) {
+    return e.WithContext(absl::StrCat("database ", db_->path(), ": reading the schema"));
   }
   return absl::OkStatus();
 }
@@ -66,7 +100,7 @@ absl::Status CatalogStore::Reload() {
   return Publish(everything, WriteResult());
 }
 
-absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsigned reload) {
+absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsigned reload, int64_t expected_version) {
   const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
   CatalogTables t;
   if (prev != nullptr) {
@@ -78,10 +112,12 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
   if (!schema.ok()) return schema.status();
   int64_t catalog_version = 0;
   try {
-    SQLite::Database& db = db_->impl().db;
+    sql::Connection& db = Conn();
     // One read transaction so the snapshot is consistent across tables.
-    SQLite::Transaction tx(db, SQLite::TransactionBehavior::DEFERRED);
-    catalog_version = db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
+    sql::Transaction tx(db, sql::TxKind::kRead);
+    catalog_version = db.QueryInt64("SELECT catalog_version FROM catalog_meta WHERE id = 1");
+    // Another replica wrote since: the tables kept from `prev` may be stale too.
+    if (catalog_version != expected_version) reload = kAllTables;
     if (reload & kGpuTable) t.gpus = MakeGpuTable(ReadGpus(db));
     if (reload & kModelTable) t.models = MakeModelTable(ReadModels(db));
     if (reload & kInstanceTable) t.instances = MakeInstanceTable(ReadInstances(db));
@@ -99,8 +135,8 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
       t.calibration = MakeCalibration(*t.models, *t.benchmarks, *t.gpus, *t.fabrics);
     }
     tx.commit();
-  } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat("database ", db_->path(), ": loading catalog"));
+  } catch (const sql::Error& e) {
+    return e.WithContext(absl::StrCat("database ", db_->path(), ": loading catalog"));
   }
   auto snap = std::make_shared<CatalogSnapshot>(std::move(t));
   snap->schema_version = *schema;
@@ -132,7 +168,10 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
   std::shared_ptr<const CatalogSnapshot> next;
   const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
   std::optional<CatalogTables> patched;
-  if (!snapshot_stale_ && prev != nullptr) patched = Patch(*prev, key, result);
+  // Patching (or re-reading only the tables the write changed) is right only when the
+  // snapshot holds the version just before the write; another replica may have written since.
+  const bool follows = prev != nullptr && !snapshot_stale_ && prev->catalog_version + 1 == result.catalog_version;
+  if (follows) patched = Patch(*prev, key, result);
   if (patched.has_value()) {
     auto snap = std::make_shared<CatalogSnapshot>(std::move(*patched));
     snap->schema_version = prev->schema_version;
@@ -140,7 +179,8 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
     snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
     next = std::move(snap);
   } else {
-    absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded = Load(snapshot_stale_ ? kAllTables : key.reload);
+    absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded =
+        Load(follows ? key.reload : kAllTables, result.catalog_version);
     if (!loaded.ok()) {
       // The published snapshot now lags the database: the next publish starts afresh
       // rather than patching it.
@@ -158,7 +198,7 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
 }
 
 absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
-  SQLite::Database& db = db_->impl().db;
+  sql::Connection& db = Conn();
   std::string where;
   if (key.id > 0) {
     where = "id = ?";
@@ -168,7 +208,7 @@ absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
     where = absl::StrJoin(conds, " AND ");
   }
   if (where.empty()) return std::string();
-  SQLite::Statement q(db, absl::StrCat("SELECT ", json_exprs_.at(key.table), " FROM ", key.table, " WHERE ", where));
+  sql::Statement q(db, absl::StrCat("SELECT ", json_exprs_.at(key.table), " FROM ", key.table, " WHERE ", where));
   if (key.id > 0) {
     q.bind(1, key.id);
   } else {
@@ -211,9 +251,9 @@ absl::Status CatalogStore::MayCommit() {
 
 absl::StatusOr<std::optional<WriteResult>> CatalogStore::EarlierResult(const WriteContext& ctx) {
   if (ctx.request_id.empty()) return std::optional<WriteResult>();
-  SQLite::Statement q(db_->impl().db,
-                      "SELECT method, fingerprint, catalog_version, row_id, rows_written "
-                      "FROM admin_requests WHERE request_id = ?");
+  sql::Statement q(Conn(),
+                   "SELECT method, fingerprint, catalog_version, row_id, rows_written "
+                   "FROM admin_requests WHERE request_id = ?");
   q.bind(1, ctx.request_id);
   if (!q.executeStep()) return std::optional<WriteResult>();
   if (q.getColumn(0).getString() != ctx.method || q.getColumn(1).getString() != ctx.request_fingerprint) {
@@ -231,10 +271,10 @@ absl::StatusOr<std::optional<WriteResult>> CatalogStore::EarlierResult(const Wri
 
 void CatalogStore::RecordRequest(const WriteContext& ctx, const WriteResult& result) {
   if (ctx.request_id.empty()) return;
-  SQLite::Database& db = db_->impl().db;
-  SQLite::Statement q(db,
-                      "INSERT INTO admin_requests (request_id, method, fingerprint, at_unix_seconds, "
-                      "catalog_version, row_id, rows_written) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  sql::Connection& db = Conn();
+  sql::Statement q(db,
+                   "INSERT INTO admin_requests (request_id, method, fingerprint, at_unix_seconds, "
+                   "catalog_version, row_id, rows_written) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq");
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   q.bind(1, ctx.request_id);
   q.bind(2, ctx.method);
@@ -243,12 +283,50 @@ void CatalogStore::RecordRequest(const WriteContext& ctx, const WriteResult& res
   q.bind(5, result.catalog_version);
   q.bind(6, result.id);
   q.bind(7, result.rows_written);
-  q.exec();
+  const int64_t seq = q.executeStep() ? q.getColumn(0).getInt64() : 0;
+  q.reset();
   // Keep the last 10,000 ids and at most 7 days: enough for any client's retries.
-  SQLite::Statement prune(db, "DELETE FROM admin_requests WHERE seq <= ? OR at_unix_seconds < ?");
-  prune.bind(1, db.getLastInsertRowid() - 10000);
+  sql::Statement prune(db, "DELETE FROM admin_requests WHERE seq <= ? OR at_unix_seconds < ?");
+  prune.bind(1, seq - 10000);
   prune.bind(2, now - 7 * 86400);
   prune.exec();
+}
+
+int64_t CatalogStore::BumpAndAudit(const WriteContext& ctx, const std::string& entity, const std::string& before,
+                                   const std::string& after) {
+  sql::Connection& db = Conn();
+  const bool pg = db.dialect() == sql::Dialect::kPostgres;
+  const int64_t version = db.QueryInt64(
+      pg ? "UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
+           "updated_unix_seconds = CAST(EXTRACT(EPOCH FROM now()) AS BIGINT) WHERE id = 1 RETURNING catalog_version"
+         : "UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
+           "updated_unix_seconds = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = 1 RETURNING catalog_version");
+  sql::Statement audit(db,
+                       "INSERT INTO audit_log (at_unix_micros, caller, method, entity, "
+                       "before_json, after_json, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  audit.bind(1, NowMicros());
+  audit.bind(2, ctx.caller);
+  audit.bind(3, ctx.method);
+  audit.bind(4, entity);
+  if (before.empty()) {
+    audit.bind(5);
+  } else {
+    audit.bind(5, before);
+  }
+  if (after.empty()) {
+    audit.bind(6);
+  } else {
+    audit.bind(6, after);
+  }
+  audit.bind(7, version);
+  audit.exec();
+  if (pg) {
+    // Delivered to every listening replica when (and only if) the transaction commits.
+    sql::Statement notify(db, absl::StrCat("SELECT pg_notify('", kCatalogChannel, "', ?)"));
+    notify.bind(1, absl::StrCat(version));
+    notify.executeStep();
+  }
+  return version;
 }
 
 absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key,
@@ -258,15 +336,16 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
   std::lock_guard<std::mutex> lock(write_mu_);
   absl::Status may = MayCommit();
   if (!may.ok()) return may;
-  SQLite::Database& db = db_->impl().db;
+  sql::Connection& db = Conn();
   WriteResult result;
   result.rows_written = key.rows;
   std::string entity = key.label.empty() ? key.table : key.label;
   if (key.label.empty()) {
     for (const auto& kv : key.text) absl::StrAppend(&entity, "/", kv.second);
   }
+  bool committing = false;
   try {
-    SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    sql::Transaction tx(db, sql::TxKind::kWrite);
     absl::StatusOr<std::optional<WriteResult>> earlier = EarlierResult(ctx);
     if (!earlier.ok()) return earlier.status();
     if (earlier->has_value()) return **earlier;  // a retry: nothing to apply
@@ -282,34 +361,20 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
     absl::StatusOr<std::string> after =
         key.audit_after.empty() ? RowJson(key) : absl::StatusOr<std::string>(key.audit_after);
     if (!after.ok()) return after.status();
-    db.exec(
-        "UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
-        "updated_unix_seconds = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = 1");
-    result.catalog_version = db.execAndGet("SELECT catalog_version FROM catalog_meta WHERE id = 1").getInt64();
-    SQLite::Statement audit(db,
-                            "INSERT INTO audit_log (at_unix_micros, caller, method, entity, "
-                            "before_json, after_json, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    audit.bind(1, NowMicros());
-    audit.bind(2, ctx.caller);
-    audit.bind(3, ctx.method);
-    audit.bind(4, entity);
-    if (before->empty())
-      audit.bind(5);
-    else
-      audit.bind(5, *before);
-    if (after->empty())
-      audit.bind(6);
-    else
-      audit.bind(6, *after);
-    audit.bind(7, result.catalog_version);
-    audit.exec();
+    result.catalog_version = BumpAndAudit(ctx, entity, *before, *after);
     RecordRequest(ctx, result);
     // Checked again last: a drain or an unlinked file since the start rolls the write back.
     may = MayCommit();
     if (!may.ok()) return may;
+    committing = true;
     tx.commit();
-  } catch (const SQLite::Exception& e) {
-    return SqliteWriteError(e, db, absl::StrCat(ctx.method, " ", entity));
+  } catch (const sql::Error& e) {
+    absl::Status s = e.WithContext(absl::StrCat(ctx.method, " ", entity));
+    // A COMMIT whose answer was lost says so itself; before it, nothing was applied.
+    if (s.code() == absl::StatusCode::kUnavailable && db_->is_postgres() && !committing) {
+      s = absl::UnavailableError(absl::StrCat(s.message(), "; the write was not applied"));
+    }
+    return s;
   }
   // Committed. A draining server is going away: answering now matters more than publishing
   // (a large reload could outlast the shutdown grace and leave the client without an answer).
@@ -339,15 +404,17 @@ absl::StatusOr<AuditPage> CatalogStore::AuditLog(const AuditQuery& query) {
     return absl::InvalidArgumentError(absl::StrCat("limit: must be in [1, 10000], got ", query.limit));
   }
   AuditPage page;
+  // A PostgreSQL connection serves one caller at a time (SQLite's is serialised by SQLite).
+  std::unique_lock<std::mutex> lock(write_mu_, std::defer_lock);
+  if (db_->is_postgres()) lock.lock();
   try {
     // Each filter is off when its parameter is empty or 0; one statement serves every mix.
-    SQLite::Statement q(
-        db_->impl().db,
-        "SELECT id, at_unix_micros, caller, method, entity, "
-        "COALESCE(before_json, ''), COALESCE(after_json, ''), catalog_version "
-        "FROM audit_log WHERE (?1 = '' OR entity = ?1 OR substr(entity, 1, length(?1) + 1) = ?1 || '/') "
-        "AND (?2 = 0 OR at_unix_micros >= ?2) AND (?3 = 0 OR at_unix_micros < ?3) "
-        "AND (?4 = 0 OR id < ?4) ORDER BY id DESC LIMIT ?5");
+    sql::Statement q(Conn(),
+                     "SELECT id, at_unix_micros, caller, method, entity, "
+                     "COALESCE(before_json, ''), COALESCE(after_json, ''), catalog_version "
+                     "FROM audit_log WHERE (?1 = '' OR entity = ?1 OR substr(entity, 1, length(?1) + 1) = ?1 || '/') "
+                     "AND (?2 = 0 OR at_unix_micros >= ?2) AND (?3 = 0 OR at_unix_micros < ?3) "
+                     "AND (?4 = 0 OR id < ?4) ORDER BY id DESC LIMIT ?5");
     q.bind(1, query.entity);
     q.bind(2, query.since_unix_micros);
     q.bind(3, query.until_unix_micros);
@@ -362,8 +429,8 @@ absl::StatusOr<AuditPage> CatalogStore::AuditLog(const AuditQuery& query) {
                               q.getColumn(3).getString(), q.getColumn(4).getString(), q.getColumn(5).getString(),
                               q.getColumn(6).getString(), q.getColumn(7).getInt64()});
     }
-  } catch (const SQLite::Exception& e) {
-    return SqliteError(e, "reading the audit log");
+  } catch (const sql::Error& e) {
+    return e.WithContext("reading the audit log");
   }
   return page;
 }

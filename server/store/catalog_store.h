@@ -1,6 +1,9 @@
 // The catalog store: reads every table into an immutable snapshot, swapped atomically after
-// each committed write, so readers never lock and never touch SQLite. Writes are serialised,
-// each in one BEGIN IMMEDIATE transaction with its audit row and the catalog version bump.
+// each committed write, so readers never lock and never touch the database. Writes are
+// serialised, each in one write transaction with its audit row and the catalog version bump.
+// On PostgreSQL, writers on every replica are serialised by an advisory lock, each write
+// notifies the others (NOTIFY capplan_catalog), and a sync thread reloads the snapshot when
+// another replica wrote (catalog_sync.h).
 #pragma once
 
 #include <atomic>
@@ -22,6 +25,14 @@
 #include "server/store/price_csv.h"
 
 namespace capplan::store {
+
+namespace sql {
+class Connection;
+}  // namespace sql
+class CatalogSync;
+
+// The PostgreSQL channel every write notifies, with the new catalog version as payload.
+inline constexpr char kCatalogChannel[] = "capplan_catalog";
 
 struct WriteResult {
   int64_t catalog_version = 0;  // the snapshot that includes the write
@@ -86,9 +97,14 @@ struct AuditPage {
 
 class CatalogStore {
  public:
-  // Opens the database, applies the migrations and loads the first snapshot.
-  static absl::StatusOr<std::unique_ptr<CatalogStore>> Open(
-      const DatabaseOptions& options, const std::vector<Migration>& migrations = EmbeddedMigrations());
+  // Opens the database, applies the migrations (those of its dialect unless given) and loads
+  // the first snapshot. On PostgreSQL, also starts following other replicas' writes.
+  static absl::StatusOr<std::unique_ptr<CatalogStore>> Open(const DatabaseOptions& options);
+  static absl::StatusOr<std::unique_ptr<CatalogStore>> Open(const DatabaseOptions& options,
+                                                            const std::vector<Migration>& migrations);
+  ~CatalogStore();
+  CatalogStore(const CatalogStore&) = delete;
+  CatalogStore& operator=(const CatalogStore&) = delete;
 
   // The current snapshot. Lock-free; the pointer stays valid for as long as it is held.
   std::shared_ptr<const CatalogSnapshot> Snapshot() const;
@@ -149,6 +165,11 @@ class CatalogStore {
   void RemovePublishListener(int handle);
 
   Database& database() { return *db_; }
+  // PostgreSQL: whether the sync thread's connection is up (for capplan_catalog_db_up).
+  // SQLite: always true.
+  bool database_up() const;
+  // Snapshots reloaded because another replica wrote (PostgreSQL; 0 on SQLite).
+  int64_t sync_reloads() const;
   // Time spent building the last published snapshot.
   double last_publish_seconds() const { return last_publish_seconds_.load(); }
 
@@ -166,9 +187,13 @@ class CatalogStore {
     kAllTables = 255,
   };
 
-  explicit CatalogStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
-  // A snapshot with the `reload` tables read afresh and the others taken from the current one.
-  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load(unsigned reload);
+  explicit CatalogStore(std::unique_ptr<Database> db);
+  static absl::StatusOr<std::unique_ptr<CatalogStore>> Open(const DatabaseOptions& options,
+                                                            const std::vector<Migration>* migrations);
+  sql::Connection& Conn();
+  // A snapshot with the `reload` tables read afresh and the others taken from the current one,
+  // or every table when the database is not at `expected_version` (another writer was there).
+  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load(unsigned reload, int64_t expected_version);
   absl::Status LearnColumns();
 
   struct Key {
@@ -189,6 +214,10 @@ class CatalogStore {
   // commit, publish. `apply` returns the id of a created row (0 if none).
   absl::StatusOr<WriteResult> Write(const WriteContext& ctx, Key key,
                                     const std::function<absl::StatusOr<int64_t>()>& apply);
+  // Inside the write transaction: bumps the catalog version, writes the audit row and (on
+  // PostgreSQL) the notification. Returns the new version; throws sql::Error.
+  int64_t BumpAndAudit(const WriteContext& ctx, const std::string& entity, const std::string& before,
+                       const std::string& after);
   // Publishes the committed write: a patch of the current snapshot where the write says how
   // (an appended price), otherwise a reload of the tables it changed.
   absl::Status Publish(const Key& key, const WriteResult& result) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
@@ -206,7 +235,7 @@ class CatalogStore {
   void RecordRequest(const WriteContext& ctx, const WriteResult& result);
 
   std::unique_ptr<Database> db_;
-  std::mutex write_mu_;  // one writer at a time (SQLite is single-writer anyway)
+  std::mutex write_mu_;  // one writer at a time in this process (and the main connection's user)
   std::atomic<bool> draining_{false};
   // The published snapshot may lag the database (a publish failed or was skipped): the next
   // publish re-reads every table.
@@ -219,6 +248,7 @@ class CatalogStore {
   // Accessed only through std::atomic_load / std::atomic_store.
   std::shared_ptr<const CatalogSnapshot> snapshot_;
   std::atomic<double> last_publish_seconds_{0};
+  std::unique_ptr<CatalogSync> sync_;  // PostgreSQL only; declared last, so stopped first
 };
 
 }  // namespace capplan::store

@@ -10,15 +10,15 @@
 #include "server/store/catalog_rows.h"
 #include "server/store/catalog_store.h"
 #include "server/store/price_csv.h"
-#include "server/store/sqlite_impl.h"
+#include "server/store/sql.h"
 
 namespace capplan::store {
 
 namespace {
 
-absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string& value, const std::string& field,
+absl::Status MustExist(sql::Connection& db, const char* sql, const std::string& value, const std::string& field,
                        const std::string& what) {
-  SQLite::Statement q(db, sql);
+  sql::Statement q(db, sql);
   q.bind(1, value);
   if (!q.executeStep()) {
     return absl::NotFoundError(absl::StrCat(field, ": no ", what, " named \"", value, "\" in the catalog"));
@@ -27,7 +27,7 @@ absl::Status MustExist(SQLite::Database& db, const char* sql, const std::string&
 }
 
 // An empty name is stored as NULL: the column references fabrics.
-void BindOptionalText(SQLite::Statement& q, int index, const std::string& value) {
+void BindOptionalText(sql::Statement& q, int index, const std::string& value) {
   if (value.empty()) {
     q.bind(index);
   } else {
@@ -43,34 +43,34 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertGpu(const WriteContext& ctx, con
   Key key{"gpu_types", {{"name", g.spec.name}}, 0, ""};
   key.reload = kGpuTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db,
-                        "INSERT INTO gpu_types (name, vendor, memory_bytes, "
-                        "memory_bandwidth_bytes_per_second, fp32_dense_tflops, tf32_dense_tflops, "
-                        "fp16_dense_tflops, bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, "
-                        "int4_dense_tops, tdp_watts, interconnect_kind, "
-                        "interconnect_bandwidth_bytes_per_second, gpus_per_node, datacenter, "
-                        "form_factor, list_price_usd, source_citation, source_as_of_date, source_note, "
-                        "default_fabric_name, system_power_watts_per_gpu, idle_power_fraction, "
-                        "system_price_usd_per_gpu, price_uncertainty_fraction) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-                        "ON CONFLICT(name) DO UPDATE SET vendor=excluded.vendor, "
-                        "memory_bytes=excluded.memory_bytes, "
-                        "memory_bandwidth_bytes_per_second=excluded.memory_bandwidth_bytes_per_second, "
-                        "fp32_dense_tflops=excluded.fp32_dense_tflops, tf32_dense_tflops=excluded.tf32_dense_tflops, "
-                        "fp16_dense_tflops=excluded.fp16_dense_tflops, bf16_dense_tflops=excluded.bf16_dense_tflops, "
-                        "fp8_dense_tflops=excluded.fp8_dense_tflops, int8_dense_tops=excluded.int8_dense_tops, "
-                        "int4_dense_tops=excluded.int4_dense_tops, tdp_watts=excluded.tdp_watts, "
-                        "interconnect_kind=excluded.interconnect_kind, "
-                        "interconnect_bandwidth_bytes_per_second=excluded.interconnect_bandwidth_bytes_per_second, "
-                        "gpus_per_node=excluded.gpus_per_node, datacenter=excluded.datacenter, "
-                        "form_factor=excluded.form_factor, list_price_usd=excluded.list_price_usd, "
-                        "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date, "
-                        "source_note=excluded.source_note, default_fabric_name=excluded.default_fabric_name, "
-                        "system_power_watts_per_gpu=excluded.system_power_watts_per_gpu, "
-                        "idle_power_fraction=excluded.idle_power_fraction, "
-                        "system_price_usd_per_gpu=excluded.system_price_usd_per_gpu, "
-                        "price_uncertainty_fraction=excluded.price_uncertainty_fraction");
-    absl::Status fabric = CheckFabricExists(db_->impl().db, g.default_fabric_name, "gpu.default_fabric_name");
+    sql::Statement q(Conn(),
+                     "INSERT INTO gpu_types (name, vendor, memory_bytes, "
+                     "memory_bandwidth_bytes_per_second, fp32_dense_tflops, tf32_dense_tflops, "
+                     "fp16_dense_tflops, bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, "
+                     "int4_dense_tops, tdp_watts, interconnect_kind, "
+                     "interconnect_bandwidth_bytes_per_second, gpus_per_node, datacenter, "
+                     "form_factor, list_price_usd, source_citation, source_as_of_date, source_note, "
+                     "default_fabric_name, system_power_watts_per_gpu, idle_power_fraction, "
+                     "system_price_usd_per_gpu, price_uncertainty_fraction) "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                     "ON CONFLICT(name) DO UPDATE SET vendor=excluded.vendor, "
+                     "memory_bytes=excluded.memory_bytes, "
+                     "memory_bandwidth_bytes_per_second=excluded.memory_bandwidth_bytes_per_second, "
+                     "fp32_dense_tflops=excluded.fp32_dense_tflops, tf32_dense_tflops=excluded.tf32_dense_tflops, "
+                     "fp16_dense_tflops=excluded.fp16_dense_tflops, bf16_dense_tflops=excluded.bf16_dense_tflops, "
+                     "fp8_dense_tflops=excluded.fp8_dense_tflops, int8_dense_tops=excluded.int8_dense_tops, "
+                     "int4_dense_tops=excluded.int4_dense_tops, tdp_watts=excluded.tdp_watts, "
+                     "interconnect_kind=excluded.interconnect_kind, "
+                     "interconnect_bandwidth_bytes_per_second=excluded.interconnect_bandwidth_bytes_per_second, "
+                     "gpus_per_node=excluded.gpus_per_node, datacenter=excluded.datacenter, "
+                     "form_factor=excluded.form_factor, list_price_usd=excluded.list_price_usd, "
+                     "source_citation=excluded.source_citation, source_as_of_date=excluded.source_as_of_date, "
+                     "source_note=excluded.source_note, default_fabric_name=excluded.default_fabric_name, "
+                     "system_power_watts_per_gpu=excluded.system_power_watts_per_gpu, "
+                     "idle_power_fraction=excluded.idle_power_fraction, "
+                     "system_price_usd_per_gpu=excluded.system_price_usd_per_gpu, "
+                     "price_uncertainty_fraction=excluded.price_uncertainty_fraction");
+    absl::Status fabric = CheckFabricExists(Conn(), g.default_fabric_name, "gpu.default_fabric_name");
     if (!fabric.ok()) return fabric;
     int i = 1;
     q.bind(i++, g.spec.name);
@@ -102,15 +102,15 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteGpu(const WriteContext& ctx, con
   Key key{"gpu_types", {{"name", name}}, 0, ""};
   key.reload = kGpuTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Database& db = db_->impl().db;
-    SQLite::Statement users(db, "SELECT COUNT(*) FROM instance_types WHERE gpu_name = ?");
+    sql::Connection& db = Conn();
+    sql::Statement users(db, "SELECT COUNT(*) FROM instance_types WHERE gpu_name = ?");
     users.bind(1, name);
     users.executeStep();
     if (const int n = users.getColumn(0).getInt(); n > 0) {
       return absl::FailedPreconditionError(
           absl::StrCat("name: GPU \"", name, "\" is used by ", n, " instance types; delete those first"));
     }
-    SQLite::Statement q(db, "DELETE FROM gpu_types WHERE name = ?");
+    sql::Statement q(db, "DELETE FROM gpu_types WHERE name = ?");
     q.bind(1, name);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no GPU named \"", name, "\""));
     return 0;
@@ -123,21 +123,21 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, c
   Key key{"models", {{"name", m.arch.name}}, 0, ""};
   key.reload = kModelTable | kBenchmarkTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db,
-                        "INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, "
-                        "num_kv_heads, ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, "
-                        "num_experts, experts_per_token, max_context_tokens, parameter_count, "
-                        "source_citation, source_as_of_date, source_note) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
-                        "ON CONFLICT(name) DO UPDATE SET num_layers=excluded.num_layers, "
-                        "hidden_size=excluded.hidden_size, num_attention_heads=excluded.num_attention_heads, "
-                        "num_kv_heads=excluded.num_kv_heads, ffn_hidden_size=excluded.ffn_hidden_size, "
-                        "gated_mlp=excluded.gated_mlp, vocab_size=excluded.vocab_size, "
-                        "tied_embeddings=excluded.tied_embeddings, num_experts=excluded.num_experts, "
-                        "experts_per_token=excluded.experts_per_token, "
-                        "max_context_tokens=excluded.max_context_tokens, "
-                        "parameter_count=excluded.parameter_count, source_citation=excluded.source_citation, "
-                        "source_as_of_date=excluded.source_as_of_date, source_note=excluded.source_note");
+    sql::Statement q(Conn(),
+                     "INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, "
+                     "num_kv_heads, ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, "
+                     "num_experts, experts_per_token, max_context_tokens, parameter_count, "
+                     "source_citation, source_as_of_date, source_note) "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                     "ON CONFLICT(name) DO UPDATE SET num_layers=excluded.num_layers, "
+                     "hidden_size=excluded.hidden_size, num_attention_heads=excluded.num_attention_heads, "
+                     "num_kv_heads=excluded.num_kv_heads, ffn_hidden_size=excluded.ffn_hidden_size, "
+                     "gated_mlp=excluded.gated_mlp, vocab_size=excluded.vocab_size, "
+                     "tied_embeddings=excluded.tied_embeddings, num_experts=excluded.num_experts, "
+                     "experts_per_token=excluded.experts_per_token, "
+                     "max_context_tokens=excluded.max_context_tokens, "
+                     "parameter_count=excluded.parameter_count, source_citation=excluded.source_citation, "
+                     "source_as_of_date=excluded.source_as_of_date, source_note=excluded.source_note");
     const core::ModelArchitecture& a = m.arch;
     int i = 1;
     q.bind(i++, a.name);
@@ -165,7 +165,7 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteModel(const WriteContext& ctx, c
   Key key{"models", {{"name", name}}, 0, ""};
   key.reload = kModelTable | kBenchmarkTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db, "DELETE FROM models WHERE name = ?");
+    sql::Statement q(Conn(), "DELETE FROM models WHERE name = ?");
     q.bind(1, name);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no model named \"", name, "\""));
     return 0;
@@ -174,7 +174,7 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteModel(const WriteContext& ctx, c
 
 namespace {
 
-void BindInstance(SQLite::Statement& q, const InstanceRow& r) {
+void BindInstance(sql::Statement& q, const InstanceRow& r) {
   int i = 1;
   q.bind(i++, r.provider);
   q.bind(i++, r.instance_type);
@@ -208,8 +208,8 @@ constexpr char kInsertPrice[] =
     "INSERT INTO prices (provider, instance_type, region, kind, price_usd_per_hour, "
     "effective_unix_seconds, source_citation, source_as_of_date) VALUES (?,?,?,?,?,?,?,?)";
 
-// Binds and runs a prepared kInsertPrice (bulk imports prepare it once).
-void InsertPrice(SQLite::Statement& q, const PriceRow& p) {
+// Binds a prepared kInsertPrice (bulk imports prepare it once) and runs it.
+void BindPrice(sql::Statement& q, const PriceRow& p) {
   q.reset();
   q.bind(1, p.provider);
   q.bind(2, p.instance_type);
@@ -219,13 +219,19 @@ void InsertPrice(SQLite::Statement& q, const PriceRow& p) {
   q.bind(6, p.effective_unix_seconds);
   q.bind(7, p.source.citation);
   q.bind(8, p.source.as_of_date);
+}
+
+void InsertPrice(sql::Statement& q, const PriceRow& p) {
+  BindPrice(q, p);
   q.exec();
 }
 
-int64_t InsertPrice(SQLite::Database& db, const PriceRow& p) {
-  SQLite::Statement q(db, kInsertPrice);
-  InsertPrice(q, p);
-  return db.getLastInsertRowid();
+// The new row's id.
+int64_t InsertPrice(sql::Connection& db, const PriceRow& p) {
+  sql::Statement q(db, std::string(kInsertPrice) + " RETURNING id");
+  BindPrice(q, p);
+  if (!q.executeStep()) throw sql::Error(absl::InternalError("INSERT INTO prices returned no id"));
+  return q.getColumn(0).getInt64();
 }
 
 }  // namespace
@@ -238,12 +244,12 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertInstance(const WriteContext& ctx
   key.reload = kInstanceTable | kPriceTable;
   key.upserted_instance = &r;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Database& db = db_->impl().db;
+    sql::Connection& db = Conn();
     absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", r.gpu_name, "instance.gpu_name", "GPU");
     if (!gpu.ok()) return gpu;
     absl::Status fabric = CheckFabricExists(db, r.fabric_name, "instance.fabric_name");
     if (!fabric.ok()) return fabric;
-    SQLite::Statement q(db, kUpsertInstance);
+    sql::Statement q(db, kUpsertInstance);
     BindInstance(q, r);
     q.exec();
     return 0;
@@ -256,8 +262,7 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteInstance(const WriteContext& ctx
   key.reload = kInstanceTable | kPriceTable;
   key.erased_instance = OfferKey(provider, instance_type, region);
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db,
-                        "DELETE FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
+    sql::Statement q(Conn(), "DELETE FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
     q.bind(1, provider);
     q.bind(2, instance_type);
     q.bind(3, region);
@@ -275,9 +280,8 @@ absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, cons
   key.reload = kPriceTable;
   key.appended_price = &p;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Database& db = db_->impl().db;
-    SQLite::Statement exists(db,
-                             "SELECT 1 FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
+    sql::Connection& db = Conn();
+    sql::Statement exists(db, "SELECT 1 FROM instance_types WHERE provider = ? AND instance_type = ? AND region = ?");
     exists.bind(1, p.provider);
     exists.bind(2, p.instance_type);
     exists.bind(3, p.region);
@@ -295,7 +299,7 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
   Key key{"benchmarks", {}, 0, ""};
   key.reload = kBenchmarkTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Database& db = db_->impl().db;
+    sql::Connection& db = Conn();
     absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name, "benchmark.gpu_name", "GPU");
     if (!gpu.ok()) return gpu;
     absl::Status model =
@@ -303,13 +307,13 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
     if (!model.ok()) return model;
     absl::Status fabric = CheckFabricExists(db, b.fabric_name, "benchmark.fabric_name");
     if (!fabric.ok()) return fabric;
-    SQLite::Statement q(db,
-                        "INSERT INTO benchmarks (gpu_name, model_name, workload, precision, "
-                        "training_method, gpu_count, batch_size, sequence_tokens, output_tokens, "
-                        "measured_value, measured_unit, source_citation, source_as_of_date, source_note, "
-                        "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
-                        "virtual_pipeline_stages, figure, fabric_name, serving_engine) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    sql::Statement q(db,
+                     "INSERT INTO benchmarks (gpu_name, model_name, workload, precision, "
+                     "training_method, gpu_count, batch_size, sequence_tokens, output_tokens, "
+                     "measured_value, measured_unit, source_citation, source_as_of_date, source_note, "
+                     "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
+                     "virtual_pipeline_stages, figure, fabric_name, serving_engine) "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
     int i = 1;
     q.bind(i++, b.gpu_name);
     q.bind(i++, b.model_name);
@@ -332,8 +336,8 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
     q.bind(i++, core::BenchmarkFigureName(b.figure));
     BindOptionalText(q, i++, b.fabric_name);
     q.bind(i++, core::ServingEngineName(b.engine));
-    q.exec();
-    return db.getLastInsertRowid();
+    if (!q.executeStep()) throw sql::Error(absl::InternalError("INSERT INTO benchmarks returned no id"));
+    return q.getColumn(0).getInt64();
   });
 }
 
@@ -341,7 +345,7 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ct
   Key key{"benchmarks", {}, id, ""};
   key.reload = kBenchmarkTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db, "DELETE FROM benchmarks WHERE id = ?");
+    sql::Statement q(Conn(), "DELETE FROM benchmarks WHERE id = ?");
     q.bind(1, id);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("id: no benchmark ", id));
     return 0;
@@ -377,9 +381,9 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
   key.reload = kInstanceTable | kPriceTable;
   key.audit_after = ImportAuditJson(options, *read, result.diff);
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Database& db = db_->impl().db;
-    SQLite::Statement upsert(db, kImportInstance);
-    SQLite::Statement insert_price(db, kInsertPrice);
+    sql::Connection& db = Conn();
+    sql::Statement upsert(db, kImportInstance);
+    sql::Statement insert_price(db, kInsertPrice);
     size_t done = 0;
     for (const CsvOffer& o : offers) {
       // A shutdown must not wait for the rest of a large import: give up and roll back.

@@ -2,7 +2,6 @@
 #include "server/store/database.h"
 
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -11,74 +10,53 @@
 #include <ctime>
 
 #include "absl/strings/str_cat.h"
-#include "server/store/sqlite_impl.h"
+#include "server/store/database_impl.h"
+#include "server/store/pg_connection.h"
+#include "server/store/pg_dsn.h"
+#include "server/store/sqlite_connection.h"
 
 namespace capplan::store {
-
-absl::Status SqliteError(const SQLite::Exception& e, const std::string& context) {
-  const std::string msg = absl::StrCat(context, ": ", e.what());
-  switch (e.getErrorCode() & 0xff) {
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return absl::UnavailableError(msg);
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB:
-      return absl::DataLossError(msg);
-    case SQLITE_CONSTRAINT:
-      if (e.getExtendedErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY ||
-          e.getExtendedErrorCode() == SQLITE_CONSTRAINT_UNIQUE) {
-        return absl::AlreadyExistsError(msg);
-      }
-      if (e.getExtendedErrorCode() == SQLITE_CONSTRAINT_FOREIGNKEY) {
-        return absl::FailedPreconditionError(msg);
-      }
-      return absl::InvalidArgumentError(msg);
-    case SQLITE_FULL:
-      return absl::ResourceExhaustedError(
-          absl::StrCat(msg, " (the database or its disk is full; the write was rolled back, nothing changed)"));
-    case SQLITE_CANTOPEN:
-    case SQLITE_READONLY:
-    case SQLITE_PERM:
-    case SQLITE_AUTH:
-      return absl::FailedPreconditionError(msg);
-    default:
-      return absl::InternalError(msg);
-  }
-}
-
-absl::Status SqliteWriteError(const SQLite::Exception& e, SQLite::Database& db, const std::string& context) {
-  if ((e.getErrorCode() & 0xff) == SQLITE_IOERR && sqlite3_system_errno(db.getHandle()) == ENOSPC) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat(context, ": ", e.what(), " (no space left on the device; the write was rolled back)"));
-  }
-  return SqliteError(e, context);
-}
 
 Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Database::~Database() = default;
 
 const std::string& Database::path() const { return impl_->path; }
 
+bool Database::is_postgres() const { return impl_->conn->dialect() == sql::Dialect::kPostgres; }
+
+const std::vector<Migration>& Database::DialectMigrations() const {
+  return is_postgres() ? EmbeddedPostgresMigrations() : EmbeddedMigrations();
+}
+
 absl::StatusOr<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options) {
   if (options.path.empty()) {
     return absl::InvalidArgumentError("database path: must not be empty");
   }
-  const int flags =
-      SQLite::OPEN_READWRITE | (options.create_if_missing ? SQLite::OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+  auto impl = std::make_unique<Impl>();
+  if (IsPostgresDsn(options.path)) {
+    impl->path = RedactedDsn(options.path);
+    impl->dsn = WithConnectDefaults(options.path);
+    try {
+      impl->conn = PgConnection::Open(impl->dsn);
+    } catch (const sql::Error& e) {
+      return e.WithContext(absl::StrCat("database ", impl->path));
+    }
+    return std::unique_ptr<Database>(new Database(std::move(impl)));
+  }
+  impl->path = options.path;
   try {
-    auto impl = std::make_unique<Impl>(options.path, flags);
-    SQLite::Database& db = impl->db;
-    db.setBusyTimeout(options.busy_timeout_ms);
+    impl->conn = OpenSqliteConnection(options.path, options.create_if_missing, options.busy_timeout_ms);
+    sql::Connection& db = *impl->conn;
     // The first statement reads the header: a file that is not SQLite fails here.
-    const std::string mode = db.execAndGet("PRAGMA journal_mode=WAL").getString();
+    const std::string mode = db.QueryText("PRAGMA journal_mode=WAL");
     if (mode != "wal") {
       return absl::FailedPreconditionError(
           absl::StrCat("database ", options.path, ": cannot enable WAL (journal_mode=", mode, ")"));
     }
-    db.exec("PRAGMA synchronous=FULL");
-    db.exec("PRAGMA foreign_keys=ON");
+    db.Exec("PRAGMA synchronous=FULL");
+    db.Exec("PRAGMA foreign_keys=ON");
     if (options.max_page_count > 0) {
-      db.exec(absl::StrCat("PRAGMA max_page_count=", options.max_page_count));
+      db.QueryText(absl::StrCat("PRAGMA max_page_count=", options.max_page_count));
     }
     impl->identity_fd = ::open(options.path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -89,12 +67,13 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& 
     impl->dev = st.st_dev;
     impl->ino = st.st_ino;
     return std::unique_ptr<Database>(new Database(std::move(impl)));
-  } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat("database ", options.path));
+  } catch (const sql::Error& e) {
+    return e.WithContext(absl::StrCat("database ", options.path));
   }
 }
 
 absl::Status Database::CheckFileIdentity() const {
+  if (impl_->identity_fd < 0) return absl::OkStatus();  // PostgreSQL
   struct stat opened;
   if (::fstat(impl_->identity_fd, &opened) != 0) {
     return absl::DataLossError(
@@ -121,13 +100,45 @@ absl::Status Database::CheckFileIdentity() const {
 
 absl::StatusOr<int> Database::SchemaVersion() {
   try {
-    SQLite::Database& db = impl_->db;
-    if (!db.tableExists("schema_migrations")) return 0;
-    return db.execAndGet("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").getInt();
-  } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat("database ", impl_->path, ": reading schema version"));
+    sql::Connection& db = *impl_->conn;
+    const bool exists =
+        db.QueryInt64(is_postgres() ? "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = "
+                                      "current_schema() AND table_name = 'schema_migrations'"
+                                    : "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND "
+                                      "name = 'schema_migrations'") > 0;
+    if (!exists) return 0;
+    return static_cast<int>(db.QueryInt64("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"));
+  } catch (const sql::Error& e) {
+    return e.WithContext(absl::StrCat("database ", impl_->path, ": reading schema version"));
   }
 }
+
+namespace {
+
+// Holds PostgreSQL's migration lock for as long as it lives (a session lock: released too
+// when the connection drops).
+class MigrationLock {
+ public:
+  MigrationLock(sql::Connection& db, bool postgres) : db_(db), held_(postgres) {
+    if (held_) db_.Exec(absl::StrCat("SELECT pg_advisory_lock(", kPgMigrationLock, ")"));
+  }
+  ~MigrationLock() {
+    if (!held_) return;
+    try {
+      db_.Exec(absl::StrCat("SELECT pg_advisory_unlock(", kPgMigrationLock, ")"));
+    } catch (const sql::Error&) {
+      // The connection is gone, and the lock with it.
+    }
+  }
+  MigrationLock(const MigrationLock&) = delete;
+  MigrationLock& operator=(const MigrationLock&) = delete;
+
+ private:
+  sql::Connection& db_;
+  bool held_;
+};
+
+}  // namespace
 
 absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) {
   for (size_t i = 0; i < migrations.size(); ++i) {
@@ -137,15 +148,17 @@ absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) 
     }
   }
   const int newest_known = static_cast<int>(migrations.size());
-  SQLite::Database& db = impl_->db;
+  sql::Connection& db = *impl_->conn;
+  std::unique_ptr<MigrationLock> lock;
   try {
-    db.exec(
+    lock = std::make_unique<MigrationLock>(db, is_postgres());
+    db.Exec(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " version INTEGER PRIMARY KEY,"
         " name TEXT NOT NULL,"
-        " applied_unix_seconds INTEGER NOT NULL)");
-  } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat("database ", impl_->path, ": creating schema_migrations"));
+        " applied_unix_seconds BIGINT NOT NULL)");
+  } catch (const sql::Error& e) {
+    return e.WithContext(absl::StrCat("database ", impl_->path, ": creating schema_migrations"));
   }
   absl::StatusOr<int> current = SchemaVersion();
   if (!current.ok()) return current.status();
@@ -158,19 +171,18 @@ absl::StatusOr<int> Database::Migrate(const std::vector<Migration>& migrations) 
     if (m.version <= *current) continue;
     const std::string label = absl::StrCat(m.version, "_", m.name);
     try {
-      SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
-      db.exec(m.sql);
-      SQLite::Statement record(db,
-                               "INSERT INTO schema_migrations (version, name, applied_unix_seconds) VALUES (?, ?, ?)");
+      sql::Transaction tx(db, sql::TxKind::kWrite);
+      db.Exec(m.sql);
+      sql::Statement record(db, "INSERT INTO schema_migrations (version, name, applied_unix_seconds) VALUES (?, ?, ?)");
       record.bind(1, m.version);
       record.bind(2, m.name);
       record.bind(3, static_cast<int64_t>(std::time(nullptr)));
       record.exec();
-      db.exec(absl::StrCat("PRAGMA user_version = ", m.version));
+      if (!is_postgres()) db.Exec(absl::StrCat("PRAGMA user_version = ", m.version));
       tx.commit();
-    } catch (const SQLite::Exception& e) {
+    } catch (const sql::Error& e) {
       // The Transaction destructor has rolled back: the previous version stays intact.
-      absl::Status s = SqliteError(e, absl::StrCat("database ", impl_->path, ": migration ", label, " failed"));
+      absl::Status s = e.WithContext(absl::StrCat("database ", impl_->path, ": migration ", label, " failed"));
       return absl::Status(s.code() == absl::StatusCode::kUnavailable ? s.code() : absl::StatusCode::kFailedPrecondition,
                           s.message());
     }
@@ -182,22 +194,24 @@ absl::StatusOr<std::string> Database::Pragma(const std::string& name) {
   if (name != "journal_mode" && name != "synchronous" && name != "foreign_keys" && name != "busy_timeout") {
     return absl::InvalidArgumentError(absl::StrCat("pragma: not one capplan sets: ", name));
   }
+  if (is_postgres()) return absl::FailedPreconditionError("pragma: the catalog database is PostgreSQL, not SQLite");
   try {
-    return impl_->db.execAndGet(absl::StrCat("PRAGMA ", name)).getString();
-  } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat("database ", impl_->path, ": PRAGMA ", name));
+    return impl_->conn->QueryText(absl::StrCat("PRAGMA ", name));
+  } catch (const sql::Error& e) {
+    return e.WithContext(absl::StrCat("database ", impl_->path, ": PRAGMA ", name));
   }
 }
 
 absl::Status Database::IntegrityCheck() {
+  if (is_postgres()) return absl::OkStatus();
   try {
-    const std::string result = impl_->db.execAndGet("PRAGMA integrity_check").getString();
+    const std::string result = impl_->conn->QueryText("PRAGMA integrity_check");
     if (result != "ok") {
       return absl::DataLossError(absl::StrCat("database ", impl_->path, ": integrity_check: ", result));
     }
     return absl::OkStatus();
-  } catch (const SQLite::Exception& e) {
-    return SqliteError(e, absl::StrCat("database ", impl_->path, ": integrity_check"));
+  } catch (const sql::Error& e) {
+    return e.WithContext(absl::StrCat("database ", impl_->path, ": integrity_check"));
   }
 }
 

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "server/store/catalog_rows.h"
 #include "server/store/catalog_store.h"
-#include "server/store/sqlite_impl.h"
+#include "server/store/sql.h"
 
 namespace capplan::store {
 
@@ -26,7 +26,7 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertElectricityPrice(const WriteCont
   Key key{"electricity_prices", {{"region", e.region}}, 0, ""};
   key.reload = kElectricityTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db, kUpsertElectricity);
+    sql::Statement q(Conn(), kUpsertElectricity);
     q.bind(1, e.region);
     q.bind(2, e.usd_per_kwh);
     q.bind(3, e.source.citation);
@@ -43,7 +43,7 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteElectricityPrice(const WriteCont
   Key key{"electricity_prices", {{"region", region}}, 0, ""};
   key.reload = kElectricityTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db, "DELETE FROM electricity_prices WHERE region = ?");
+    sql::Statement q(Conn(), "DELETE FROM electricity_prices WHERE region = ?");
     q.bind(1, region);
     if (q.exec() == 0) {
       return absl::NotFoundError(absl::StrCat("region: no electricity price for \"", region, "\""));

@@ -7,7 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "server/store/catalog_rows.h"
 #include "server/store/catalog_store.h"
-#include "server/store/sqlite_impl.h"
+#include "server/store/sql.h"
 
 namespace capplan::store {
 
@@ -26,9 +26,9 @@ constexpr char kUpsertFabric[] =
     "source_as_of_date=excluded.source_as_of_date, source_note=excluded.source_note";
 
 // Up to `limit` labels of the rows `sql` selects for `name` (one text column), and their count.
-std::pair<std::vector<std::string>, int64_t> Users(SQLite::Database& db, const char* sql, const std::string& name,
+std::pair<std::vector<std::string>, int64_t> Users(sql::Connection& db, const char* sql, const std::string& name,
                                                    size_t limit) {
-  SQLite::Statement q(db, sql);
+  sql::Statement q(db, sql);
   q.bind(1, name);
   std::vector<std::string> labels;
   int64_t n = 0;
@@ -48,7 +48,7 @@ std::string Describe(const std::pair<std::vector<std::string>, int64_t>& users, 
 }
 
 // FailedPrecondition naming what still uses the fabric `name`; Ok when nothing does.
-absl::Status CheckUnused(SQLite::Database& db, const std::string& name) {
+absl::Status CheckUnused(sql::Connection& db, const std::string& name) {
   constexpr size_t kShown = 5;
   std::vector<std::string> parts;
   for (const std::string& part :
@@ -77,7 +77,7 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertFabric(const WriteContext& ctx, 
   // Training benchmarks carry their resolved fabric, so calibration is rebuilt too.
   key.reload = kFabricTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db, kUpsertFabric);
+    sql::Statement q(Conn(), kUpsertFabric);
     int i = 1;
     q.bind(i++, f.name);
     q.bind(i++, f.fabric.gpus_per_node);
@@ -98,10 +98,10 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteFabric(const WriteContext& ctx, 
   Key key{"fabrics", {{"name", name}}, 0, ""};
   key.reload = kFabricTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Database& db = db_->impl().db;
+    sql::Connection& db = Conn();
     absl::Status unused = CheckUnused(db, name);
     if (!unused.ok()) return unused;
-    SQLite::Statement q(db, "DELETE FROM fabrics WHERE name = ?");
+    sql::Statement q(db, "DELETE FROM fabrics WHERE name = ?");
     q.bind(1, name);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no fabric named \"", name, "\""));
     return 0;

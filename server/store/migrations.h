@@ -13,7 +13,9 @@ struct Migration {
   std::string sql;
 };
 
-// The migrations this binary was built with, in version order.
+// The migrations this binary was built with, in version order: SQLite (migrations/) and
+// PostgreSQL (migrations/postgresql/, the same numbers and names, kept in step by a test).
 const std::vector<Migration>& EmbeddedMigrations();
+const std::vector<Migration>& EmbeddedPostgresMigrations();
 
 }  // namespace capplan::store

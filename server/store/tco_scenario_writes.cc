@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "server/store/catalog_rows.h"
 #include "server/store/catalog_store.h"
-#include "server/store/sqlite_impl.h"
+#include "server/store/sql.h"
 
 namespace capplan::store {
 
@@ -54,15 +54,15 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertTcoScenario(const WriteContext& 
   Key key{"tco_scenarios", {{"name", row.name}}, 0, ""};
   key.reload = kTcoScenarioTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Database& db = db_->impl().db;
-    SQLite::Statement others(db, "SELECT COUNT(*) FROM tco_scenarios WHERE name <> ?");
+    sql::Connection& db = Conn();
+    sql::Statement others(db, "SELECT COUNT(*) FROM tco_scenarios WHERE name <> ?");
     others.bind(1, row.name);
     others.executeStep();
     if (others.getColumn(0).getInt64() >= kMaxTcoScenarios) {
       return absl::ResourceExhaustedError(
           absl::StrCat("scenario.name: at most ", kMaxTcoScenarios, " TCO scenarios; delete one first"));
     }
-    SQLite::Statement q(db, kUpsertScenario);
+    sql::Statement q(db, kUpsertScenario);
     q.bind(1, row.name);
     q.bind(2, row.request_json);
     q.bind(3, ctx.caller);
@@ -78,7 +78,7 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteTcoScenario(const WriteContext& 
   Key key{"tco_scenarios", {{"name", name}}, 0, ""};
   key.reload = kTcoScenarioTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
-    SQLite::Statement q(db_->impl().db, "DELETE FROM tco_scenarios WHERE name = ?");
+    sql::Statement q(Conn(), "DELETE FROM tco_scenarios WHERE name = ?");
     q.bind(1, name);
     if (q.exec() == 0) return absl::NotFoundError(absl::StrCat("name: no TCO scenario \"", name, "\""));
     return 0;

@@ -1,0 +1,190 @@
+// The PostgreSQL backend of sql.h: connecting, transactions, error mapping and reconnecting.
+#include "server/store/pg_connection.h"
+
+#include <libpq-fe.h>
+
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/strip.h"
+#include "server/store/pg_dsn.h"
+
+namespace capplan::store {
+
+namespace {
+
+// libpq's messages span lines ("...failed: Connection refused\n\tIs the server running...");
+// capplan reports one.
+std::string OneLine(const char* message) {
+  std::string s = absl::StrReplaceAll(message == nullptr ? "" : message, {{"\n\t", " "}, {"\n", " "}});
+  return std::string(absl::StripAsciiWhitespace(s));
+}
+
+std::string Field(const PGresult* r, int field) {
+  const char* v = r == nullptr ? nullptr : PQresultErrorField(r, field);
+  return v == nullptr ? std::string() : std::string(v);
+}
+
+}  // namespace
+
+absl::StatusCode PgCode(const std::string& sqlstate) {
+  if (absl::StartsWith(sqlstate, "08") || sqlstate == "57P01" || sqlstate == "57P02" || sqlstate == "57P03" ||
+      sqlstate == "40001" || sqlstate == "40P01") {
+    return absl::StatusCode::kUnavailable;
+  }
+  if (sqlstate == "23505") return absl::StatusCode::kAlreadyExists;
+  if (sqlstate == "23503") return absl::StatusCode::kFailedPrecondition;
+  if (absl::StartsWith(sqlstate, "23") || absl::StartsWith(sqlstate, "22")) return absl::StatusCode::kInvalidArgument;
+  if (absl::StartsWith(sqlstate, "53")) return absl::StatusCode::kResourceExhausted;
+  return absl::StatusCode::kInternal;
+}
+
+PgConnection::PgConnection(std::string dsn, pg_conn* conn) : dsn_(std::move(dsn)), host_(DsnHost(dsn_)), conn_(conn) {}
+
+PgConnection::~PgConnection() {
+  if (conn_ != nullptr) PQfinish(conn_);
+}
+
+std::unique_ptr<PgConnection> PgConnection::Open(const std::string& dsn) {
+  PGconn* conn = PQconnectdb(dsn.c_str());
+  std::unique_ptr<PgConnection> out(new PgConnection(dsn, conn));
+  if (conn == nullptr || PQstatus(conn) != CONNECTION_OK) {
+    throw sql::Error(
+        absl::UnavailableError(absl::StrCat("catalog database unreachable at ", out->host_, ": ",
+                                            OneLine(conn == nullptr ? "out of memory" : PQerrorMessage(conn)))));
+  }
+  // Acknowledged means durable: never weaker than the server's default, whatever the role or
+  // database was configured with.
+  out->Exec("SET synchronous_commit TO on");
+  return out;
+}
+
+bool PgConnection::Connected() const { return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK; }
+
+void PgConnection::Reconnect() {
+  in_tx_ = false;
+  if (conn_ != nullptr) PQfinish(conn_);
+  conn_ = PQconnectdb(dsn_.c_str());
+  if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
+    throw sql::Error(absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": ",
+                                                         OneLine(conn_ == nullptr ? "" : PQerrorMessage(conn_)))));
+  }
+  Exec("SET synchronous_commit TO on");
+}
+
+void PgConnection::Fail(PGresult* result, const std::string& what) {
+  const bool lost = !Connected() || result == nullptr;
+  std::string sqlstate = Field(result, PG_DIAG_SQLSTATE);
+  std::string message = Field(result, PG_DIAG_MESSAGE_PRIMARY);
+  const std::string detail = Field(result, PG_DIAG_MESSAGE_DETAIL);
+  if (!detail.empty()) absl::StrAppend(&message, " (", detail, ")");
+  if (message.empty()) message = OneLine(PQerrorMessage(conn_));
+  if (result != nullptr) PQclear(result);
+  const absl::StatusCode code = lost ? absl::StatusCode::kUnavailable : PgCode(sqlstate);
+  if (lost || absl::StartsWith(sqlstate, "08") || absl::StartsWith(sqlstate, "57P")) {
+    in_tx_ = false;
+    throw sql::Error(absl::Status(code, absl::StrCat("catalog database unreachable at ", host_, ": ", message)));
+  }
+  throw sql::Error(absl::Status(code, absl::StrCat(what, message)));
+}
+
+pg_result* PgConnection::Run(const std::string& sql, const std::vector<unsigned>& types,
+                             const std::vector<const char*>& values) {
+  if (!Connected()) {
+    throw sql::Error(
+        absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": the connection was lost")));
+  }
+  PGresult* r =
+      PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), types.empty() ? nullptr : types.data(),
+                   values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
+  const ExecStatusType st = r == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(r);
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) Fail(r, "");
+  return r;
+}
+
+void PgConnection::Exec(const std::string& sql) {
+  if (!Connected()) {
+    throw sql::Error(
+        absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": the connection was lost")));
+  }
+  // PQexec runs several ;-separated statements (migrations) in one call.
+  PGresult* r = PQexec(conn_, sql.c_str());
+  const ExecStatusType st = r == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(r);
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) Fail(r, "");
+  PQclear(r);
+}
+
+std::unique_ptr<sql::StatementImpl> PgConnection::Prepare(const std::string& sql) { return NewPgStatement(*this, sql); }
+
+void PgConnection::Begin(sql::TxKind kind) {
+  if (!Connected()) Reconnect();
+  const char* begin = kind == sql::TxKind::kRead ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+                                                 : "BEGIN ISOLATION LEVEL READ COMMITTED";
+  try {
+    Exec(begin);
+  } catch (const sql::Error& e) {
+    // A connection the server dropped while it sat idle (a restart) fails only now. Nothing of
+    // the transaction was sent yet, so one fresh connection and a second try are safe.
+    if (Connected() || e.status().code() != absl::StatusCode::kUnavailable) throw;
+    Reconnect();
+    Exec(begin);
+  }
+  in_tx_ = true;
+  if (kind == sql::TxKind::kWrite) Exec(absl::StrCat("SELECT pg_advisory_xact_lock(", kPgWriteLock, ")"));
+}
+
+void PgConnection::Commit() {
+  if (!Connected()) {
+    in_tx_ = false;
+    throw sql::Error(absl::UnavailableError(
+        absl::StrCat("catalog database unreachable at ", host_, ": the connection was lost before COMMIT")));
+  }
+  PGresult* r = PQexec(conn_, "COMMIT");
+  in_tx_ = false;
+  const ExecStatusType st = r == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(r);
+  if (st == PGRES_COMMAND_OK && std::string(PQcmdStatus(r)) == "COMMIT") {
+    PQclear(r);
+    return;
+  }
+  if (st == PGRES_COMMAND_OK) {  // COMMIT of a failed transaction answers ROLLBACK
+    PQclear(r);
+    throw sql::Error(absl::AbortedError("the transaction was rolled back by the database"));
+  }
+  if (!Connected() || r == nullptr) {
+    if (r != nullptr) PQclear(r);
+    // The COMMIT may have reached the server before the connection dropped.
+    throw sql::Error(absl::UnavailableError(
+        absl::StrCat("catalog database connection to ", host_,
+                     " lost during COMMIT: the write may or may not have been applied; retry with the same "
+                     "request_id to find out")));
+  }
+  Fail(r, "COMMIT: ");
+}
+
+void PgConnection::Rollback() noexcept {
+  if (!in_tx_ || !Connected()) {
+    in_tx_ = false;
+    return;
+  }
+  in_tx_ = false;
+  PGresult* r = PQexec(conn_, "ROLLBACK");
+  if (r != nullptr) PQclear(r);
+}
+
+int PgConnection::Socket() const { return conn_ == nullptr ? -1 : PQsocket(conn_); }
+
+bool PgConnection::ConsumeInput() { return conn_ != nullptr && PQconsumeInput(conn_) == 1 && Connected(); }
+
+std::vector<std::string> PgConnection::TakeNotifications() {
+  std::vector<std::string> out;
+  if (conn_ == nullptr) return out;
+  while (PGnotify* n = PQnotifies(conn_)) {
+    out.emplace_back(n->extra == nullptr ? "" : n->extra);
+    PQfreemem(n);
+  }
+  return out;
+}
+
+}  // namespace capplan::store
