@@ -68,6 +68,7 @@ int64_t ReplicaCluster::QueryPg(const std::string& sql) {
 absl::StatusOr<std::vector<int64_t>> ReplicaCluster::WaitForVersion(int64_t version,
                                                                     std::chrono::milliseconds timeout) {
   std::vector<client::Client> clients;
+  clients.reserve(servers_.size());
   for (int i = 0; i < size(); ++i) clients.push_back(MakeClient(i, 1, std::chrono::milliseconds(1000)));
   std::vector<int64_t> seen(clients.size(), -1);
   const auto deadline = std::chrono::steady_clock::now() + timeout;

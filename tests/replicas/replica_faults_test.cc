@@ -192,9 +192,9 @@ void ExpectDurableAndConverged(ReplicaCluster& cluster, const std::set<int64_t>&
   }
 }
 
-class PgRestartTest : public ::testing::TestWithParam<const char*> {};
+class ReplicaPgRestartTest : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(PgRestartTest, ReadsNeverFailAndWritesComeBack) {
+TEST_P(ReplicaPgRestartTest, ReadsNeverFailAndWritesComeBack) {
   const std::string mode = GetParam();
   const std::string citation = "replica pg-restart test (" + mode + ")";
   absl::StatusOr<std::unique_ptr<ReplicaCluster>> started = ReplicaCluster::Start(3);
@@ -255,7 +255,7 @@ TEST_P(PgRestartTest, ReadsNeverFailAndWritesComeBack) {
             << " ms after the restart; " << acked.size() << " acknowledged writes, all present on every replica\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(StopModes, PgRestartTest, ::testing::Values("fast", "immediate"));
+INSTANTIATE_TEST_SUITE_P(StopModes, ReplicaPgRestartTest, ::testing::Values("fast", "immediate"));
 
 TEST(ReplicaKillTest, AcknowledgedWritesSurviveSigkillOfTheReplicaThatTookThem) {
   const std::string citation = "replica kill test";

@@ -42,6 +42,7 @@ TEST(ReplicaTest, AWriteOnOneReplicaIsVisibleOnTheOthersWithinOneSecond) {
   ASSERT_TRUE(started.ok()) << started.status();
   ReplicaCluster& cluster = **started;
   std::vector<client::Client> clients;
+  clients.reserve(3);
   for (int i = 0; i < 3; ++i) clients.push_back(cluster.MakeClient(i));
 
   constexpr int kWrites = 50;
