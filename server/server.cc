@@ -23,10 +23,37 @@
 
 namespace capplan::server {
 
+namespace {
+
+// Keeps the catalog gauges on the snapshot being served, whoever published it: this
+// server's admin writes, or (PostgreSQL) the sync thread following other replicas' writes.
+class CatalogGauges {
+ public:
+  // Sets them for the snapshot served now, then follows every publish.
+  CatalogGauges(store::CatalogStore* store, ServerMetrics* metrics)
+      : store_(store), handle_(store->AddPublishListener([store, metrics](int64_t version) {
+          metrics->SetCatalogVersion(version);
+          metrics->SetOldestPrice(store->Snapshot()->OldestCurrentPriceUnixSeconds());
+        })) {
+    metrics->SetCatalogVersion(store->Snapshot()->catalog_version);
+    metrics->SetOldestPrice(store->Snapshot()->OldestCurrentPriceUnixSeconds());
+  }
+  ~CatalogGauges() { store_->RemovePublishListener(handle_); }
+  CatalogGauges(const CatalogGauges&) = delete;
+  CatalogGauges& operator=(const CatalogGauges&) = delete;
+
+ private:
+  store::CatalogStore* store_;
+  int handle_;
+};
+
+}  // namespace
+
 struct Server::State {
   std::unique_ptr<store::CatalogStore> store;
   TokenTable tokens;
   std::unique_ptr<ServerMetrics> metrics;
+  std::unique_ptr<CatalogGauges> catalog_gauges;  // after store and metrics: destroyed first
   std::shared_ptr<ProcessCollector> process;
   std::unique_ptr<TcoScenarioExporter> tco_exporter;
   std::unique_ptr<TcoScenarioWorker> tco_worker;  // before the store in destruction: it listens to it
@@ -142,8 +169,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
       std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(), ServedMethods(), options.version);
   absl::Status scenarios = StartTcoScenarios(options, state.get());  // may write: before the catalog gauges
   if (!scenarios.ok()) return scenarios;
-  state->metrics->SetCatalogVersion(state->store->Snapshot()->catalog_version);
-  state->metrics->SetOldestPrice(state->store->Snapshot()->OldestCurrentPriceUnixSeconds());
+  state->catalog_gauges = std::make_unique<CatalogGauges>(state->store.get(), state->metrics.get());
   state->process = std::make_shared<ProcessCollector>();
   try {
     // civetweb options: enough threads that slow clients cannot hold every one, and a short

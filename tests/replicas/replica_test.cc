@@ -91,6 +91,14 @@ TEST(ReplicaTest, AWriteOnOneReplicaIsVisibleOnTheOthersWithinOneSecond) {
   }
   EXPECT_EQ(cluster.QueryPg("SELECT catalog_version FROM catalog_meta"), last_version);
   EXPECT_EQ(cluster.QueryPg("SELECT COUNT(*) FROM audit_log WHERE method = 'SetPrice'"), kWrites);
+  // The gauge operators compare across replicas (deploy/README.md "Checking convergence")
+  // follows the writes other replicas took, not only this replica's own.
+  for (int i = 0; i < 3; ++i) {
+    int status = 0;
+    const std::string page = HttpGet(cluster.replica(i).metrics_port(), "/metrics", &status);
+    EXPECT_NE(page.find("\ncapplan_catalog_version " + std::to_string(last_version) + "\n"), std::string::npos)
+        << "replica " << i << " /metrics (HTTP " << status << ") does not report catalog version " << last_version;
+  }
   std::cout << "replica visibility: " << visibility_ms.size() << " sightings of " << kWrites
             << " writes on the 2 other replicas: p50 " << Percentile(visibility_ms, 0.5) << " ms, p99 "
             << Percentile(visibility_ms, 0.99) << " ms, max " << Percentile(visibility_ms, 1.0) << " ms\n";
