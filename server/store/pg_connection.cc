@@ -22,6 +22,10 @@ std::string OneLine(const char* message) {
   return std::string(absl::StripAsciiWhitespace(s));
 }
 
+// Server NOTICEs ("relation already exists, skipping") are not errors; libpq would print them
+// on stderr.
+void IgnoreNotice(void* /*arg*/, const char* /*message*/) {}
+
 std::string Field(const PGresult* r, int field) {
   const char* v = r == nullptr ? nullptr : PQresultErrorField(r, field);
   return v == nullptr ? std::string() : std::string(v);
@@ -55,6 +59,7 @@ std::unique_ptr<PgConnection> PgConnection::Open(const std::string& dsn) {
         absl::UnavailableError(absl::StrCat("catalog database unreachable at ", out->host_, ": ",
                                             OneLine(conn == nullptr ? "out of memory" : PQerrorMessage(conn)))));
   }
+  PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
   // Acknowledged means durable: never weaker than the server's default, whatever the role or
   // database was configured with.
   out->Exec("SET synchronous_commit TO on");
@@ -71,6 +76,7 @@ void PgConnection::Reconnect() {
     throw sql::Error(absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": ",
                                                          OneLine(conn_ == nullptr ? "" : PQerrorMessage(conn_)))));
   }
+  PQsetNoticeProcessor(conn_, IgnoreNotice, nullptr);
   Exec("SET synchronous_commit TO on");
 }
 
@@ -90,47 +96,53 @@ void PgConnection::Fail(PGresult* result, const std::string& what) {
   throw sql::Error(absl::Status(code, absl::StrCat(what, message)));
 }
 
+template <typename Send>
+pg_result* PgConnection::Retrying(const Send& send) {
+  // Inside a transaction a lost connection has lost the transaction: report it. Outside one,
+  // capplan runs only reads and idempotent statements (schema checks, CREATE ... IF NOT
+  // EXISTS, SET, BEGIN), so a broken or dropped connection is replaced and the statement sent
+  // again once: the first call after the server came back succeeds.
+  const bool may_retry = !in_tx_;
+  if (!Connected()) {
+    if (!may_retry) {
+      throw sql::Error(
+          absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": the connection was lost")));
+    }
+    Reconnect();
+  }
+  for (int attempt = 0;; ++attempt) {
+    PGresult* r = send(conn_);
+    const ExecStatusType st = r == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(r);
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return r;
+    if (may_retry && attempt == 0 && !Connected()) {
+      if (r != nullptr) PQclear(r);
+      Reconnect();
+      continue;
+    }
+    Fail(r, "");
+  }
+}
+
 pg_result* PgConnection::Run(const std::string& sql, const std::vector<unsigned>& types,
                              const std::vector<const char*>& values) {
-  if (!Connected()) {
-    throw sql::Error(
-        absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": the connection was lost")));
-  }
-  PGresult* r =
-      PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), types.empty() ? nullptr : types.data(),
-                   values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
-  const ExecStatusType st = r == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(r);
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) Fail(r, "");
-  return r;
+  return Retrying([&](PGconn* c) {
+    return PQexecParams(c, sql.c_str(), static_cast<int>(values.size()), types.empty() ? nullptr : types.data(),
+                        values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
+  });
 }
 
 void PgConnection::Exec(const std::string& sql) {
-  if (!Connected()) {
-    throw sql::Error(
-        absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": the connection was lost")));
-  }
   // PQexec runs several ;-separated statements (migrations) in one call.
-  PGresult* r = PQexec(conn_, sql.c_str());
-  const ExecStatusType st = r == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(r);
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) Fail(r, "");
-  PQclear(r);
+  PQclear(Retrying([&](PGconn* c) { return PQexec(c, sql.c_str()); }));
 }
 
 std::unique_ptr<sql::StatementImpl> PgConnection::Prepare(const std::string& sql) { return NewPgStatement(*this, sql); }
 
 void PgConnection::Begin(sql::TxKind kind) {
-  if (!Connected()) Reconnect();
-  const char* begin = kind == sql::TxKind::kRead ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-                                                 : "BEGIN ISOLATION LEVEL READ COMMITTED";
-  try {
-    Exec(begin);
-  } catch (const sql::Error& e) {
-    // A connection the server dropped while it sat idle (a restart) fails only now. Nothing of
-    // the transaction was sent yet, so one fresh connection and a second try are safe.
-    if (Connected() || e.status().code() != absl::StatusCode::kUnavailable) throw;
-    Reconnect();
-    Exec(begin);
-  }
+  // A connection the server dropped while it sat idle (a restart) fails only at BEGIN; nothing
+  // of the transaction was sent yet, so Exec may reconnect and send BEGIN again.
+  Exec(kind == sql::TxKind::kRead ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+                                  : "BEGIN ISOLATION LEVEL READ COMMITTED");
   in_tx_ = true;
   if (kind == sql::TxKind::kWrite) Exec(absl::StrCat("SELECT pg_advisory_xact_lock(", kPgWriteLock, ")"));
 }

@@ -57,6 +57,10 @@ class PgConnection final : public sql::Connection {
   PgConnection(std::string dsn, pg_conn* conn);
   // Throws the mapped error for a failed `result` (which it frees).
   [[noreturn]] void Fail(pg_result* result, const std::string& what);
+  // Sends with `send(conn)`, reconnecting (and, outside a transaction, resending once) when the
+  // connection turns out to be lost. Returns a successful result.
+  template <typename Send>
+  pg_result* Retrying(const Send& send);
 
   std::string dsn_;
   std::string host_;
