@@ -19,6 +19,7 @@
 #include "server/store/catalog_store.h"
 #include "server/tco_exporter.h"
 #include "server/tco_scenario.h"
+#include "server/watch_hub.h"
 #include "server/web/web_assets.h"
 
 namespace capplan::server {
@@ -60,6 +61,9 @@ struct Server::State {
   std::unique_ptr<prometheus::Exposer> exposer;
   std::unique_ptr<PlannerServiceImpl> planner;
   std::unique_ptr<AdminServiceImpl> admin;
+  // After the services (its worker plans through the planner), before grpc_server (whose
+  // streams report to it until they are done).
+  std::unique_ptr<WatchHub> watch_hub;
   std::unique_ptr<grpc::Server> grpc_server;
   std::unique_ptr<http::HttpServer> http;  // after grpc_server: destroyed first
   int grpc_port = 0;
@@ -189,6 +193,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
   state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
+  PlannerServiceImpl* planner = state->planner.get();
+  state->watch_hub = std::make_unique<WatchHub>(
+      state->store.get(),
+      [planner](const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
+                capplan::v1::PlanResponse* resp) { return planner->PlanOn(snap, req, resp); },
+      WatchHubOptions{options.max_watches, options.max_watched_workloads},
+      WatchMetrics::Register(*state->metrics->registry()));
+  planner->SetWatchHub(state->watch_hub.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -238,6 +250,9 @@ void Server::Shutdown(std::chrono::milliseconds grace) {
     // HTTP first: it stops accepting and finishes its in-flight (in-process) calls while
     // gRPC still serves them.
     if (state_->http != nullptr) state_->http->Stop();
+    // Open watches never end by themselves: end them now (UNAVAILABLE, so that clients
+    // reconnect elsewhere) instead of letting them hold the whole grace period.
+    if (state_->watch_hub != nullptr) state_->watch_hub->Close();
     state_->grpc_server->Shutdown(std::chrono::system_clock::now() + grace);
     state_->grpc_server->Wait();
   }
