@@ -24,7 +24,12 @@ ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
           "HTTP/JSON API address (every RPC under /v1/, OpenAPI at /v1/openapi.json), host:port "
           "(port 0 picks a free one; empty disables). Env: CAPPLAN_HTTP_LISTEN");
 ABSL_FLAG(std::string, db, "var/capplan.db",
-          "SQLite catalog database; created and migrated if missing. Env: CAPPLAN_DB");
+          "Catalog database: a SQLite file (created and migrated if missing), or a PostgreSQL DSN "
+          "postgresql://user:password@host:port/dbname shared by replicas (migrated at start-up). "
+          "Env: CAPPLAN_DB");
+ABSL_FLAG(absl::Duration, db_poll_interval, absl::Seconds(2),
+          "PostgreSQL: how often each replica checks the catalog version in case a change "
+          "notification was missed (0 disables). Env: CAPPLAN_DB_POLL_INTERVAL");
 ABSL_FLAG(std::string, admin_token_file, "",
           "File of admin bearer tokens, one \"<token> <caller> <role>\" per line. "
           "Env: CAPPLAN_ADMIN_TOKEN_FILE");
@@ -95,6 +100,17 @@ std::string FlagOrEnv(const absl::Flag<std::string>& flag, const char* name, con
   return absl::GetFlag(flag);
 }
 
+// The same for a duration flag; false (after one line on stderr) when the variable does not
+// parse.
+bool DurationFlagOrEnv(const absl::Flag<absl::Duration>& flag, const char* name, const char* env, absl::Duration* out) {
+  *out = absl::GetFlag(flag);
+  const char* value = std::getenv(env);
+  if (value == nullptr || OnCommandLine(name)) return true;
+  if (absl::ParseDuration(value, out)) return true;
+  std::cerr << "capplan-server: " << env << ": not a duration: " << value << "\n";
+  return false;
+}
+
 // ", http/json on http://host:port/v1/", or nothing when HTTP is disabled.
 std::string HttpNote(const std::string& address, int port) {
   if (address.empty()) return "";
@@ -145,13 +161,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!WatchBounds(&options)) return 1;
-  absl::Duration grace = absl::GetFlag(FLAGS_shutdown_grace);
-  if (const char* env = std::getenv("CAPPLAN_SHUTDOWN_GRACE"); env != nullptr && !OnCommandLine("shutdown_grace")) {
-    if (!absl::ParseDuration(env, &grace)) {
-      std::cerr << "capplan-server: CAPPLAN_SHUTDOWN_GRACE: not a duration: " << env << "\n";
-      return 1;
-    }
+  absl::Duration poll;
+  absl::Duration grace;
+  if (!DurationFlagOrEnv(FLAGS_db_poll_interval, "db_poll_interval", "CAPPLAN_DB_POLL_INTERVAL", &poll) ||
+      !DurationFlagOrEnv(FLAGS_shutdown_grace, "shutdown_grace", "CAPPLAN_SHUTDOWN_GRACE", &grace)) {
+    return 1;
   }
+  if (poll < absl::ZeroDuration() || poll > absl::Hours(1)) {
+    std::cerr << "capplan-server: --db_poll_interval: must be in [0s, 1h], got " << absl::FormatDuration(poll) << "\n";
+    return 1;
+  }
+  options.db_poll_interval_ms = static_cast<int>(absl::ToInt64Milliseconds(poll));
 
   absl::StatusOr<std::unique_ptr<capplan::server::Server>> server = capplan::server::Server::Start(options);
   if (!server.ok()) {
@@ -164,7 +184,7 @@ int main(int argc, char** argv) {
   std::cout << "capplan-server " << CAPPLAN_VERSION << ": serving grpc on " << host << ":" << (*server)->grpc_port()
             << ", metrics on http://" << options.metrics_address.substr(0, mcolon) << ":" << (*server)->metrics_port()
             << "/metrics" << HttpNote(options.http_address, (*server)->http_port()) << ", catalog version "
-            << (*server)->catalog_version() << " from " << options.db_path << std::endl;
+            << (*server)->catalog_version() << " from " << (*server)->catalog_location() << std::endl;
 
   int sig = 0;
   sigwait(&signals, &sig);

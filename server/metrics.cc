@@ -225,4 +225,13 @@ std::vector<prometheus::MetricFamily> ProcessCollector::Collect() const {
   return out;
 }
 
+std::vector<prometheus::MetricFamily> CatalogDbCollector::Collect() const {
+  return {OneValue("capplan_catalog_db_up",
+                   "1 while the catalog database answers (PostgreSQL: the sync connection is up); SQLite: always 1.",
+                   prometheus::MetricType::Gauge, up_() ? 1.0 : 0.0),
+          OneValue("capplan_catalog_sync_reloads_total",
+                   "Catalog snapshots reloaded because another replica wrote to the shared PostgreSQL catalog.",
+                   prometheus::MetricType::Counter, static_cast<double>(reloads_()))};
+}
+
 }  // namespace capplan::server

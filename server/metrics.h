@@ -6,6 +6,7 @@
 #include <grpcpp/support/server_interceptor.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +64,20 @@ class ServerMetrics {
   prometheus::Gauge* catalog_version_ = nullptr;
   prometheus::Gauge* oldest_price_ = nullptr;
   prometheus::Family<prometheus::Gauge>* last_import_ = nullptr;
+};
+
+// capplan_catalog_db_up (1 while the catalog database answers; SQLite: always 1) and
+// capplan_catalog_sync_reloads_total (snapshots reloaded because another replica wrote), read
+// from the store at scrape time.
+class CatalogDbCollector final : public prometheus::Collectable {
+ public:
+  CatalogDbCollector(std::function<bool()> up, std::function<int64_t()> reloads)
+      : up_(std::move(up)), reloads_(std::move(reloads)) {}
+  std::vector<prometheus::MetricFamily> Collect() const override;
+
+ private:
+  std::function<bool()> up_;
+  std::function<int64_t()> reloads_;
 };
 
 // process_resident_memory_bytes, process_cpu_seconds_total, process_start_time_seconds and

@@ -26,26 +26,20 @@ namespace capplan::server {
 
 namespace {
 
-// Keeps the catalog gauges on the snapshot being served, whoever published it: this
-// server's admin writes, or (PostgreSQL) the sync thread following other replicas' writes.
-class CatalogGauges {
+// Keeps the catalog gauges in step with every published snapshot, including those a replica
+// reloads after another replica's write; unsubscribes before the metrics go.
+class CatalogGaugeFeed {
  public:
-  // Sets them for the snapshot served now, then follows every publish.
-  CatalogGauges(store::CatalogStore* store, ServerMetrics* metrics)
-      : store_(store), handle_(store->AddPublishListener([store, metrics](int64_t version) {
-          metrics->SetCatalogVersion(version);
-          metrics->SetOldestPrice(store->Snapshot()->OldestCurrentPriceUnixSeconds());
-        })) {
-    metrics->SetCatalogVersion(store->Snapshot()->catalog_version);
-    metrics->SetOldestPrice(store->Snapshot()->OldestCurrentPriceUnixSeconds());
+  CatalogGaugeFeed(store::CatalogStore* store, ServerMetrics* metrics) : store_(store) {
+    handle_ = store_->AddPublishListener([metrics](int64_t version) { metrics->SetCatalogVersion(version); });
   }
-  ~CatalogGauges() { store_->RemovePublishListener(handle_); }
-  CatalogGauges(const CatalogGauges&) = delete;
-  CatalogGauges& operator=(const CatalogGauges&) = delete;
+  ~CatalogGaugeFeed() { store_->RemovePublishListener(handle_); }
+  CatalogGaugeFeed(const CatalogGaugeFeed&) = delete;
+  CatalogGaugeFeed& operator=(const CatalogGaugeFeed&) = delete;
 
  private:
   store::CatalogStore* store_;
-  int handle_;
+  int handle_ = 0;
 };
 
 }  // namespace
@@ -54,8 +48,9 @@ struct Server::State {
   std::unique_ptr<store::CatalogStore> store;
   TokenTable tokens;
   std::unique_ptr<ServerMetrics> metrics;
-  std::unique_ptr<CatalogGauges> catalog_gauges;  // after store and metrics: destroyed first
+  std::unique_ptr<CatalogGaugeFeed> gauge_feed;  // after metrics: destroyed first
   std::shared_ptr<ProcessCollector> process;
+  std::shared_ptr<CatalogDbCollector> catalog_db;
   std::unique_ptr<TcoScenarioExporter> tco_exporter;
   std::unique_ptr<TcoScenarioWorker> tco_worker;  // before the store in destruction: it listens to it
   std::unique_ptr<prometheus::Exposer> exposer;
@@ -139,6 +134,39 @@ absl::Status StartTcoScenarios(const ServerOptions& options, Server::State* stat
   return absl::OkStatus();
 }
 
+// The metrics registry and its catalog gauges (after the standing TCO scenarios, which may
+// write), and the /metrics listener.
+absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
+  state->metrics =
+      std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(), ServedMethods(), options.version);
+  absl::Status scenarios = StartTcoScenarios(options, state);  // may write: before the catalog gauges
+  if (!scenarios.ok()) return scenarios;
+  state->metrics->SetCatalogVersion(state->store->Snapshot()->catalog_version);
+  state->metrics->SetOldestPrice(state->store->Snapshot()->OldestCurrentPriceUnixSeconds());
+  state->gauge_feed = std::make_unique<CatalogGaugeFeed>(state->store.get(), state->metrics.get());
+  state->process = std::make_shared<ProcessCollector>();
+  store::CatalogStore* catalog = state->store.get();
+  state->catalog_db = std::make_shared<CatalogDbCollector>([catalog] { return catalog->database_up(); },
+                                                           [catalog] { return catalog->sync_reloads(); });
+  try {
+    // civetweb options: enough threads that slow clients cannot hold every one, and a short
+    // request timeout so that each is freed quickly (the default is 2 threads, 30 s). Linger
+    // is bounded but not 0: a 0 linger is an abortive close (RST) that drops whatever of a
+    // large /metrics body (over ~128 KB) the client has not yet received.
+    state->exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+        "listening_ports", options.metrics_address, "num_threads", std::to_string(options.metrics_threads),
+        "request_timeout_ms", std::to_string(options.metrics_request_timeout_ms), "linger_timeout_ms", "1000"});
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
+  }
+  state->exposer->RegisterCollectable(state->metrics->registry());
+  state->exposer->RegisterCollectable(state->process);
+  state->exposer->RegisterCollectable(state->catalog_db);
+  const std::vector<int> metric_ports = state->exposer->GetListeningPorts();
+  state->metrics_port = metric_ports.empty() ? 0 : metric_ports.front();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -150,6 +178,7 @@ int Server::metrics_port() const { return state_->metrics_port; }
 int Server::http_port() const { return state_->http == nullptr ? 0 : state_->http->port(); }
 http::HttpServer* Server::http_server() const { return state_->http.get(); }
 int64_t Server::catalog_version() const { return state_->store->Snapshot()->catalog_version; }
+std::string Server::catalog_location() const { return state_->store->database().path(); }
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto state = std::make_unique<State>();
@@ -165,31 +194,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   store::DatabaseOptions db_options;
   db_options.path = options.db_path;
+  db_options.poll_interval_ms = options.db_poll_interval_ms;
   absl::StatusOr<std::unique_ptr<store::CatalogStore>> store = store::CatalogStore::Open(db_options);
   if (!store.ok()) return store.status();
   state->store = std::move(*store);
 
-  state->metrics =
-      std::make_unique<ServerMetrics>(std::make_shared<prometheus::Registry>(), ServedMethods(), options.version);
-  absl::Status scenarios = StartTcoScenarios(options, state.get());  // may write: before the catalog gauges
-  if (!scenarios.ok()) return scenarios;
-  state->catalog_gauges = std::make_unique<CatalogGauges>(state->store.get(), state->metrics.get());
-  state->process = std::make_shared<ProcessCollector>();
-  try {
-    // civetweb options: enough threads that slow clients cannot hold every one, and a short
-    // request timeout so that each is freed quickly (the default is 2 threads, 30 s). Linger
-    // is bounded but not 0: a 0 linger is an abortive close (RST) that drops whatever of a
-    // large /metrics body (over ~128 KB) the client has not yet received.
-    state->exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
-        "listening_ports", options.metrics_address, "num_threads", std::to_string(options.metrics_threads),
-        "request_timeout_ms", std::to_string(options.metrics_request_timeout_ms), "linger_timeout_ms", "1000"});
-  } catch (const std::exception& e) {
-    return absl::UnavailableError(absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
-  }
-  state->exposer->RegisterCollectable(state->metrics->registry());
-  state->exposer->RegisterCollectable(state->process);
-  const std::vector<int> metric_ports = state->exposer->GetListeningPorts();
-  state->metrics_port = metric_ports.empty() ? 0 : metric_ports.front();
+  absl::Status metrics = StartMetrics(options, state.get());
+  if (!metrics.ok()) return metrics;
 
   state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
   state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
@@ -235,6 +246,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   if (!guarded.ok()) return guarded;
   state->grpc_server->GetHealthCheckService()->SetServingStatus(true);
   grpc::Server* serving = state->grpc_server.get();
+  // Only a SQLite file deleted or replaced under the server makes it unhealthy. A PostgreSQL
+  // catalog that is away is not: reads keep answering from the snapshot, writes fail with
+  // Unavailable, and the store reconnects by itself.
   state->store->SetHealthListener(
       [serving](const absl::Status&) { serving->GetHealthCheckService()->SetServingStatus(false); });
   return std::unique_ptr<Server>(new Server(std::move(state)));

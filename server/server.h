@@ -19,7 +19,11 @@ struct ServerOptions {
   std::string metrics_address = "127.0.0.1:9464";
   // HTTP/JSON gateway (server/http/): host:port, port 0 picks a free one, empty disables.
   std::string http_address = "127.0.0.1:8080";
+  // A SQLite file, or a postgresql:// DSN (a catalog shared by replicas).
   std::string db_path = "var/capplan.db";
+  // PostgreSQL: how often a replica checks the catalog version in case a change notification
+  // was missed (notifications themselves arrive at once).
+  int db_poll_interval_ms = 2000;
   std::string admin_token_file;    // empty: no tokens, every admin write is refused
   std::string tco_scenarios_file;  // empty: none; see LoadTcoScenariosFile (tco_scenario.h)
   // TLS: server certificate chain and key (PEM files); with a client CA, clients must present
@@ -60,6 +64,8 @@ class Server {
   // null when HTTP is disabled.
   http::HttpServer* http_server() const;
   int64_t catalog_version() const;
+  // The catalog database: the SQLite path, or the PostgreSQL DSN without its password.
+  std::string catalog_location() const;
 
   // Health goes NOT_SERVING, new calls are refused, in-flight calls get up to `grace` to
   // finish, then are cancelled. Idempotent.

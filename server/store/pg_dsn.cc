@@ -62,7 +62,14 @@ std::string RedactedDsn(const std::string& dsn) {
   if (f.empty()) return "postgresql://(unparsable DSN)";
   std::string out = "postgresql://";
   if (f.count("user") != 0) absl::StrAppend(&out, f["user"], "@");
-  absl::StrAppend(&out, DsnHost(dsn), "/", f.count("dbname") != 0 ? f["dbname"] : "");
+  const std::string host = DsnHost(dsn);
+  const std::string dbname = f.count("dbname") != 0 ? f["dbname"] : "";
+  if (!host.empty() && host[0] == '/') {  // a unix socket directory
+    absl::StrAppend(&out, "/", dbname, "?host=", f["host"]);
+    if (f.count("port") != 0) absl::StrAppend(&out, "&port=", f["port"]);
+    return out;
+  }
+  absl::StrAppend(&out, host, "/", dbname);
   return out;
 }
 

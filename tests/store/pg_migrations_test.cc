@@ -140,6 +140,7 @@ TEST_F(PgMigrationsTest, FreshPostgresHoldsTheSameCatalogAsFreshSqlite) {
 TEST_F(PgMigrationsTest, ThreeReplicasMigratingAtOnceApplyEachMigrationOnce) {
   const std::string dsn = FreshDatabase();
   std::vector<std::thread> starts;
+  starts.reserve(3);
   std::vector<std::unique_ptr<CatalogStore>> stores(3);
   for (int i = 0; i < 3; ++i) starts.emplace_back([&, i] { stores[i] = OpenStore(dsn); });
   for (std::thread& t : starts) t.join();
@@ -165,6 +166,7 @@ TEST(PgSpellingTest, DsnIsShownWithoutItsPasswordAndGetsTimeouts) {
   EXPECT_TRUE(IsPostgresDsn("postgres://x@h/d"));
   EXPECT_FALSE(IsPostgresDsn("var/capplan.db"));
   EXPECT_EQ(RedactedDsn(dsn), "postgresql://capplan@db.example:5433/catalog");
+  EXPECT_EQ(RedactedDsn("postgresql://u:pw@/cat?host=/run/pg&port=5433"), "postgresql://u@/cat?host=/run/pg&port=5433");
   const std::string with = WithConnectDefaults(dsn);
   EXPECT_NE(with.find("&connect_timeout=3"), std::string::npos) << with;
   EXPECT_EQ(WithConnectDefaults("postgresql://h/d?connect_timeout=9").find("connect_timeout=3"), std::string::npos);

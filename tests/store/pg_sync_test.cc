@@ -41,10 +41,10 @@ TEST_F(PgSyncTest, WriteOnOneStoreReachesTheOtherWithinOneSecondByNotify) {
   std::atomic<int64_t> heard{0};
   const int handle = b->AddPublishListener([&](int64_t v) { heard = v; });
   std::vector<double> seconds;
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < 100; ++i) {
     // AWS EC2 P5 page: p5.48xlarge on demand in us-east-1, $55.04/h after the June 2025 cut;
-    // the cents vary so each write is a distinct price row.
-    absl::StatusOr<WriteResult> w = a->SetPrice({"alice", "SetPrice"}, P5Price(55.04 + i / 100.0, 1750000000 + i));
+    // a tenth of a cent more each time, so each write is a distinct price row.
+    absl::StatusOr<WriteResult> w = a->SetPrice({"alice", "SetPrice"}, P5Price(55.04 + i / 1000.0, 1750000000 + i));
     ASSERT_TRUE(w.ok()) << w.status();
     const double s = WaitForVersion(*b, w->catalog_version, 5.0);
     ASSERT_GE(s, 0) << "store B never saw catalog version " << w->catalog_version;
@@ -54,9 +54,9 @@ TEST_F(PgSyncTest, WriteOnOneStoreReachesTheOtherWithinOneSecondByNotify) {
   EXPECT_EQ(heard.load(), b->Snapshot()->catalog_version);  // B's listeners fired for the reload
   EXPECT_GE(b->sync_reloads(), 1);
   const PriceRow* p = b->Snapshot()->PriceAt(*b->Snapshot()->FindInstance("aws", "p5.48xlarge", "us-east-1"),
-                                             PriceKind::kOnDemand, 1750000000 + 39);
+                                             PriceKind::kOnDemand, 1750000000 + 99);
   ASSERT_NE(p, nullptr);
-  EXPECT_DOUBLE_EQ(p->price_usd_per_hour, 55.04 + 39 / 100.0);
+  EXPECT_DOUBLE_EQ(p->price_usd_per_hour, 55.04 + 99 / 1000.0);
   std::sort(seconds.begin(), seconds.end());
   const double p50 = seconds[seconds.size() / 2], p99 = seconds[seconds.size() * 99 / 100];
   std::printf("cross-store visibility by NOTIFY over %zu writes: p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
@@ -107,6 +107,48 @@ TEST_F(PgSyncTest, ServerDownFailsWritesFastKeepsSnapshotsAndRecoversByItself) {
   EXPECT_GE(WaitForVersion(*b, w->catalog_version, 4.0), 0);
   for (int i = 0; i < 100 && !b->database_up(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(30));
   EXPECT_TRUE(b->database_up());
+}
+
+TEST_F(PgSyncTest, ConnectionsDroppedWhileIdleAreReplacedOnTheNextWrite) {
+  const std::string dsn = FreshDatabase();
+  std::unique_ptr<CatalogStore> a = OpenStore(dsn), b = OpenStore(dsn);
+  ASSERT_TRUE(a != nullptr && b != nullptr);
+  const std::string db = dsn.substr(dsn.find("@/") + 2, dsn.find('?') - dsn.find("@/") - 2);
+  // As a restart or a failover proxy would: every capplan session of the database ends.
+  absl::StatusOr<std::string> killed =
+      cluster_->Psql(db,
+                     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                     "AND pid <> pg_backend_pid()");
+  ASSERT_TRUE(killed.ok()) << killed.status();
+  EXPECT_EQ(*killed, "4\n");  // each store's write and sync connections
+  absl::StatusOr<WriteResult> w = a->SetPrice({"alice", "SetPrice"}, P5Price(52, 1750000000));
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_GE(WaitForVersion(*b, w->catalog_version, 4.0), 0);
+}
+
+TEST_F(PgSyncTest, ConnectionLostDuringCommitIsUnavailableNeverOk) {
+  const std::string dsn = FreshDatabase();
+  std::unique_ptr<CatalogStore> a = OpenStore(dsn);
+  ASSERT_NE(a, nullptr);
+  const std::string db = dsn.substr(dsn.find("@/") + 2, dsn.find('?') - dsn.find("@/") - 2);
+  // A deferred trigger runs at COMMIT and ends its own session there: the client's COMMIT
+  // gets no answer.
+  ASSERT_TRUE(cluster_
+                  ->Psql(db,
+                         "CREATE FUNCTION end_session() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                         "PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$; "
+                         "CREATE CONSTRAINT TRIGGER end_session AFTER INSERT ON audit_log DEFERRABLE INITIALLY "
+                         "DEFERRED FOR EACH ROW EXECUTE FUNCTION end_session()")
+                  .ok());
+  const int64_t v0 = a->Snapshot()->catalog_version;
+  absl::StatusOr<WriteResult> lost = a->SetPrice({"alice", "SetPrice", "req-commit", "fp"}, P5Price(53, 1750000000));
+  EXPECT_EQ(lost.status().code(), absl::StatusCode::kUnavailable) << lost.status();
+  EXPECT_NE(lost.status().message().find("COMMIT"), std::string::npos) << lost.status();
+  ASSERT_TRUE(cluster_->Psql(db, "DROP TRIGGER end_session ON audit_log").ok());
+  // The retry with the same request id applies it exactly once.
+  absl::StatusOr<WriteResult> retry = a->SetPrice({"alice", "SetPrice", "req-commit", "fp"}, P5Price(53, 1750000000));
+  ASSERT_TRUE(retry.ok()) << retry.status();
+  EXPECT_EQ(retry->catalog_version, v0 + 1);
 }
 
 TEST_F(PgSyncTest, CrashStopLosesNoAcknowledgedWrite) {
