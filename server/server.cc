@@ -168,12 +168,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
   state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
   PlannerServiceImpl* planner = state->planner.get();
+  WatchHubOptions watch;
+  watch.max_watches = options.max_watches;
+  watch.max_workloads = options.max_watched_workloads;
+  watch.refresh_interval = options.watch_refresh_interval;
   state->watch_hub = std::make_unique<WatchHub>(
       state->store.get(),
       [planner](const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
-                capplan::v1::PlanResponse* resp) { return planner->PlanOn(snap, req, resp); },
-      WatchHubOptions{options.max_watches, options.max_watched_workloads},
-      WatchMetrics::Register(*state->metrics->registry()));
+                capplan::v1::PlanResponse* resp, bool fresh) { return planner->PlanOn(snap, req, resp, fresh); },
+      watch, WatchMetrics::Register(*state->metrics->registry()));
   planner->SetWatchHub(state->watch_hub.get());
 
   grpc::EnableDefaultHealthCheckService(true);
