@@ -53,7 +53,7 @@ WatchHub::~WatchHub() {
 }
 
 absl::Status WatchHub::Add(WatchSink* sink, const v1::PlanRequest& request,
-                           std::shared_ptr<const WatchResult> initial) {
+                           const std::shared_ptr<const WatchResult>& initial) {
   std::string key = AnswerMemo::Key(0, request);
   std::lock_guard<std::mutex> lock(mu_);
   if (closed_) return absl::UnavailableError("server is shutting down; watch again on another replica or later");

@@ -75,7 +75,7 @@ class WatchHub {
   // Registers `sink` under `request`'s workload; `initial` is what the sink was sent first.
   // ResourceExhausted over a bound, Unavailable once closed.
   absl::Status Add(WatchSink* sink, const capplan::v1::PlanRequest& request,
-                   std::shared_ptr<const WatchResult> initial);
+                   const std::shared_ptr<const WatchResult>& initial);
   // After this returns the hub never calls `sink` again. Unknown sinks are ignored.
   void Remove(WatchSink* sink);
   // Every sink is told OnHubClosed; later Adds are refused. Idempotent.
@@ -108,7 +108,6 @@ class WatchHub {
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   int64_t published_ ABSL_GUARDED_BY(mu_) = 0;  // bumped by every publish (and a late Add)
-  int64_t handled_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t recomputes_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<std::string, std::shared_ptr<Workload>> workloads_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<WatchSink*, std::string> sink_keys_ ABSL_GUARDED_BY(mu_);

@@ -45,7 +45,7 @@ WatchPlanReactor* WatchPlanReactor::Start(WatchHub* hub, const store::CatalogSto
   // pending_. The hub's lock comes before ours: Add runs without ours held.
   r->writing_ = true;
   lock.unlock();
-  s = hub->Add(r, request.plan(), std::move(initial));
+  s = hub->Add(r, request.plan(), initial);
   lock.lock();
   if (!s.ok()) {
     r->writing_ = false;
