@@ -241,6 +241,7 @@ TEST_F(WatchTest, ShutdownWithOpenWatchesIsPromptAndEndsThemUnavailable) {
   once.max_reconnects = 1;
   once.initial_backoff = std::chrono::milliseconds(50);
   std::vector<std::unique_ptr<Watcher>> watchers;
+  watchers.reserve(3);
   for (int i = 0; i < 3; ++i) watchers.push_back(std::make_unique<Watcher>(&reader, SeedWatch(0), once));
   for (auto& w : watchers) ASSERT_EQ(w->WaitFor(1).size(), 1u);
   // One more on a bare stub, to see the status the server ends it with.
