@@ -49,6 +49,9 @@ ABSL_FLAG(int, max_watches, 10000, "Open WatchPlan streams (0..1000000); more ar
 ABSL_FLAG(int, max_watched_workloads, 1000,
           "Distinct Plan requests watched at once (1..100000); more are refused with "
           "RESOURCE_EXHAUSTED. Each is recomputed once per catalog change");
+ABSL_FLAG(absl::Duration, watch_refresh, absl::Seconds(60),
+          "How often every watched workload is recomputed without a catalog change, so that a price "
+          "dated in the future reaches watchers when it takes effect (0: never; at most 1h)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "How long in-flight calls may run after SIGTERM. Env: CAPPLAN_SHUTDOWN_GRACE");
 
@@ -67,6 +70,12 @@ bool WatchBounds(capplan::server::ServerOptions* options) {
               << options->max_watched_workloads << "\n";
     return false;
   }
+  const absl::Duration refresh = absl::GetFlag(FLAGS_watch_refresh);
+  if (refresh < absl::ZeroDuration() || refresh > absl::Hours(1)) {
+    std::cerr << "capplan-server: --watch_refresh: must be in [0, 1h], got " << refresh << "\n";
+    return false;
+  }
+  options->watch_refresh_interval = absl::ToChronoMilliseconds(refresh);
   return true;
 }
 

@@ -73,7 +73,13 @@ absl::Status Remembered(AnswerMemo& memo, const store::CatalogSnapshot& snap, co
 }
 
 absl::Status PlannerServiceImpl::PlanOn(const store::CatalogSnapshot& snap, const v1::PlanRequest& req,
-                                        v1::PlanResponse* resp) {
+                                        v1::PlanResponse* resp, bool fresh) {
+  if (fresh) {  // computed now, and remembered in place of an older answer
+    absl::Status s = server::Plan(snap, req, resp);
+    if (s.ok()) s = CheckAnswer(*resp);
+    if (s.ok()) memo_.Insert(AnswerMemo::Key(snap.catalog_version, req), *resp);
+    return s;
+  }
   bool computed = false;
   absl::Status s = Remembered(memo_, snap, req, resp, [&] {
     computed = true;

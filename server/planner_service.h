@@ -49,9 +49,10 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
                                              capplan::v1::ListTcoScenariosResponse* resp) override;
 
   // Plan's answer on `snap`, from the memo or computed and checked: what Plan answers, for
-  // the watch hub's recomputations.
+  // the watch hub's recomputations. `fresh`: computed now even if remembered (prices "as
+  // of now" move with the clock), and remembered.
   absl::Status PlanOn(const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
-                      capplan::v1::PlanResponse* resp);
+                      capplan::v1::PlanResponse* resp, bool fresh = false);
   // The hub WatchPlan registers with; set once before the server starts.
   void SetWatchHub(WatchHub* hub) { watch_hub_ = hub; }
 

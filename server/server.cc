@@ -167,6 +167,24 @@ absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
   return absl::OkStatus();
 }
 
+// The planner and admin services, and the WatchPlan hub, which plans through the planner
+// (and its memo).
+void StartServices(const ServerOptions& options, Server::State* state) {
+  state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
+  state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
+  PlannerServiceImpl* planner = state->planner.get();
+  WatchHubOptions watch;
+  watch.max_watches = options.max_watches;
+  watch.max_workloads = options.max_watched_workloads;
+  watch.refresh_interval = options.watch_refresh_interval;
+  state->watch_hub = std::make_unique<WatchHub>(
+      state->store.get(),
+      [planner](const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
+                capplan::v1::PlanResponse* resp, bool fresh) { return planner->PlanOn(snap, req, resp, fresh); },
+      watch, WatchMetrics::Register(*state->metrics->registry()));
+  planner->SetWatchHub(state->watch_hub.get());
+}
+
 }  // namespace
 
 Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -202,16 +220,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   absl::Status metrics = StartMetrics(options, state.get());
   if (!metrics.ok()) return metrics;
 
-  state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
-  state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
-  PlannerServiceImpl* planner = state->planner.get();
-  state->watch_hub = std::make_unique<WatchHub>(
-      state->store.get(),
-      [planner](const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
-                capplan::v1::PlanResponse* resp) { return planner->PlanOn(snap, req, resp); },
-      WatchHubOptions{options.max_watches, options.max_watched_workloads},
-      WatchMetrics::Register(*state->metrics->registry()));
-  planner->SetWatchHub(state->watch_hub.get());
+  StartServices(options, state.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

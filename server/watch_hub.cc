@@ -1,5 +1,9 @@
 #include "server/watch_hub.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -53,7 +57,7 @@ WatchHub::~WatchHub() {
 }
 
 absl::Status WatchHub::Add(WatchSink* sink, const v1::PlanRequest& request,
-                           std::shared_ptr<const WatchResult> initial) {
+                           const std::shared_ptr<const WatchResult>& initial) {
   std::string key = AnswerMemo::Key(0, request);
   std::lock_guard<std::mutex> lock(mu_);
   if (closed_) return absl::UnavailableError("server is shutting down; watch again on another replica or later");
@@ -116,19 +120,30 @@ int WatchHub::watches() const {
 }
 
 void WatchHub::Run() {
+  // Recomputations yield to the calls being served (Linux: a thread's own nice value), so
+  // that watches never slow Plan; coalescing absorbs the delay. Best effort.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
   int64_t seen = 0;
+  const bool refreshes = options_.refresh_interval.count() > 0;
   for (;;) {
+    bool woken = false;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [&] { return stop_ || published_ > seen; });
+      auto ready = [&] { return stop_ || published_ > seen; };
+      if (refreshes) {
+        woken = wake_.wait_for(lock, options_.refresh_interval, ready);
+      } else {
+        wake_.wait(lock, ready);
+        woken = true;
+      }
       if (stop_) return;
       seen = published_;
     }
-    RecomputeAll();
+    RecomputeAll(/*refresh=*/!woken);
   }
 }
 
-void WatchHub::RecomputeAll() {
+void WatchHub::RecomputeAll(bool refresh) {
   // The newest snapshot, whatever woke us: versions published meanwhile are skipped.
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   std::vector<std::shared_ptr<Workload>> stale;
@@ -136,7 +151,7 @@ void WatchHub::RecomputeAll() {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return;
     for (const auto& [key, w] : workloads_) {
-      if (w->latest->catalog_version < snap->catalog_version) stale.push_back(w);
+      if (refresh || w->latest->catalog_version < snap->catalog_version) stale.push_back(w);
     }
   }
   for (const std::shared_ptr<Workload>& w : stale) {
@@ -144,13 +159,15 @@ void WatchHub::RecomputeAll() {
     // request is only read by this thread after Add, so it needs no lock.
     auto result = std::make_shared<WatchResult>();
     result->catalog_version = snap->catalog_version;
-    result->status = plan_(*snap, w->request, &result->plan);
+    result->status = plan_(*snap, w->request, &result->plan, /*fresh=*/refresh);
     if (!result->status.ok()) result->plan.Clear();
     metrics_.recomputes->Increment();
     std::lock_guard<std::mutex> lock(mu_);
     ++recomputes_;
     if (closed_) return;
-    if (w->latest->catalog_version >= result->catalog_version) continue;  // a sink brought a newer one
+    // A sink brought a newer one (or, outside a refresh, the same version) meanwhile.
+    const int64_t latest = w->latest->catalog_version;
+    if (latest > result->catalog_version || (!refresh && latest == result->catalog_version)) continue;
     w->latest = result;
     for (WatchSink* sink : w->sinks) sink->OnResult(w->latest);  // an emptied workload has none
   }

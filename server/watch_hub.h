@@ -6,6 +6,7 @@
 // parked per watcher: a watcher is a gRPC callback reactor (watch_reactor.h).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -45,6 +46,9 @@ class WatchSink {
 struct WatchHubOptions {
   int max_watches = 10000;   // open streams; ResourceExhausted beyond
   int max_workloads = 1000;  // distinct watched Plan requests; ResourceExhausted beyond
+  // Every workload is also recomputed this often without a catalog change, because a price
+  // dated in the future takes effect without one (Plan reads prices "as of now"). 0: never.
+  std::chrono::milliseconds refresh_interval{60000};
 };
 
 // capplan_watches_open, capplan_watch_recomputes_total, capplan_watch_updates_sent_total.
@@ -55,10 +59,11 @@ struct WatchMetrics {
   prometheus::Counter* updates_sent = nullptr;
 };
 
-// Plans `request` on `snapshot` (the Plan RPC's own path, memo included).
+// Plans `request` on `snapshot` (the Plan RPC's own path, memo included; `fresh`: not from
+// the memo).
 using WatchPlanFn =
     std::function<absl::Status(const store::CatalogSnapshot& snapshot, const capplan::v1::PlanRequest& request,
-                               capplan::v1::PlanResponse* response)>;
+                               capplan::v1::PlanResponse* response, bool fresh)>;
 
 class WatchHub {
  public:
@@ -70,7 +75,7 @@ class WatchHub {
   // Registers `sink` under `request`'s workload; `initial` is what the sink was sent first.
   // ResourceExhausted over a bound, Unavailable once closed.
   absl::Status Add(WatchSink* sink, const capplan::v1::PlanRequest& request,
-                   std::shared_ptr<const WatchResult> initial);
+                   const std::shared_ptr<const WatchResult>& initial);
   // After this returns the hub never calls `sink` again. Unknown sinks are ignored.
   void Remove(WatchSink* sink);
   // Every sink is told OnHubClosed; later Adds are refused. Idempotent.
@@ -89,8 +94,9 @@ class WatchHub {
     std::vector<WatchSink*> sinks;
   };
   void Run();
-  // One pass: every workload older than the newest snapshot recomputed once, then fanned out.
-  void RecomputeAll();
+  // One pass: every workload older than the newest snapshot (all of them with `refresh`)
+  // recomputed once, then fanned out.
+  void RecomputeAll(bool refresh);
 
   store::CatalogStore* store_;
   const WatchPlanFn plan_;
@@ -102,7 +108,6 @@ class WatchHub {
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   int64_t published_ ABSL_GUARDED_BY(mu_) = 0;  // bumped by every publish (and a late Add)
-  int64_t handled_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t recomputes_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<std::string, std::shared_ptr<Workload>> workloads_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<WatchSink*, std::string> sink_keys_ ABSL_GUARDED_BY(mu_);

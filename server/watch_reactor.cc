@@ -29,7 +29,7 @@ WatchPlanReactor* WatchPlanReactor::Start(WatchHub* hub, const store::CatalogSto
   if (s.ok()) {
     const std::shared_ptr<const store::CatalogSnapshot> snap = store->Snapshot();
     initial->catalog_version = snap->catalog_version;
-    s = UnderPlan(hub->plan()(*snap, request.plan(), &initial->plan));
+    s = UnderPlan(hub->plan()(*snap, request.plan(), &initial->plan, /*fresh=*/false));
   }
   // gRPC calls no reaction (OnDone included) before this handler returns the reactor.
   std::unique_lock<std::mutex> lock(r->mu_);
@@ -45,7 +45,7 @@ WatchPlanReactor* WatchPlanReactor::Start(WatchHub* hub, const store::CatalogSto
   // pending_. The hub's lock comes before ours: Add runs without ours held.
   r->writing_ = true;
   lock.unlock();
-  s = hub->Add(r, request.plan(), std::move(initial));
+  s = hub->Add(r, request.plan(), initial);
   lock.lock();
   if (!s.ok()) {
     r->writing_ = false;
@@ -96,7 +96,8 @@ void WatchPlanReactor::OnHubClosed() {
 void WatchPlanReactor::OnWriteDone(bool ok) {
   std::lock_guard<std::mutex> lock(mu_);
   writing_ = false;
-  if (!ok) {  // the stream broke or was cancelled: nothing more can be written
+  v1::WatchPlanResponse().Swap(&message_);  // an idle watch keeps no copy of the answer
+  if (!ok) {                                // the stream broke or was cancelled: nothing more can be written
     FinishOnce(grpc::Status(grpc::StatusCode::CANCELLED, "the stream ended"));
   } else if (closing_) {
     FinishOnce(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server is shutting down; watch again"));

@@ -257,13 +257,15 @@ void PrintRejected(const v1::PlanResponse& resp, int limit) {
 void PrintWatchUpdate(const v1::WatchPlanResponse& u, bool serving) {
   std::cout << "catalog version " << u.catalog_version() << ": "
             << EnumLabel(v1::WatchReason_Name(u.reason()), "WATCH_REASON_") << "\n";
+  // "-" for the side an added or removed option lacks.
+  auto rank = [](int r) { return r > 0 ? absl::StrCat("#", r) : std::string("-"); };
   for (const v1::WatchOptionChange& c : u.changes()) {
-    const bool cost = c.rank_before() > 0 && c.rank_after() > 0;
     std::cout << "  " << EnumLabel(v1::WatchChangeKind_Name(c.kind()), "WATCH_CHANGE_KIND_") << " " << c.option()
-              << absl::StrFormat(" rank %d -> %d", c.rank_before(), c.rank_after());
-    if (cost) {
-      std::cout << absl::StrFormat(" $/h %s -> %s (%+.1f%%)", Usd(c.cost_usd_per_hour_before()),
-                                   Usd(c.cost_usd_per_hour_after()), c.cost_change_fraction() * 100);
+              << ": " << rank(c.rank_before()) << " -> " << rank(c.rank_after()) << ", $/h "
+              << (c.rank_before() > 0 ? Usd(c.cost_usd_per_hour_before()) : "-") << " -> "
+              << (c.rank_after() > 0 ? Usd(c.cost_usd_per_hour_after()) : "-");
+    if (c.rank_before() > 0 && c.rank_after() > 0) {
+      std::cout << absl::StrFormat(" (cost %+.1f%%)", c.cost_change_fraction() * 100);
     }
     std::cout << "\n";
   }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -240,6 +241,7 @@ TEST_F(WatchTest, ShutdownWithOpenWatchesIsPromptAndEndsThemUnavailable) {
   once.max_reconnects = 1;
   once.initial_backoff = std::chrono::milliseconds(50);
   std::vector<std::unique_ptr<Watcher>> watchers;
+  watchers.reserve(3);
   for (int i = 0; i < 3; ++i) watchers.push_back(std::make_unique<Watcher>(&reader, SeedWatch(0), once));
   for (auto& w : watchers) ASSERT_EQ(w->WaitFor(1).size(), 1u);
   // One more on a bare stub, to see the status the server ends it with.
@@ -277,6 +279,30 @@ TEST(WatchLimitsTest, WatchesBeyondMaxWatchesAreRefused) {
   absl::Status s = reader.WatchPlan(SeedWatch(0), [](const v1::WatchPlanResponse&) { return false; });
   EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
   EXPECT_NE(s.message().find("--max_watches"), std::string::npos) << s;
+}
+
+TEST(WatchRefreshTest, APriceDatedAFewSecondsAheadReachesWatchersWhenItTakesEffect) {
+  TempDir dir;
+  WriteTokenFile(dir.path() + "/tokens", std::string(kAdminToken) + " alice admin\n");
+  ServerProcess server({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db",
+                        "--admin_token_file=" + dir.path() + "/tokens", "--watch_refresh=500ms"});
+  ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
+  client::ClientOptions o;
+  o.server = server.grpc_address();
+  client::Client reader(o);
+  Watcher w(&reader, SeedWatch(0));
+  ASSERT_EQ(w.WaitFor(1).size(), 1u);
+  o.admin_token = kAdminToken;
+  client::Client admin(o);
+  v1::SetPriceRequest cut = P4dPriceCut();
+  const int64_t effective = static_cast<int64_t>(std::time(nullptr)) + 2;
+  cut.mutable_price()->set_effective_unix_seconds(effective);
+  ASSERT_TRUE(admin.SetPrice(cut).ok());
+  std::vector<v1::WatchPlanResponse> u = w.WaitFor(2);
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_GE(static_cast<int64_t>(std::time(nullptr)), effective) << "sent before the price took effect";
+  EXPECT_EQ(u[1].reason(), v1::WATCH_REASON_TOP_OPTIONS_CHANGED);
+  EXPECT_EQ(u[1].plan().options(0).instance_type(), "p4d.24xlarge");
 }
 
 }  // namespace
