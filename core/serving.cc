@@ -29,6 +29,14 @@ constexpr int64_t kMaxBatch = 1024;
 constexpr int64_t kBurstSamples = 16;
 constexpr double kAllReduceLatencyNvlinkSeconds = 10e-6;  // as in training.cc
 constexpr double kAllReduceLatencyPcieSeconds = 30e-6;
+// The pessimistic PCIe case: the catalog does not say whether an instance's GPUs share a PCIe
+// switch or sit on different CPU sockets, and vLLM turns its custom all-reduce off on more than
+// two PCIe-only GPUs, so each all-reduce is an NCCL ring of 2(tp-1) steps. Behind one switch a
+// 4-rank ring takes ~20 us (sglang-V100 PR #2, NCCL in a CUDA graph, 4 KB-32 KB: 19.4-24.2 us);
+// crossing the CPU interconnect, 292 us per decode-sized call on 8 ranks (vLLM PR #50941,
+// 2x4 A800 PCIe), i.e. 292 / 14 steps = ~21 us a step. The high latency (low throughput) end
+// of every PCIe tensor-parallel estimate takes the cross-socket figure.
+constexpr double kAllReduceStepCrossSocketSeconds = 292e-6 / 14.0;
 
 // Everything one evaluation needs, resolved once.
 struct Ctx {
@@ -40,29 +48,55 @@ struct Ctx {
   double bandwidth;  // bytes/s achieved
   double compute;    // FLOP/s achieved
   EngineProfile engine;
+  double allreduce_latency_seconds;       // one tensor-parallel all-reduce, before its bytes
+  double allreduce_latency_high_seconds;  // the same at the pessimistic end
+  bool unchunked_prefill;                 // prefills run as their own iterations (kUnchunkedPrefillWhy)
 };
 
+// Whether vLLM and TensorRT-LLM chunk prefills depends on the release and launch settings, which
+// the workload does not give: vLLM V0 enabled chunked prefill by default only for models with a
+// context over 32K (vLLM PR #6666, Jul 2024) and always from V1 (PR #11061, Dec 2024);
+// TensorRT-LLM enabled chunked context by default in Dec 2024 (PR #2562), while trtllm-serve
+// still ran without it in mid-2025 (TensorRT-LLM issue #4947). Unchunked, a new request's
+// prefill runs as its own iteration and every decoding sequence waits for it, so the high-
+// latency end of a continuous-batching estimate under those engines assumes it.
+bool MayRunUnchunked(ServingEngine e) { return e == ServingEngine::kVllm || e == ServingEngine::kTensorRtLlm; }
+
+// `pessimistic`: the high-latency end of the range (PCIe links crossing CPU sockets, prefills
+// unchunked where the engine may run them so).
 Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu, int tp, double bw,
-            double fl) {
+            double fl, bool pessimistic = false) {
+  const bool pcie = gpu.interconnect == Interconnect::kPcie;
+  const double base = pcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
+  const double high = pcie ? std::max(base, 2.0 * (tp - 1) * kAllReduceStepCrossSocketSeconds) : base;
   return {w,
           s,
           mem,
           gpu,
           tp,
           gpu.memory_bandwidth_bytes_per_second * bw,
-          ServingComputePeak(gpu, w.weight_precision) * fl,
-          EngineProfileFor(w.engine, gpu, tp)};
+          ServingComputePeak(gpu, w.weight_precision, w.engine) * fl,
+          EngineProfileFor(w.engine, gpu, tp),
+          pessimistic ? high : base,
+          high,
+          pessimistic && MayRunUnchunked(w.engine)};
 }
 
 // Two all-reduces per layer of `tokens` x hidden activations in 16-bit (Megatron layout;
 // Pope et al. 2022, Sec. 3.1).
 double TpCommSeconds(const Ctx& c, double tokens) {
   if (c.tp <= 1) return 0;
-  const double latency =
-      c.gpu.interconnect == Interconnect::kPcie ? kAllReduceLatencyPcieSeconds : kAllReduceLatencyNvlinkSeconds;
+  const double latency = c.allreduce_latency_seconds;
   const double msg = tokens * static_cast<double>(c.s.arch.hidden_size) * 2.0;
   const double one = latency + 2.0 * (c.tp - 1) / c.tp * msg / c.gpu.interconnect_bandwidth_bytes_per_second;
   return 2.0 * static_cast<double>(c.s.arch.num_layers) * one;
+}
+
+// What `iterations` iterations' all-reduces (two per layer each) add at the pessimistic end.
+double CommHighExtraSeconds(const Ctx& c, double iterations) {
+  if (c.tp <= 1) return 0;
+  return iterations * 2.0 * static_cast<double>(c.s.arch.num_layers) *
+         (c.allreduce_latency_high_seconds - c.allreduce_latency_seconds);
 }
 
 // Weight bytes one iteration of `tokens` tokens reads per GPU. MoE: each layer reads the
@@ -97,6 +131,7 @@ DecodeStep Decode(const Ctx& c, double batch, double context) {
   d.memory_seconds = (WeightsRead(c, batch) + batch * context * c.mem.kv_bytes_per_token) / c.bandwidth;
   d.compute_seconds = batch * DecodeFlops(c, context) / c.compute;
   d.comm_seconds = TpCommSeconds(c, batch);
+  d.comm_seconds_high = d.comm_seconds + CommHighExtraSeconds(c, 1);
   d.overhead_seconds = c.engine.step_overhead_seconds;
   d.seconds = std::max(d.memory_seconds, d.compute_seconds) + d.comm_seconds + d.overhead_seconds;
   d.bound = d.memory_seconds >= d.compute_seconds ? Bottleneck::kMemoryBandwidth : Bottleneck::kCompute;
@@ -115,6 +150,7 @@ PrefillEstimate Prefill(const Ctx& c, double prompt, double prompts) {
   p.compute_seconds = prompts * PrefillFlops(c, prompt) / c.compute;
   p.memory_seconds = chunks * WeightsRead(c, std::min(tokens, budget)) / c.bandwidth;
   p.comm_seconds = TpCommSeconds(c, tokens) + (chunks - 1.0) * TpCommSeconds(c, 0);
+  p.comm_seconds_high = p.comm_seconds + CommHighExtraSeconds(c, chunks);
   p.overhead_seconds = chunks * c.engine.step_overhead_seconds;
   p.seconds = std::max(p.compute_seconds, p.memory_seconds) + p.comm_seconds + p.overhead_seconds;
   p.bound = p.compute_seconds >= p.memory_seconds ? Bottleneck::kCompute : Bottleneck::kMemoryBandwidth;
@@ -187,6 +223,10 @@ AtBatch Evaluate(const Ctx& c, int64_t batch) {
   const double flops = decodes * DecodeFlops(c, context) + other_prompt_share * PrefillFlops(c, P);
   a.tpot = std::max(mem / c.bandwidth, flops / c.compute) +
            stretch * (TpCommSeconds(c, tokens / stretch) + c.engine.step_overhead_seconds);
+  if (c.unchunked_prefill) {
+    // Each decode iteration, then the other requests' prompts as iterations of their own.
+    a.tpot = std::max(a.tpot, Decode(c, decodes, context).seconds + other_prompt_share * alone.seconds);
+  }
   a.ttft = batch > 1 ? LoadedTtft(c, other_decodes, context) : alone.seconds;
   a.e2e = a.ttft + (O - 1.0) * a.tpot;
   a.rps = b / a.e2e;  // Little's law: b requests in flight, each for e2e seconds
@@ -205,7 +245,7 @@ ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const Serv
   const Ctx pc = MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point);
   const AtBatch a = Evaluate(pc, batch);
   const AtBatch fast = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.high, eff.compute.high), batch);
-  const AtBatch slow = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.low, eff.compute.low), batch);
+  const AtBatch slow = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.low, eff.compute.low, true), batch);
   ServingEstimate out;
   out.tp = tp;
   out.batch = batch;
@@ -236,6 +276,21 @@ ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const Serv
 
 ServingEfficiency DefaultServingEfficiency(const ServingWorkload& w, const GpuSpec& gpu) {
   return DefaultServingEfficiency(gpu, w.engine, w.weight_precision);
+}
+
+std::string PessimisticEndAssumptions(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                      bool prefills_share_iterations) {
+  std::string out;
+  if (tp > 1 && gpu.interconnect == Interconnect::kPcie) {
+    out = absl::StrFormat(
+        "all-reduces crossing CPU sockets on PCIe (%.0f us each at tp=%d, vLLM PR #50941)",
+        1e6 * std::max(kAllReduceLatencyPcieSeconds, 2.0 * (tp - 1) * kAllReduceStepCrossSocketSeconds), tp);
+  }
+  if (prefills_share_iterations && MayRunUnchunked(w.engine)) {
+    absl::StrAppend(&out, out.empty() ? "" : "; ", "prefills unchunked, stalling decodes (",
+                    ServingEngineName(w.engine), "'s chunked-prefill default varies by release)");
+  }
+  return out;
 }
 
 absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,

@@ -80,6 +80,9 @@ struct DecodeStep {
   double memory_seconds = 0;
   double compute_seconds = 0;
   double comm_seconds = 0;
+  // The all-reduces at the pessimistic end (PCIe rings crossing CPU sockets; = comm_seconds
+  // on NVLink-class parts and at tp=1). core/serving.cc, kAllReduceStepCrossSocketSeconds.
+  double comm_seconds_high = 0;
   double overhead_seconds = 0;  // the engine's fixed per-iteration cost
   Bottleneck bound = Bottleneck::kMemoryBandwidth;
 };
@@ -90,10 +93,11 @@ absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const Gp
                                               double context_tokens, const ServingEfficiency& eff);
 
 struct PrefillEstimate {
-  double seconds = 0;          // the prompt alone on an idle replica, to its first token
-  double compute_seconds = 0;  // 2·N_active·P + causal attention FLOPs at the compute efficiency
-  double memory_seconds = 0;   // one weight read per chunk
-  double comm_seconds = 0;     // tensor-parallel all-reduces
+  double seconds = 0;            // the prompt alone on an idle replica, to its first token
+  double compute_seconds = 0;    // 2·N_active·P + causal attention FLOPs at the compute efficiency
+  double memory_seconds = 0;     // one weight read per chunk
+  double comm_seconds = 0;       // tensor-parallel all-reduces
+  double comm_seconds_high = 0;  // the same at the pessimistic end (as DecodeStep's)
   double overhead_seconds = 0;
   int64_t chunks = 0;  // iterations of the engine's max_batched_tokens
   Bottleneck bound = Bottleneck::kCompute;
@@ -174,6 +178,13 @@ struct ServingBenchmark {
 // implying more than 100% of peak is not used, and the provenance says so.
 ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& gpu,
                                        const std::vector<ServingBenchmark>& benchmarks);
+
+// What the high (pessimistic) latency end of an estimate assumes beyond the low efficiencies,
+// for its provenance; empty when nothing. `prefills_share_iterations`: decode iterations also
+// carry new prompts (co-located continuous batching; false for a static batch or a
+// disaggregated decode pool).
+std::string PessimisticEndAssumptions(const ServingWorkload& w, const GpuSpec& gpu, int tp,
+                                      bool prefills_share_iterations);
 
 // Price per 1M requests: price_per_hour x 1e6 / (requests_per_second x 3600). seeds/003's
 // table divides by 1000 instead of 3600, overstating cost 3.6x.

@@ -21,9 +21,11 @@ double MeanContext(const ServingWorkload& w) {
   return static_cast<double>(w.prompt_tokens) + static_cast<double>(w.output_tokens) / 2.0;
 }
 
-double StepSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch, const ServingEfficiency& e) {
+double StepSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch, const ServingEfficiency& e,
+                   bool slow_links = false) {
   absl::StatusOr<DecodeStep> s = EstimateDecodeStep(w, gpu, tp, batch, MeanContext(w), e);
-  return s.ok() ? s->seconds : 0;
+  if (!s.ok()) return 0;
+  return slow_links ? s->seconds - s->comm_seconds + s->comm_seconds_high : s->seconds;
 }
 
 // A prefill or decode step at the slow or fast end of the efficiency range: its memory part
@@ -59,7 +61,9 @@ void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffi
   const double fixed = p->comm_seconds + p->overhead_seconds;
   s->prefill_seconds = p->seconds;
   s->prefill_seconds_low = AtEfficiency(p->memory_seconds, p->compute_seconds, fixed, eff, false);
-  s->prefill_seconds_high = AtEfficiency(p->memory_seconds, p->compute_seconds, fixed, eff, true);
+  // The pessimistic end also takes the slow all-reduces (PCIe rings crossing CPU sockets).
+  s->prefill_seconds_high =
+      AtEfficiency(p->memory_seconds, p->compute_seconds, p->comm_seconds_high + p->overhead_seconds, eff, true);
   s->prefill_busy_seconds = PrefillBusySeconds(*p);
 }
 
@@ -113,7 +117,8 @@ void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffic
   s->step = *step;
   const double fixed = step->comm_seconds + step->overhead_seconds;
   s->step_seconds_low = AtEfficiency(step->memory_seconds, step->compute_seconds, fixed, eff, false);
-  s->step_seconds_high = AtEfficiency(step->memory_seconds, step->compute_seconds, fixed, eff, true);
+  s->step_seconds_high = AtEfficiency(step->memory_seconds, step->compute_seconds,
+                                      step->comm_seconds_high + step->overhead_seconds, eff, true);
   // The decode pool depends on the load and this stage only: concurrent sequences (Little's
   // law: load x output tokens x step) over the batch a replica holds, at the planned use.
   const double b = static_cast<double>(s->decode_batch);
@@ -158,19 +163,19 @@ const char* ServingDeploymentName(ServingDeployment d) {
 }
 
 int64_t LargestDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t max_batch,
-                           double tpot_slo_seconds, const ServingEfficiency& eff) {
+                           double tpot_slo_seconds, const ServingEfficiency& eff, bool slow_links) {
   if (tpot_slo_seconds <= 0) return std::max<int64_t>(0, max_batch);
   auto meets = [&](int64_t b) {
-    const double s = StepSeconds(w, gpu, tp, b, eff);
+    const double s = StepSeconds(w, gpu, tp, b, eff, slow_links);
     return s > 0 && s <= tpot_slo_seconds;
   };
   if (max_batch < 1) return 0;
   // A dense model's step is affine in the batch (weights once, KV per sequence): guess from
   // batch 1 and max_batch, and confirm the guess and its successor. MoE (expert reads grow
   // with the batch) or a guess that does not hold falls back to the bisection.
-  const double s1 = StepSeconds(w, gpu, tp, 1, eff);
+  const double s1 = StepSeconds(w, gpu, tp, 1, eff, slow_links);
   if (!(s1 > 0 && s1 <= tpot_slo_seconds)) return 0;
-  const double sm = StepSeconds(w, gpu, tp, max_batch, eff);
+  const double sm = StepSeconds(w, gpu, tp, max_batch, eff, slow_links);
   if (sm <= tpot_slo_seconds) return max_batch;
   if (max_batch > 1 && sm > s1) {
     const double slope = (sm - s1) / static_cast<double>(max_batch - 1);

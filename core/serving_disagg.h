@@ -98,9 +98,10 @@ int64_t LargestBatchWhere(int64_t max_batch, Meets meets) {
 }
 
 // The largest decode batch whose step meets `tpot_slo_seconds` at efficiency `eff_point`
-// (bandwidth and compute), within `max_batch`; 0 when a batch of one misses.
+// (bandwidth and compute), within `max_batch`; 0 when a batch of one misses. `slow_links`:
+// with the pessimistic all-reduces (DecodeStep::comm_seconds_high), as a stage's high end.
 int64_t LargestDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t max_batch,
-                           double tpot_slo_seconds, const ServingEfficiency& eff);
+                           double tpot_slo_seconds, const ServingEfficiency& eff, bool slow_links = false);
 
 // One pairing sized for the workload's load and SLOs on `fabric`. FailedPrecondition when a
 // stage cannot run, the KV cache has no path between nodes, or no pool size meets the SLO.

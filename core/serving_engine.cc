@@ -124,20 +124,25 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
     fl_why += ", lowered for a consumer part (clocks throttle in racks, seed 003)";
   }
   if (engine == ServingEngine::kLlamaCpp) {
-    // llama.cpp's hand-written CUDA kernels: batch-1 token generation on consumer cards
-    // reaches ~55-65% of GDDR bandwidth, on HBM datacenter parts about half that fraction
-    // (llama.cpp CUDA performance discussions, tg128 tables for RTX 4090 vs A100/H100);
-    // prompt processing runs its own MMQ/cuBLAS path well below a tensor-core engine's
-    // (pp512 tables, same discussions).
+    // llama.cpp's own CUDA kernels, from llama.cpp's batch-1 tables in XiongjieDai/
+    // GPU-Benchmarks-on-LLM-Inference (README, commit 00dd2bde; llama-bench and main on RunPod,
+    // Dec 2023 and May 2024). Token generation, F16 weights: RTX 3090 Llama 3 8B tg512 47.40
+    // tok/s x 16.06 GB = 761 GB/s = 81% of 936; RTX 4080 40.58 x 16.06 = 652 GB/s = 91% of
+    // 716.8. On HBM parts about 0.6x that fraction: Llama 2 7B F16 eval 73.83 tok/s on an
+    // A100 80GB (x 13.5 GB = 1.0 TB/s, 49-51%) and 83.32 on an H100 PCIe (1.12 TB/s, 56%).
+    // Prompt processing with F16 weights: RTX 3090 Llama 3 8B pp512 4444.65 tok/s = 71 TFLOP/s
+    // = 50% of its 142 TFLOP/s FP16-accumulate peak (ServingComputePeak); A100 80GB Llama 2 7B
+    // 5105.77 tok/s = 69 TFLOP/s = 22% of 312, H100 PCIe 7367 = 99 TFLOP/s = 13% of 756.
     if (gpu.datacenter) {
-      bw[0] = 0.32, bw[1] = 0.22, bw[2] = 0.45;
+      bw[0] = 0.50, bw[1] = 0.35, bw[2] = 0.60;
       fl[0] = 0.20, fl[1] = 0.10, fl[2] = 0.35;
     } else {
-      bw[0] = 0.60, bw[1] = 0.45, bw[2] = 0.75;
-      fl[0] = 0.25, fl[1] = 0.12, fl[2] = 0.40;
+      bw[0] = 0.85, bw[1] = 0.70, bw[2] = 0.92;
+      fl[0] = 0.45, fl[1] = 0.30, fl[2] = 0.60;
     }
-    bw_why = "llama.cpp token generation (tg128 tables), about half the fraction on HBM parts";
-    fl_why = "llama.cpp prompt processing (pp512 tables), below tensor-core engines";
+    bw_why = "llama.cpp token generation, F16 tg tables (3090 81%, 4080 91%; A100/H100 PCIe 49-56%)";
+    fl_why = "llama.cpp prompt processing, F16 pp tables (3090 50% of the FP16-accumulate peak; A100 22%)";
+    if (!gpu.datacenter) fl_why += ", of twice the catalog's FP32-accumulate tensor peak (FP16 accumulation)";
   }
   const KernelFactors k = KernelFor(gpu, weights);
   ServingEfficiency e;
@@ -167,6 +172,13 @@ double ServingComputePeak(const GpuSpec& gpu, Precision weights) {
     default:
       return fp16;
   }
+}
+
+double ServingComputePeak(const GpuSpec& gpu, Precision weights, ServingEngine engine) {
+  // llama.cpp has no FP8 tensor-core path: every non-FP32 weight format meets the FP16 GEMM.
+  const bool fp16_math = weights != Precision::kFp32 && weights != Precision::kTf32;
+  if (engine == ServingEngine::kLlamaCpp && !gpu.datacenter && fp16_math) return 2.0 * gpu.PeakFlops(Precision::kFp16);
+  return ServingComputePeak(gpu, weights);
 }
 
 }  // namespace capplan::core

@@ -48,5 +48,12 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
 // Peak FLOP/s for the math the weights are served with: FP8 on parts with FP8 tensor cores,
 // otherwise 16-bit GEMMs (weight-only INT8/INT4 and FP8 on older parts dequantise).
 double ServingComputePeak(const GpuSpec& gpu, Precision weights);
+// The same for `engine`'s GEMMs. The catalog's 16-bit tensor peak of a consumer (GeForce) part
+// is the FP32-accumulate rate, half the FP16-accumulate rate on those parts (NVIDIA Ampere GA102
+// and Ada Lovelace whitepapers: RTX 3090 71 vs 142, RTX 4090 165.2 vs 330.3 TFLOP/s dense;
+// migrations/0002 notes). llama.cpp's cuBLAS path converts the weights and activations to FP16
+// and multiplies with CUBLAS_COMPUTE_16F ("convert src0 and src1 to fp16, multiply as fp16",
+// ggml-cuda ggml_cuda_op_mul_mat_cublas), so on a consumer part it runs against the 2x peak.
+double ServingComputePeak(const GpuSpec& gpu, Precision weights, ServingEngine engine);
 
 }  // namespace capplan::core

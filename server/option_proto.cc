@@ -308,6 +308,10 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
   absl::StrAppend(x, "; engine ", core::ServingEngineName(w.engine), " (",
                   core::Fixed(e.step_overhead_seconds * 1e3, 1), " ms per step), prefill alone ",
                   core::Fixed(e.prefill_seconds, 3), " s");
+  const std::string pessimistic = c.disagg
+                                      ? core::PessimisticEndAssumptions(w, s.gpu->spec, c.disagg->decode_tp, false)
+                                      : core::PessimisticEndAssumptions(w, s.gpu->spec, e.tp, !w.batch_arrives_at_once);
+  if (!pessimistic.empty()) absl::StrAppend(x, "; the high latency end also assumes ", pessimistic);
   ExplainServingQueue(c, x);
   AppendRegions(c.same_offer_regions, x);
 }

@@ -48,7 +48,7 @@ void AddTpotWarning(const ServingWorkload& w, double tpot_high, int64_t batch, i
   x.high_seconds = tpot_high;
   x.slo_seconds = w.tpot_slo_seconds;
   x.meets_slo_at_batch_sequences = meets_batch;
-  x.message = absl::StrCat("at the low efficiency, TPOT ", Fixed(tpot_high, 4), " s misses the ",
+  x.message = absl::StrCat("at the pessimistic end, TPOT ", Fixed(tpot_high, 4), " s misses the ",
                            Fixed(w.tpot_slo_seconds, 4), " s SLO at batch ", batch, "; ",
                            meets_batch > 0 ? absl::StrCat("batch ", meets_batch, " meets it") : "no batch meets it");
 }
@@ -81,10 +81,11 @@ std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const Gpu
     // The largest batch whose pessimistic TPOT meets the SLO: TPOT grows with batch.
     ServingWorkload free = w;
     free.ttft_slo_seconds = free.tpot_slo_seconds = free.e2e_slo_seconds = 0;
-    const ServingEfficiency low = EfficiencyAtEnd(eff, true);
+    // The estimate's own high end: the low efficiency and the pessimistic schedule and links
+    // (core/serving.cc), which the low efficiency alone would leave out.
     const int64_t b = LargestBatchWhere(e.batch, [&](int64_t batch) {
-      absl::StatusOr<ServingEstimate> s = EstimateServingAtBatch(free, gpu, e.tp, batch, low);
-      return s.ok() && s->tpot_seconds <= w.tpot_slo_seconds;
+      absl::StatusOr<ServingEstimate> s = EstimateServingAtBatch(free, gpu, e.tp, batch, eff);
+      return s.ok() && s->tpot_seconds_high <= w.tpot_slo_seconds;
     });
     AddTpotWarning(w, e.tpot_seconds_high, e.batch, b, &out);
   }
@@ -106,7 +107,7 @@ std::vector<SloWarning> DisaggregatedSloWarnings(const ServingWorkload& w, const
   AddLoadWarnings(w, slow, d.prefill_replicas, offered, &out);
   if (w.tpot_slo_seconds > 0 && d.tpot_seconds_high > w.tpot_slo_seconds) {
     const int64_t b =
-        LargestDecodeBatch(w, gpu, d.decode_tp, d.decode_batch, w.tpot_slo_seconds, EfficiencyAtEnd(eff, true));
+        LargestDecodeBatch(w, gpu, d.decode_tp, d.decode_batch, w.tpot_slo_seconds, EfficiencyAtEnd(eff, true), true);
     AddTpotWarning(w, d.tpot_seconds_high, d.decode_batch, b, &out);
   }
   return out;

@@ -467,7 +467,7 @@ TEST(PlannerServingTest, PessimisticTpotOverTheSloIsAWarningWithABatchThatMeetsI
   EXPECT_DOUBLE_EQ(tpot->high_seconds, o->estimate.tpot_seconds_high);
   ASSERT_GT(tpot->meets_slo_at_batch_sequences, 0);
   ASSERT_LT(tpot->meets_slo_at_batch_sequences, o->estimate.batch);
-  // The batch it names does meet the SLO at the low efficiency.
+  // The batch it names does meet the SLO at the pessimistic end (the estimate's high TPOT).
   const ServingEfficiency eff = DefaultServingEfficiency(w, H100_SXM());
   ServingWorkload free = w;
   free.tpot_slo_seconds = 0;

@@ -52,6 +52,29 @@ TEST(DisaggregatedTest, KvCacheCrossesNvlinkWhenThePairSharesANode) {
   EXPECT_EQ(d->total_gpus, d->PrefillGpus() + d->DecodeGpus());
 }
 
+TEST(DisaggregatedTest, PcieStagesTakeCrossSocketAllReducesAtTheirHighEnd) {
+  // As co-located estimates (core/serving.cc): on a PCIe part the pessimistic end runs each
+  // all-reduce as an NCCL ring crossing CPU sockets, 2(tp-1) steps of 292/14 us (vLLM PR
+  // #50941), against 30 us at the point. A tp=4 Llama-2-70B decode step (80 layers, two
+  // all-reduces each) gains 160 x (6 x 292/14 - 30) us more at its high end than the same
+  // stage over NVLink, whose point and high ends share the link figure.
+  ServingWorkload w = LongPrompt70B();
+  w.tpot_slo_seconds = 0;  // the decode batch is the memory's, the same on both parts
+  GpuSpec pcie = A100_80GB();
+  pcie.interconnect = Interconnect::kPcie;
+  GpuSpec nvlink = pcie;
+  nvlink.interconnect = Interconnect::kNvlink;
+  const ServingEfficiency eff = DefaultServingEfficiency(w, pcie);
+  const std::vector<DisaggregatedStage> on_pcie = DisaggregatedStages(w, pcie, eff);
+  const std::vector<DisaggregatedStage> on_nvlink = DisaggregatedStages(w, nvlink, eff);
+  const DisaggregatedStage& p = StageOf(on_pcie, 4);
+  const DisaggregatedStage& n = StageOf(on_nvlink, 4);
+  ASSERT_TRUE(p.decode_status.ok() && n.decode_status.ok());
+  ASSERT_EQ(p.decode_batch, n.decode_batch);
+  EXPECT_NEAR((p.step_seconds_high - p.step.seconds) - (n.step_seconds_high - n.step.seconds),
+              160 * (6 * 292e-6 / 14 - 30e-6), 1e-6);
+}
+
 TEST(DisaggregatedTest, PoolsInSeparateNodesUseTheNetworkOrCannotPair) {
   const ServingWorkload w = LongPrompt70B();
   const GpuSpec gpu = H100_SXM();
