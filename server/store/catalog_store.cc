@@ -100,6 +100,16 @@ absl::Status CatalogStore::Reload() {
   return Publish(everything, WriteResult());
 }
 
+absl::StatusOr<bool> CatalogStore::ReloadIfOlderThan(int64_t version) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (Snapshot()->catalog_version >= version) return false;
+  Key everything;
+  everything.reload = kAllTables;
+  absl::Status published = Publish(everything, WriteResult());
+  if (!published.ok()) return published;
+  return true;
+}
+
 absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsigned reload, int64_t expected_version) {
   const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
   CatalogTables t;

@@ -111,6 +111,10 @@ class CatalogStore {
 
   // Re-reads the whole catalog and publishes a new snapshot (waits for a write in progress).
   absl::Status Reload();
+  // Reload, only when the snapshot (checked once any write in progress has published) is
+  // older than `version`. True when it reloaded. For the replica sync: a replica's own write
+  // notifies it too, and must not cost a reload.
+  absl::StatusOr<bool> ReloadIfOlderThan(int64_t version);
 
   absl::StatusOr<WriteResult> UpsertGpu(const WriteContext& ctx, const GpuRow& row);
   absl::StatusOr<WriteResult> DeleteGpu(const WriteContext& ctx, const std::string& name);

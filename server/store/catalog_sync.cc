@@ -65,8 +65,10 @@ bool CatalogSync::Connect() {
 
 void CatalogSync::CatchUp(int64_t seen_version) {
   if (seen_version <= store_->Snapshot()->catalog_version) return;
-  // Reload re-reads the version itself: it may be newer still, never older.
-  if (store_->Reload().ok()) ++reloads_;
+  // The reload reads the version itself: it may be newer still, never older. A failure (the
+  // main connection is away too) is retried at the next notification or check.
+  absl::StatusOr<bool> reloaded = store_->ReloadIfOlderThan(seen_version);
+  if (reloaded.ok() && *reloaded) ++reloads_;
 }
 
 bool CatalogSync::WaitAndDrain() {

@@ -53,6 +53,7 @@ TEST_F(PgSyncTest, WriteOnOneStoreReachesTheOtherWithinOneSecondByNotify) {
   b->RemovePublishListener(handle);
   EXPECT_EQ(heard.load(), b->Snapshot()->catalog_version);  // B's listeners fired for the reload
   EXPECT_GE(b->sync_reloads(), 1);
+  EXPECT_EQ(a->sync_reloads(), 0);  // its own notifications cost the writer no reload
   const PriceRow* p = b->Snapshot()->PriceAt(*b->Snapshot()->FindInstance("aws", "p5.48xlarge", "us-east-1"),
                                              PriceKind::kOnDemand, 1750000000 + 99);
   ASSERT_NE(p, nullptr);
