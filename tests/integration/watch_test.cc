@@ -200,6 +200,32 @@ TEST_F(WatchTest, ACostMoveBelowTheFractionIsNotSentAndTwoWatchersCostOneRecompu
   EXPECT_GE(Metric(server_->metrics_port(), "capplan_watch_updates_sent_total"), 3);
 }
 
+TEST_F(WatchTest, AWorkloadThatStopsFittingIsToldWhy) {
+  client::Client reader = MakeClient("");
+  v1::WatchPlanRequest only_p4d = SeedWatch(0);  // A100-SXM4-40GB in aws us-east-1: p4d only
+  only_p4d.mutable_plan()->mutable_constraints()->clear_allowed_gpus();
+  only_p4d.mutable_plan()->mutable_constraints()->add_allowed_gpus("A100-SXM4-40GB");
+  Watcher w(&reader, only_p4d);
+  std::vector<v1::WatchPlanResponse> u = w.WaitFor(1);
+  ASSERT_EQ(u.size(), 1u) << w.WaitEnd();
+  ASSERT_GT(u[0].plan().options_size(), 0);
+  EXPECT_EQ(u[0].plan().options(0).instance_type(), "p4d.24xlarge");
+  v1::DeleteInstanceTypeRequest gone;
+  gone.set_provider("aws");
+  gone.set_instance_type("p4d.24xlarge");
+  gone.set_region("us-east-1");
+  ASSERT_TRUE(MakeClient(kAdminToken).DeleteInstanceType(gone).ok());
+  u = w.WaitFor(2);
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(u[1].reason(), v1::WATCH_REASON_NO_LONGER_FEASIBLE);
+  EXPECT_EQ(u[1].plan().options_size(), 0);
+  EXPECT_NE(u[1].plan_status_code(), 0);
+  EXPECT_FALSE(u[1].plan_status_message().empty());
+  const v1::WatchOptionChange* removed = FindChange(u[1], v1::WATCH_CHANGE_KIND_REMOVED);
+  ASSERT_NE(removed, nullptr);
+  EXPECT_NE(removed->option().find("p4d.24xlarge"), std::string::npos);
+}
+
 TEST_F(WatchTest, CancelRemovesTheWatch) {
   client::Client reader = MakeClient("");
   auto w = std::make_unique<Watcher>(&reader, SeedWatch(0));
