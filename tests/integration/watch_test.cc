@@ -331,5 +331,31 @@ TEST(WatchRefreshTest, APriceDatedAFewSecondsAheadReachesWatchersWhenItTakesEffe
   EXPECT_EQ(u[1].plan().options(0).instance_type(), "p4d.24xlarge");
 }
 
+TEST(WatchReconnectTest, TheClientWatchesAgainWhenTheServerComesBack) {
+  TempDir dir;
+  const int port = UnusedLoopbackPort();
+  ASSERT_GT(port, 0);
+  const std::vector<std::string> args = {"--listen=127.0.0.1:" + std::to_string(port), "--metrics_listen=127.0.0.1:0",
+                                         "--db=" + dir.path() + "/c.db"};
+  auto server = std::make_unique<ServerProcess>(args);
+  ASSERT_TRUE(server->started()) << server->Wait(0).stderr_text;
+  client::ClientOptions o;
+  o.server = server->grpc_address();
+  client::Client reader(o);
+  client::WatchOptions fast;
+  fast.initial_backoff = std::chrono::milliseconds(50);
+  fast.max_backoff = std::chrono::milliseconds(200);
+  Watcher w(&reader, SeedWatch(0), fast);
+  ASSERT_EQ(w.WaitFor(1).size(), 1u);
+  server->Signal(SIGTERM);
+  EXPECT_EQ(server->Wait(8000).exit_code, 0);
+  server = std::make_unique<ServerProcess>(args);  // a restart on the same port and database
+  ASSERT_TRUE(server->started()) << server->Wait(0).stderr_text;
+  std::vector<v1::WatchPlanResponse> u = w.WaitFor(2);
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(u[1].reason(), v1::WATCH_REASON_INITIAL);  // the request sent again: a full answer
+  EXPECT_FALSE(w.Ended());
+}
+
 }  // namespace
 }  // namespace capplan::testing
