@@ -62,7 +62,7 @@ v1::SetPriceRequest P4dPriceCut() {
 // A watch running on its own thread, collecting what it is sent.
 class Watcher {
  public:
-  Watcher(client::Client* c, const v1::WatchPlanRequest& request, client::WatchOptions options = {}) {
+  Watcher(client::Client* c, const v1::WatchPlanRequest& request, const client::WatchOptions& options = {}) {
     thread_ = std::thread([this, c, request, options] {
       absl::Status s = c->WatchPlan(
           request,
