@@ -87,6 +87,9 @@ absl::Status Client::WatchPlan(const capplan::v1::WatchPlanRequest& request, con
       return absl::UnavailableError(
           absl::StrCat("the watch ended and ", options.max_reconnects, " reconnects failed: ", s.error_message()));
     }
+    if (options.on_reconnect) {
+      options.on_reconnect(absl::Status(static_cast<absl::StatusCode>(s.error_code()), s.error_message()), backoff);
+    }
     if (canceller != nullptr) {
       if (canceller->SleepUnlessCancelled(backoff)) return absl::OkStatus();
     } else {

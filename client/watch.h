@@ -24,6 +24,8 @@ struct WatchOptions {
   // Reconnects in a row without an update before giving up with the last status; 0: never
   // give up.
   int max_reconnects = 0;
+  // Told each time the stream broke and is about to be opened again after `backoff`.
+  std::function<void(const absl::Status& why, std::chrono::milliseconds backoff)> on_reconnect;
 };
 
 // Ends a watch from another thread (e.g. a signal handler's helper): the call returns OK.

@@ -60,11 +60,7 @@ absl::Status WatchHub::Add(WatchSink* sink, const v1::PlanRequest& request,
                            const std::shared_ptr<const WatchResult>& initial) {
   std::string key = AnswerMemo::Key(0, request);
   std::lock_guard<std::mutex> lock(mu_);
-  if (closed_) return absl::UnavailableError("server is shutting down; watch again on another replica or later");
-  if (static_cast<int>(sink_keys_.size()) >= options_.max_watches) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("the server holds its limit of ", options_.max_watches, " open watches (--max_watches)"));
-  }
+  if (absl::Status room = CheckRoomLocked(); !room.ok()) return room;
   auto it = workloads_.find(key);
   if (it == workloads_.end()) {
     if (static_cast<int>(workloads_.size()) >= options_.max_workloads) {
@@ -85,6 +81,20 @@ absl::Status WatchHub::Add(WatchSink* sink, const v1::PlanRequest& request,
   if (store_->Snapshot()->catalog_version != it->second->latest->catalog_version) ++published_;
   metrics_.open->Set(static_cast<double>(sink_keys_.size()));
   wake_.notify_one();
+  return absl::OkStatus();
+}
+
+absl::Status WatchHub::CheckRoom() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return CheckRoomLocked();
+}
+
+absl::Status WatchHub::CheckRoomLocked() const {
+  if (closed_) return absl::UnavailableError("server is shutting down; watch again on another replica or later");
+  if (static_cast<int>(sink_keys_.size()) >= options_.max_watches) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the server holds its limit of ", options_.max_watches, " open watches (--max_watches)"));
+  }
   return absl::OkStatus();
 }
 

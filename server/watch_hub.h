@@ -76,6 +76,9 @@ class WatchHub {
   // ResourceExhausted over a bound, Unavailable once closed.
   absl::Status Add(WatchSink* sink, const capplan::v1::PlanRequest& request,
                    const std::shared_ptr<const WatchResult>& initial);
+  // What Add would refuse a new watch for before its request is known (closed, or the
+  // watches bound reached), so that a refused call does not plan first.
+  absl::Status CheckRoom() const;
   // After this returns the hub never calls `sink` again. Unknown sinks are ignored.
   void Remove(WatchSink* sink);
   // Every sink is told OnHubClosed; later Adds are refused. Idempotent.
@@ -93,6 +96,7 @@ class WatchHub {
     std::shared_ptr<const WatchResult> latest;  // newest result its sinks were handed
     std::vector<WatchSink*> sinks;
   };
+  absl::Status CheckRoomLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Run();
   // One pass: every workload older than the newest snapshot (all of them with `refresh`)
   // recomputed once, then fanned out.

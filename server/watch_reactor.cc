@@ -25,6 +25,7 @@ WatchPlanReactor* WatchPlanReactor::Start(WatchHub* hub, const store::CatalogSto
   auto* r = new WatchPlanReactor(hub, CostChangeFraction(request), WatchTopN(request));
   absl::Status s = CheckRequest(request);
   if (s.ok()) s = CheckWatchOptions(request);
+  if (s.ok()) s = hub->CheckRoom();
   auto initial = std::make_shared<WatchResult>();
   if (s.ok()) {
     const std::shared_ptr<const store::CatalogSnapshot> snap = store->Snapshot();

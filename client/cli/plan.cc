@@ -1,6 +1,7 @@
 // capplan plan training|serving: ranked options over every catalog GPU,
 // instance and owned pool, with the objective, constraints and view the caller
 // picks.
+#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <limits>
@@ -284,15 +285,22 @@ int RunWatch(const PlanFlags& p, const v1::PlanRequest& r, bool serving, GlobalO
   *w.mutable_plan() = r;
   client::Client client(global->client);
   int64_t seen = 0;
-  absl::Status s = client.WatchPlan(w, [&](const v1::WatchPlanResponse& u) {
-    if (global->json) {
-      PrintJson(u);
-      std::cout.flush();
-    } else {
-      PrintWatchUpdate(u, serving);
-    }
-    return p.watch_updates == 0 || ++seen < p.watch_updates;
-  });
+  client::WatchOptions options;
+  options.on_reconnect = [](const absl::Status& why, std::chrono::milliseconds backoff) {
+    std::cerr << "capplan: the watch ended (" << why << "); reconnecting in " << backoff.count() << " ms\n";
+  };
+  absl::Status s = client.WatchPlan(
+      w,
+      [&](const v1::WatchPlanResponse& u) {
+        if (global->json) {
+          PrintJson(u);
+          std::cout.flush();
+        } else {
+          PrintWatchUpdate(u, serving);
+        }
+        return p.watch_updates == 0 || ++seen < p.watch_updates;
+      },
+      nullptr, options);
   return s.ok() ? 0 : Fail(s);
 }
 

@@ -62,7 +62,7 @@ v1::SetPriceRequest P4dPriceCut() {
 // A watch running on its own thread, collecting what it is sent.
 class Watcher {
  public:
-  Watcher(client::Client* c, const v1::WatchPlanRequest& request, client::WatchOptions options = {}) {
+  Watcher(client::Client* c, const v1::WatchPlanRequest& request, const client::WatchOptions& options = {}) {
     thread_ = std::thread([this, c, request, options] {
       absl::Status s = c->WatchPlan(
           request,
@@ -200,6 +200,32 @@ TEST_F(WatchTest, ACostMoveBelowTheFractionIsNotSentAndTwoWatchersCostOneRecompu
   EXPECT_GE(Metric(server_->metrics_port(), "capplan_watch_updates_sent_total"), 3);
 }
 
+TEST_F(WatchTest, AWorkloadThatStopsFittingIsToldWhy) {
+  client::Client reader = MakeClient("");
+  v1::WatchPlanRequest only_p4d = SeedWatch(0);  // A100-SXM4-40GB in aws us-east-1: p4d only
+  only_p4d.mutable_plan()->mutable_constraints()->clear_allowed_gpus();
+  only_p4d.mutable_plan()->mutable_constraints()->add_allowed_gpus("A100-SXM4-40GB");
+  Watcher w(&reader, only_p4d);
+  std::vector<v1::WatchPlanResponse> u = w.WaitFor(1);
+  ASSERT_EQ(u.size(), 1u) << w.WaitEnd();
+  ASSERT_GT(u[0].plan().options_size(), 0);
+  EXPECT_EQ(u[0].plan().options(0).instance_type(), "p4d.24xlarge");
+  v1::DeleteInstanceTypeRequest gone;
+  gone.set_provider("aws");
+  gone.set_instance_type("p4d.24xlarge");
+  gone.set_region("us-east-1");
+  ASSERT_TRUE(MakeClient(kAdminToken).DeleteInstanceType(gone).ok());
+  u = w.WaitFor(2);
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(u[1].reason(), v1::WATCH_REASON_NO_LONGER_FEASIBLE);
+  EXPECT_EQ(u[1].plan().options_size(), 0);
+  EXPECT_NE(u[1].plan_status_code(), 0);
+  EXPECT_FALSE(u[1].plan_status_message().empty());
+  const v1::WatchOptionChange* removed = FindChange(u[1], v1::WATCH_CHANGE_KIND_REMOVED);
+  ASSERT_NE(removed, nullptr);
+  EXPECT_NE(removed->option().find("p4d.24xlarge"), std::string::npos);
+}
+
 TEST_F(WatchTest, CancelRemovesTheWatch) {
   client::Client reader = MakeClient("");
   auto w = std::make_unique<Watcher>(&reader, SeedWatch(0));
@@ -303,6 +329,32 @@ TEST(WatchRefreshTest, APriceDatedAFewSecondsAheadReachesWatchersWhenItTakesEffe
   EXPECT_GE(static_cast<int64_t>(std::time(nullptr)), effective) << "sent before the price took effect";
   EXPECT_EQ(u[1].reason(), v1::WATCH_REASON_TOP_OPTIONS_CHANGED);
   EXPECT_EQ(u[1].plan().options(0).instance_type(), "p4d.24xlarge");
+}
+
+TEST(WatchReconnectTest, TheClientWatchesAgainWhenTheServerComesBack) {
+  TempDir dir;
+  const int port = UnusedLoopbackPort();
+  ASSERT_GT(port, 0);
+  const std::vector<std::string> args = {"--listen=127.0.0.1:" + std::to_string(port), "--metrics_listen=127.0.0.1:0",
+                                         "--db=" + dir.path() + "/c.db"};
+  auto server = std::make_unique<ServerProcess>(args);
+  ASSERT_TRUE(server->started()) << server->Wait(0).stderr_text;
+  client::ClientOptions o;
+  o.server = server->grpc_address();
+  client::Client reader(o);
+  client::WatchOptions fast;
+  fast.initial_backoff = std::chrono::milliseconds(50);
+  fast.max_backoff = std::chrono::milliseconds(200);
+  Watcher w(&reader, SeedWatch(0), fast);
+  ASSERT_EQ(w.WaitFor(1).size(), 1u);
+  server->Signal(SIGTERM);
+  EXPECT_EQ(server->Wait(8000).exit_code, 0);
+  server = std::make_unique<ServerProcess>(args);  // a restart on the same port and database
+  ASSERT_TRUE(server->started()) << server->Wait(0).stderr_text;
+  std::vector<v1::WatchPlanResponse> u = w.WaitFor(2);
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(u[1].reason(), v1::WATCH_REASON_INITIAL);  // the request sent again: a full answer
+  EXPECT_FALSE(w.Ended());
 }
 
 }  // namespace
