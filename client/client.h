@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "capplan/v1/admin.grpc.pb.h"
 #include "capplan/v1/planner.grpc.pb.h"
+#include "client/watch.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 
 namespace capplan::client {
@@ -54,6 +55,12 @@ class Client {
       const capplan::v1::ListPriceHistoryRequest& request);
   absl::StatusOr<capplan::v1::ListBenchmarksResponse> ListBenchmarks(const capplan::v1::ListBenchmarksRequest& request);
   absl::StatusOr<capplan::v1::PlanResponse> Plan(const capplan::v1::PlanRequest& request);
+  // Streams Plan's answer and each later change worth telling (see client/watch.h). Blocks
+  // until `on_update` returns false or `canceller` is cancelled (OK), or the stream ends with
+  // an error other than UNAVAILABLE or a server's CANCELLED (INVALID_ARGUMENT for a bad
+  // request comes at once), or WatchOptions::max_reconnects fail in a row (UNAVAILABLE).
+  absl::Status WatchPlan(const capplan::v1::WatchPlanRequest& request, const WatchCallback& on_update,
+                         WatchCanceller* canceller = nullptr, const WatchOptions& options = WatchOptions());
   absl::StatusOr<capplan::v1::CompareResponse> Compare(const capplan::v1::CompareRequest& request);
   absl::StatusOr<capplan::v1::TcoResponse> Tco(const capplan::v1::TcoRequest& request);
 

@@ -29,6 +29,7 @@
 #include "capplan/v1/admin.grpc.pb.h"
 #include "capplan/v1/planner.grpc.pb.h"
 #include "client/loadgen_http.h"
+#include "client/loadgen_watch.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "capplan-server address");
@@ -51,6 +52,12 @@ ABSL_FLAG(int, server_pid, 0, "server process id, to report its resident memory 
 ABSL_FLAG(std::string, admin_token_file, "",
           "token file for the set_price and upsert_instance RPCs (admin writes: commit with fsync, "
           "audit, publish)");
+ABSL_FLAG(int, watches, 0,
+          "WatchPlan streams to hold open during the load (0..100000), to measure what open "
+          "watches cost the other calls");
+ABSL_FLAG(int, watch_workloads, 1,
+          "distinct workloads among the --watches (1..1000; the seed serving request with the load "
+          "moved by a tiny step each)");
 
 namespace v1 = capplan::v1;
 using Clock = std::chrono::steady_clock;
@@ -353,6 +360,23 @@ std::string RssMb(int pid, const std::string& key = "VmRSS:") {
   return "?";
 }
 
+// --watches streams over --watch_workloads distinct seed serving requests; null for none.
+std::unique_ptr<capplan::loadgen::WatchCrowd> OpenWatches() {
+  const int n = absl::GetFlag(FLAGS_watches);
+  const int k = absl::GetFlag(FLAGS_watch_workloads);
+  if (n <= 0 || n > 100000 || k < 1 || k > 1000) return nullptr;
+  std::vector<v1::WatchPlanRequest> requests(k);
+  for (int i = 0; i < k; ++i) {
+    *requests[i].mutable_plan() = *SeedPlan(true);
+    v1::ServingWorkload* w = requests[i].mutable_plan()->mutable_serving();
+    w->set_requests_per_second(w->requests_per_second() + 0.001 * i);
+  }
+  auto crowd = std::make_unique<capplan::loadgen::WatchCrowd>(absl::GetFlag(FLAGS_server), n, 100, requests);
+  std::cout << "open watches: " << crowd->open() << " of " << n << " (" << k << " workloads), failed "
+            << crowd->failed() << "\n";
+  return crowd;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -372,6 +396,7 @@ int main(int argc, char** argv) {
     in >> token;
   }
   const int pid = absl::GetFlag(FLAGS_server_pid);
+  std::unique_ptr<capplan::loadgen::WatchCrowd> watches = OpenWatches();
   std::cout << "server RSS idle: " << RssMb(pid) << " MB\n";
   std::cout << absl::StrFormat("%-14s %8s %10s %10s %10s %8s\n", "rpc", "calls", "QPS", "p50 ms", "p99 ms", "errors");
   auto print = [](const std::string& name, const Result& r) {
@@ -403,5 +428,8 @@ int main(int argc, char** argv) {
     }
   }
   std::cout << "server RSS after load: " << RssMb(pid) << " MB, peak " << RssMb(pid, "VmHWM:") << " MB\n";
+  if (watches != nullptr) {
+    std::cout << "watch updates received: " << watches->updates() << ", watches failed: " << watches->failed() << "\n";
+  }
   return 0;
 }

@@ -45,8 +45,41 @@ ABSL_FLAG(std::string, tls_client_ca_file, "",
 ABSL_FLAG(int, max_connections, 4096,
           "Concurrent client connections; more are closed on accept (0: only the descriptor "
           "limit, which the server raises to its hard limit). Env: CAPPLAN_MAX_CONNECTIONS");
+ABSL_FLAG(int, max_watches, 10000, "Open WatchPlan streams (0..1000000); more are refused with RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, max_watched_workloads, 1000,
+          "Distinct Plan requests watched at once (1..100000); more are refused with "
+          "RESOURCE_EXHAUSTED. Each is recomputed once per catalog change");
+ABSL_FLAG(absl::Duration, watch_refresh, absl::Seconds(60),
+          "How often every watched workload is recomputed without a catalog change, so that a price "
+          "dated in the future reaches watchers when it takes effect (0: never; at most 1h)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "How long in-flight calls may run after SIGTERM. Env: CAPPLAN_SHUTDOWN_GRACE");
+
+namespace {
+
+// --max_watches and --max_watched_workloads into `options`; false (with a line) when out of range.
+bool WatchBounds(capplan::server::ServerOptions* options) {
+  options->max_watches = absl::GetFlag(FLAGS_max_watches);
+  options->max_watched_workloads = absl::GetFlag(FLAGS_max_watched_workloads);
+  if (options->max_watches < 0 || options->max_watches > 1000000) {
+    std::cerr << "capplan-server: --max_watches: must be in [0, 1000000], got " << options->max_watches << "\n";
+    return false;
+  }
+  if (options->max_watched_workloads < 1 || options->max_watched_workloads > 100000) {
+    std::cerr << "capplan-server: --max_watched_workloads: must be in [1, 100000], got "
+              << options->max_watched_workloads << "\n";
+    return false;
+  }
+  const absl::Duration refresh = absl::GetFlag(FLAGS_watch_refresh);
+  if (refresh < absl::ZeroDuration() || refresh > absl::Hours(1)) {
+    std::cerr << "capplan-server: --watch_refresh: must be in [0, 1h], got " << refresh << "\n";
+    return false;
+  }
+  options->watch_refresh_interval = absl::ToChronoMilliseconds(refresh);
+  return true;
+}
+
+}  // namespace
 
 #ifndef CAPPLAN_VERSION
 #define CAPPLAN_VERSION "dev"
@@ -136,6 +169,7 @@ int main(int argc, char** argv) {
     std::cerr << "capplan-server: --max_connections: must be in [0, 1000000], got " << options.max_connections << "\n";
     return 1;
   }
+  if (!WatchBounds(&options)) return 1;
   absl::Duration poll;
   absl::Duration grace;
   if (!DurationFlagOrEnv(FLAGS_db_poll_interval, "db_poll_interval", "CAPPLAN_DB_POLL_INTERVAL", &poll) ||

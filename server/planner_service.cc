@@ -12,6 +12,7 @@
 #include "server/status.h"
 #include "server/tco_scenario.h"
 #include "server/time_fields.h"
+#include "server/watch_reactor.h"
 
 namespace capplan::server {
 
@@ -50,6 +51,12 @@ grpc::ServerUnaryReactor* Estimate(grpc::CallbackServerContext* ctx, const Req& 
   return Done(ctx, s);
 }
 
+// A stream refused before its first message; deletes itself when gRPC is done with it.
+template <typename Resp>
+class RefusedWrite final : public grpc::ServerWriteReactor<Resp> {
+  void OnDone() override { delete this; }
+};
+
 }  // namespace
 
 // `compute` answers from scratch; a repeated question on the same catalog version is
@@ -65,18 +72,36 @@ absl::Status Remembered(AnswerMemo& memo, const store::CatalogSnapshot& snap, co
   return s;
 }
 
+absl::Status PlannerServiceImpl::PlanOn(const store::CatalogSnapshot& snap, const v1::PlanRequest& req,
+                                        v1::PlanResponse* resp, bool fresh) {
+  if (fresh) {  // computed now, and remembered in place of an older answer
+    absl::Status s = server::Plan(snap, req, resp);
+    if (s.ok()) s = CheckAnswer(*resp);
+    if (s.ok()) memo_.Insert(AnswerMemo::Key(snap.catalog_version, req), *resp);
+    return s;
+  }
+  bool computed = false;
+  absl::Status s = Remembered(memo_, snap, req, resp, [&] {
+    computed = true;
+    return server::Plan(snap, req, resp);
+  });
+  if (s.ok() && !computed) resp->set_from_memo(true);
+  return s;
+}
+
 grpc::ServerUnaryReactor* PlannerServiceImpl::Plan(grpc::CallbackServerContext* ctx, const v1::PlanRequest* req,
                                                    v1::PlanResponse* resp) {
-  return Estimate(ctx, *req, resp, [&] {
-    const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
-    bool computed = false;
-    absl::Status s = Remembered(memo_, *snap, *req, resp, [&] {
-      computed = true;
-      return server::Plan(*snap, *req, resp);
-    });
-    if (s.ok() && !computed) resp->set_from_memo(true);
-    return s;
-  });
+  return Estimate(ctx, *req, resp, [&] { return PlanOn(*store_->Snapshot(), *req, resp); });
+}
+
+grpc::ServerWriteReactor<v1::WatchPlanResponse>* PlannerServiceImpl::WatchPlan(grpc::CallbackServerContext* ctx,
+                                                                               const v1::WatchPlanRequest* req) {
+  if (watch_hub_ == nullptr) {
+    auto* refused = new RefusedWrite<v1::WatchPlanResponse>();
+    refused->Finish(grpc::Status(grpc::StatusCode::UNAVAILABLE, "WatchPlan is not enabled on this server"));
+    return refused;
+  }
+  return WatchPlanReactor::Start(watch_hub_, store_, *req);
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContext* ctx, const v1::CompareRequest* req,

@@ -6,6 +6,7 @@
 #include "capplan/v1/planner.grpc.pb.h"
 #include "server/answer_memo.h"
 #include "server/store/catalog_store.h"
+#include "server/watch_hub.h"
 
 namespace capplan::server {
 
@@ -15,6 +16,9 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
 
   grpc::ServerUnaryReactor* Plan(grpc::CallbackServerContext* ctx, const capplan::v1::PlanRequest* req,
                                  capplan::v1::PlanResponse* resp) override;
+  // Unavailable until SetWatchHub; see watch_hub.h and watch_reactor.h.
+  grpc::ServerWriteReactor<capplan::v1::WatchPlanResponse>* WatchPlan(
+      grpc::CallbackServerContext* ctx, const capplan::v1::WatchPlanRequest* req) override;
   grpc::ServerUnaryReactor* Compare(grpc::CallbackServerContext* ctx, const capplan::v1::CompareRequest* req,
                                     capplan::v1::CompareResponse* resp) override;
   grpc::ServerUnaryReactor* Tco(grpc::CallbackServerContext* ctx, const capplan::v1::TcoRequest* req,
@@ -44,8 +48,17 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
                                              const capplan::v1::ListTcoScenariosRequest* req,
                                              capplan::v1::ListTcoScenariosResponse* resp) override;
 
+  // Plan's answer on `snap`, from the memo or computed and checked: what Plan answers, for
+  // the watch hub's recomputations. `fresh`: computed now even if remembered (prices "as
+  // of now" move with the clock), and remembered.
+  absl::Status PlanOn(const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
+                      capplan::v1::PlanResponse* resp, bool fresh = false);
+  // The hub WatchPlan registers with; set once before the server starts.
+  void SetWatchHub(WatchHub* hub) { watch_hub_ = hub; }
+
  private:
   const store::CatalogStore* store_;
+  WatchHub* watch_hub_ = nullptr;
   AnswerMemo memo_;  // Plan and Compare answers by (catalog version, request)
 };
 

@@ -19,6 +19,7 @@
 #include "server/store/catalog_store.h"
 #include "server/tco_exporter.h"
 #include "server/tco_scenario.h"
+#include "server/watch_hub.h"
 #include "server/web/web_assets.h"
 
 namespace capplan::server {
@@ -59,6 +60,9 @@ struct Server::State {
   std::unique_ptr<prometheus::Exposer> exposer;
   std::unique_ptr<PlannerServiceImpl> planner;
   std::unique_ptr<AdminServiceImpl> admin;
+  // After the services (its worker plans through the planner), before grpc_server (whose
+  // streams report to it until they are done).
+  std::unique_ptr<WatchHub> watch_hub;
   std::unique_ptr<grpc::Server> grpc_server;
   std::unique_ptr<http::HttpServer> http;  // after grpc_server: destroyed first
   int grpc_port = 0;
@@ -167,6 +171,24 @@ absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
   return absl::OkStatus();
 }
 
+// The planner and admin services, and the WatchPlan hub, which plans through the planner
+// (and its memo).
+void StartServices(const ServerOptions& options, Server::State* state) {
+  state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
+  state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
+  PlannerServiceImpl* planner = state->planner.get();
+  WatchHubOptions watch;
+  watch.max_watches = options.max_watches;
+  watch.max_workloads = options.max_watched_workloads;
+  watch.refresh_interval = options.watch_refresh_interval;
+  state->watch_hub = std::make_unique<WatchHub>(
+      state->store.get(),
+      [planner](const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
+                capplan::v1::PlanResponse* resp, bool fresh) { return planner->PlanOn(snap, req, resp, fresh); },
+      watch, WatchMetrics::Register(*state->metrics->registry()));
+  planner->SetWatchHub(state->watch_hub.get());
+}
+
 }  // namespace
 
 Server::Server(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -202,8 +224,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   absl::Status metrics = StartMetrics(options, state.get());
   if (!metrics.ok()) return metrics;
 
-  state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
-  state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
+  StartServices(options, state.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -256,6 +277,9 @@ void Server::Shutdown(std::chrono::milliseconds grace) {
     // HTTP first: it stops accepting and finishes its in-flight (in-process) calls while
     // gRPC still serves them.
     if (state_->http != nullptr) state_->http->Stop();
+    // Open watches never end by themselves: end them now (UNAVAILABLE, so that clients
+    // reconnect elsewhere) instead of letting them hold the whole grace period.
+    if (state_->watch_hub != nullptr) state_->watch_hub->Close();
     state_->grpc_server->Shutdown(std::chrono::system_clock::now() + grace);
     state_->grpc_server->Wait();
   }

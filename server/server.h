@@ -35,6 +35,13 @@ struct ServerOptions {
   // Concurrent client connections beyond those the server opens itself; more are closed on
   // accept (see accept_guard.h). 0: only the descriptor limit.
   int max_connections = 4096;
+  // WatchPlan: open streams, and distinct watched Plan requests (each recomputed once per
+  // catalog change); RESOURCE_EXHAUSTED beyond.
+  int max_watches = 10000;
+  int max_watched_workloads = 1000;
+  // How often every watched workload is recomputed without a catalog change (a price dated
+  // in the future takes effect without one); 0: never.
+  std::chrono::milliseconds watch_refresh_interval{60000};
   // Threads serving /metrics, and how long one may wait for a slow client's request.
   int metrics_threads = 8;
   int metrics_request_timeout_ms = 3000;

@@ -1,6 +1,7 @@
 // capplan plan training|serving: ranked options over every catalog GPU,
 // instance and owned pool, with the objective, constraints and view the caller
 // picks.
+#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <limits>
@@ -39,6 +40,9 @@ struct PlanFlags {
   double deadline_hours = 0;
   std::vector<std::string> owned_pools;
   bool explain = false;
+  bool watch = false;
+  v1::WatchPlanRequest watch_request;  // all but the plan
+  int64_t watch_updates = 0;           // 0: until interrupted
 };
 
 constexpr char kOwnedPoolHelp[] =
@@ -133,6 +137,15 @@ void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
   IntField(flags, "max_rejected", "candidates not chosen to return with --view=full", "40", 0, 200,
            [r](int64_t n) { r->set_max_rejected(static_cast<int32_t>(n)); });
   flags->Bool("explain", "print each option's explanation and provenance, then the formulas", &p->explain);
+  flags->Bool("watch", "keep watching: print the answer again whenever a catalog change moves the top options",
+              &p->watch);
+  v1::WatchPlanRequest* w = &p->watch_request;
+  NumberField(flags, "min_cost_change", "FRACTION", "with --watch: a cost change worth an update", "0.01", 1e-6, true,
+              10, [w](double f) { w->set_min_cost_change_fraction(f); });
+  IntField(flags, "watch_top_n", "with --watch: how many of the best options are watched", "3", 1, 100,
+           [w](int64_t n) { w->set_top_n(static_cast<int32_t>(n)); });
+  IntField(flags, "watch_updates", "with --watch: stop after this many updates", "0: until interrupted", 0, kInt32Max,
+           [p](int64_t n) { p->watch_updates = n; });
 }
 
 absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
@@ -241,6 +254,56 @@ void PrintRejected(const v1::PlanResponse& resp, int limit) {
   }
 }
 
+// One watch update: why, what changed, then the answer's table.
+void PrintWatchUpdate(const v1::WatchPlanResponse& u, bool serving) {
+  std::cout << "catalog version " << u.catalog_version() << ": "
+            << EnumLabel(v1::WatchReason_Name(u.reason()), "WATCH_REASON_") << "\n";
+  // "-" for the side an added or removed option lacks.
+  auto rank = [](int r) { return r > 0 ? absl::StrCat("#", r) : std::string("-"); };
+  for (const v1::WatchOptionChange& c : u.changes()) {
+    std::cout << "  " << EnumLabel(v1::WatchChangeKind_Name(c.kind()), "WATCH_CHANGE_KIND_") << " " << c.option()
+              << ": " << rank(c.rank_before()) << " -> " << rank(c.rank_after()) << ", $/h "
+              << (c.rank_before() > 0 ? Usd(c.cost_usd_per_hour_before()) : "-") << " -> "
+              << (c.rank_after() > 0 ? Usd(c.cost_usd_per_hour_after()) : "-");
+    if (c.rank_before() > 0 && c.rank_after() > 0) {
+      std::cout << absl::StrFormat(" (cost %+.1f%%)", c.cost_change_fraction() * 100);
+    }
+    std::cout << "\n";
+  }
+  if (u.reason() == v1::WATCH_REASON_NO_LONGER_FEASIBLE) {
+    std::cout << "  no option fits: " << u.plan_status_message() << "\n";
+  } else {
+    PrintOptionTable(u.plan(), serving);
+  }
+  std::cout << std::endl;  // flushed: a reader of a pipe sees each update as it comes
+}
+
+// `capplan plan ... --watch`: prints each update until interrupted (or --watch_updates),
+// reconnecting when the server restarts.
+int RunWatch(const PlanFlags& p, const v1::PlanRequest& r, bool serving, GlobalOptions* global) {
+  v1::WatchPlanRequest w = p.watch_request;
+  *w.mutable_plan() = r;
+  client::Client client(global->client);
+  int64_t seen = 0;
+  client::WatchOptions options;
+  options.on_reconnect = [](const absl::Status& why, std::chrono::milliseconds backoff) {
+    std::cerr << "capplan: the watch ended (" << why << "); reconnecting in " << backoff.count() << " ms\n";
+  };
+  absl::Status s = client.WatchPlan(
+      w,
+      [&](const v1::WatchPlanResponse& u) {
+        if (global->json) {
+          PrintJson(u);
+          std::cout.flush();
+        } else {
+          PrintWatchUpdate(u, serving);
+        }
+        return p.watch_updates == 0 || ++seen < p.watch_updates;
+      },
+      nullptr, options);
+  return s.ok() ? 0 : Fail(s);
+}
+
 }  // namespace
 
 int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
@@ -260,6 +323,7 @@ int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
   absl::Status s = BuildWorkload(workload, &r);
   if (s.ok()) s = FinishRequest(p, &r);
   if (!s.ok()) return UsageError(info.path, std::string(s.message()));
+  if (p.watch) return RunWatch(p, r, serving, global);
   client::Client client(global->client);
   absl::StatusOr<v1::PlanResponse> resp = client.Plan(r);
   if (!resp.ok()) return Fail(resp.status());

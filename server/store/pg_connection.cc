@@ -82,7 +82,10 @@ void PgConnection::Fail(PGresult* result, const std::string& what) {
   if (!detail.empty()) absl::StrAppend(&message, " (", detail, ")");
   if (message.empty()) message = OneLine(PQerrorMessage(conn_));
   if (result != nullptr) PQclear(result);
-  const absl::StatusCode code = lost ? absl::StatusCode::kUnavailable : PgCode(sqlstate);
+  // An error without a SQLSTATE comes from libpq itself, not from the server: in practice the
+  // connection failing ("server closed the connection unexpectedly" after PostgreSQL went
+  // away, reported while libpq still thinks the connection is up). Retryable, not Internal.
+  const absl::StatusCode code = lost || sqlstate.empty() ? absl::StatusCode::kUnavailable : PgCode(sqlstate);
   if (lost || absl::StartsWith(sqlstate, "08") || absl::StartsWith(sqlstate, "57P")) {
     in_tx_ = false;
     throw sql::Error(absl::Status(code, absl::StrCat("catalog database unreachable at ", host_, ": ", message)));

@@ -4,9 +4,14 @@
   k8s     the manifests parse, render with `kubectl kustomize` where kubectl exists, and hang
           together: gRPC probes, resources, non-root, the volume and secret they mount, and
           selectors of the Service, ServiceMonitor and PDB that match the pod labels.
+  k8s-replicas  the same for k8s/replicas, and: 3+ replicas without a volume, the DSN from
+          a Secret, a startup probe, spread over nodes, PDB minAvailable 2, an autoscaling/v2
+          HPA on CPU from 3.
+  compose-replicas  compose-replicas.yaml: PostgreSQL 15 with a health check and 2+ capplan
+          replicas on one postgresql:// DSN that wait for it, on distinct host ports.
   docker  every shared library capplan-server and capplan link comes from a package the
           Dockerfile's runtime stage installs (or one of their dependencies, or the base).
-Usage: check_deploy.py k8s DEPLOY_DIR | docker DEPLOY_DIR BINARY...
+Usage: check_deploy.py k8s|k8s-replicas|compose-replicas DEPLOY_DIR | docker DEPLOY_DIR BINARY...
 """
 import os
 import re
@@ -22,29 +27,60 @@ def fail(msg):
     sys.exit(1)
 
 
-def check_k8s(deploy):
-    k8s = os.path.join(deploy, "k8s")
-    kust = yaml.safe_load(open(os.path.join(k8s, "kustomization.yaml")))
+def render(kdir):
+    """The objects of the kustomization in `kdir`, and the labels its `labels` transformers
+    add: rendered by `kubectl kustomize` where kubectl exists, else read as written (resource
+    directories followed, nothing transformed)."""
+    kust = yaml.safe_load(open(os.path.join(kdir, "kustomization.yaml")))
+    labels = dict(kust.get("labels", [{}])[0].get("pairs", {}))
+    if shutil.which("kubectl"):
+        out = subprocess.run(["kubectl", "kustomize", kdir], check=True, capture_output=True, text=True).stdout
+        docs = [d for d in yaml.safe_load_all(out) if d]
+        print(f"{kdir}: rendered with kubectl kustomize:", len(docs), "objects")
+        return docs, labels
     docs = []
     for name in kust["resources"]:
-        docs += [d for d in yaml.safe_load_all(open(os.path.join(k8s, name))) if d]
-    if shutil.which("kubectl"):
-        out = subprocess.run(["kubectl", "kustomize", k8s], check=True, capture_output=True, text=True).stdout
-        docs = [d for d in yaml.safe_load_all(out) if d]
-        print("rendered with kubectl kustomize:", len(docs), "objects")
-    else:
-        print("kubectl not installed: checking the manifests as written")
+        path = os.path.join(kdir, name)
+        if os.path.isdir(path):
+            sub, sub_labels = render(path)
+            docs += sub
+            labels.update(sub_labels)
+        else:
+            docs += [d for d in yaml.safe_load_all(open(path)) if d]
+    print(f"{kdir}: kubectl not installed: checking the manifests as written")
+    return docs, labels
+
+
+def check_k8s(deploy):
+    """deploy/k8s: one replica on a SQLite volume."""
+    docs, extra = render(os.path.join(deploy, "k8s"))
+    by_kind, pod, c, env, vols = check_common(docs, extra, ["PersistentVolumeClaim"])
+    dep = by_kind["Deployment"][0]
+    if dep["spec"]["replicas"] != 1 or dep["spec"]["strategy"]["type"] != "Recreate":
+        fail("single-writer SQLite: one replica, Recreate strategy")
+    pvc = by_kind["PersistentVolumeClaim"][0]["metadata"]["name"]
+    if not any(v.get("persistentVolumeClaim", {}).get("claimName") == pvc for v in vols.values()):
+        fail(f"no volume uses the PVC {pvc}")
+    mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+    if not (env.get("CAPPLAN_DB") or "").startswith(mounts["data"]):
+        fail("CAPPLAN_DB is not on the data volume")
+    print("k8s manifests: OK")
+
+
+def check_common(docs, extra_labels, kinds):
+    """What both overlays share: probes, resources, non-root, the token Secret and its mode,
+    selectors that match the pod labels, ports, the ServiceMonitor and the price refresh.
+    Returns (objects by kind, pod template, container, env values, volumes by name)."""
     by_kind = {}
     for d in docs:
         by_kind.setdefault(d["kind"], []).append(d)
-    for kind in ["Deployment", "Service", "PersistentVolumeClaim", "Secret", "ServiceMonitor",
-                 "PodDisruptionBudget"]:
+    for kind in ["Deployment", "Service", "Secret", "ServiceMonitor", "PodDisruptionBudget"] + kinds:
         if kind not in by_kind:
             fail(f"no {kind}")
     dep = by_kind["Deployment"][0]
     pod = dep["spec"]["template"]
     labels = dict(pod["metadata"].get("labels", {}))
-    labels.update(kust.get("labels", [{}])[0].get("pairs", {}))
+    labels.update(extra_labels)
     c = pod["spec"]["containers"][0]
     for probe in ["readinessProbe", "livenessProbe"]:
         if "grpc" not in c.get(probe, {}):
@@ -54,19 +90,14 @@ def check_k8s(deploy):
             fail(f"resources.{k} needs cpu and memory")
     if not pod["spec"]["securityContext"].get("runAsNonRoot"):
         fail("pod must run as non-root")
-    if dep["spec"]["replicas"] != 1 or dep["spec"]["strategy"]["type"] != "Recreate":
-        fail("single-writer SQLite: one replica, Recreate strategy")
     vols = {v["name"]: v for v in pod["spec"]["volumes"]}
-    pvc = by_kind["PersistentVolumeClaim"][0]["metadata"]["name"]
-    secret = by_kind["Secret"][0]["metadata"]["name"]
-    if not any(v.get("persistentVolumeClaim", {}).get("claimName") == pvc for v in vols.values()):
-        fail(f"no volume uses the PVC {pvc}")
+    secret = "capplan-admin-tokens"
+    if secret not in {s["metadata"]["name"] for s in by_kind["Secret"]}:
+        fail(f"no Secret {secret}")
     if not any(v.get("secret", {}).get("secretName") == secret for v in vols.values()):
         fail(f"no volume mounts the Secret {secret}")
     env = {e["name"]: e.get("value") for e in c.get("env", [])}
     mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
-    if not env.get("CAPPLAN_DB", "").startswith(mounts["data"]):
-        fail("CAPPLAN_DB is not on the data volume")
     if not env.get("CAPPLAN_ADMIN_TOKEN_FILE", "").startswith(mounts["tokens"]):
         fail("CAPPLAN_ADMIN_TOKEN_FILE is not in the mounted secret")
     # The server refuses token files others may read (server/auth.h); Kubernetes' default
@@ -96,6 +127,9 @@ def check_k8s(deploy):
                       ("CAPPLAN_HTTP_LISTEN", "http")):
         if env.get(var) != f"0.0.0.0:{container_ports[port]}":
             fail(f"{var} is {env.get(var)!r}, not 0.0.0.0:{container_ports[port]}")
+    for probe in ["readinessProbe", "livenessProbe", "startupProbe"]:
+        if probe in c and c[probe].get("grpc", {}).get("port") != container_ports["grpc"]:
+            fail(f"{probe} does not check the gRPC port")
     if not matches(by_kind["ServiceMonitor"][0]["spec"]["selector"]["matchLabels"]):
         fail("ServiceMonitor selector does not match")
     if by_kind["ServiceMonitor"][0]["spec"]["endpoints"][0]["port"] != "metrics":
@@ -103,7 +137,95 @@ def check_k8s(deploy):
     if not matches(by_kind["PodDisruptionBudget"][0]["spec"]["selector"]["matchLabels"]):
         fail("PDB selector does not match")
     check_price_refresh(by_kind, svc)
-    print("k8s manifests: OK")
+    by_kind["_labels"] = labels
+    return by_kind, pod, c, env, vols
+
+
+def check_k8s_replicas(deploy):
+    """deploy/k8s/replicas: three or more interchangeable replicas over PostgreSQL."""
+    docs, extra = render(os.path.join(deploy, "k8s", "replicas"))
+    by_kind, pod, c, env, vols = check_common(docs, extra, ["HorizontalPodAutoscaler"])
+    labels = by_kind["_labels"]
+    dep = by_kind["Deployment"][0]
+    replicas = dep["spec"]["replicas"]
+    if replicas < 3:
+        fail(f"replicas: {replicas}, want at least 3")
+    strategy = dep["spec"].get("strategy", {})
+    if strategy.get("type", "RollingUpdate") != "RollingUpdate" or \
+            strategy.get("rollingUpdate", {}).get("maxUnavailable") != 0:
+        fail("replicas: a RollingUpdate with maxUnavailable 0 (a new pod is ready before an old one goes)")
+    if "PersistentVolumeClaim" in by_kind or any("persistentVolumeClaim" in v for v in vols.values()):
+        fail("replicas: the catalog is in PostgreSQL; no PersistentVolumeClaim")
+    # The DSN comes from a Secret of the kustomization, and selects PostgreSQL.
+    db = [e for e in c["env"] if e["name"] == "CAPPLAN_DB"]
+    ref = db[0].get("valueFrom", {}).get("secretKeyRef") if db else None
+    if not ref or "value" in db[0]:
+        fail("replicas: CAPPLAN_DB must come from a secretKeyRef, not a literal")
+    secrets = {s["metadata"]["name"]: s for s in by_kind["Secret"]}
+    if ref["name"] not in secrets:
+        fail(f"replicas: CAPPLAN_DB names Secret {ref['name']}, which the kustomization lacks")
+    dsn = secrets[ref["name"]].get("stringData", {}).get(ref["key"], "")
+    if not dsn.startswith("postgresql://"):
+        fail(f"replicas: Secret {ref['name']} key {ref['key']} is not a postgresql:// DSN")
+    if "startupProbe" not in c:
+        fail("replicas: a startupProbe (the snapshot load from PostgreSQL can take a while)")
+    spread = pod["spec"].get("topologySpreadConstraints", [])
+    by_host = [t for t in spread if t["topologyKey"] == "kubernetes.io/hostname"]
+    if not by_host:
+        fail("replicas: no topologySpreadConstraint over kubernetes.io/hostname")
+    for t in spread:
+        sel = t.get("labelSelector", {}).get("matchLabels", {})
+        if not sel or any(labels.get(k) != v for k, v in sel.items()):
+            fail(f"replicas: the spread over {t['topologyKey']} does not select the pods")
+    pdb = by_kind["PodDisruptionBudget"][0]["spec"]
+    if pdb.get("minAvailable") != 2 or "maxUnavailable" in pdb:
+        fail("replicas: the PodDisruptionBudget keeps minAvailable 2")
+    hpa = by_kind["HorizontalPodAutoscaler"][0]
+    if hpa["apiVersion"] != "autoscaling/v2":
+        fail("replicas: the HorizontalPodAutoscaler must be autoscaling/v2")
+    target = hpa["spec"]["scaleTargetRef"]
+    if target["kind"] != "Deployment" or target["name"] != dep["metadata"]["name"]:
+        fail("replicas: the autoscaler does not scale the Deployment")
+    lo, hi = hpa["spec"].get("minReplicas", 1), hpa["spec"]["maxReplicas"]
+    if lo < 3 or lo > replicas or hi <= lo or lo <= pdb["minAvailable"]:
+        fail(f"replicas: autoscaler {lo}..{hi} must start at 3 or more, above the budget's minAvailable")
+    cpu = [m for m in hpa["spec"].get("metrics", [])
+           if m["type"] == "Resource" and m["resource"]["name"] == "cpu"]
+    if not cpu or cpu[0]["resource"]["target"].get("type") != "Utilization":
+        fail("replicas: the autoscaler needs a CPU utilization target")
+    if "cpu" not in c["resources"]["requests"]:
+        fail("replicas: CPU utilization needs a CPU request")
+    print("k8s replica manifests: OK")
+
+
+def check_compose_replicas(deploy):
+    """deploy/compose-replicas.yaml: PostgreSQL with a health check, two or more capplan
+    replicas on the same postgresql:// DSN that wait for it, on distinct host ports."""
+    doc = yaml.safe_load(open(os.path.join(deploy, "compose-replicas.yaml")))
+    services = doc["services"]
+    pg = [n for n, s in services.items() if str(s.get("image", "")).startswith("postgres:15")]
+    if not pg:
+        fail("compose: no postgres:15 service")
+    if "healthcheck" not in services[pg[0]]:
+        fail("compose: PostgreSQL needs a healthcheck for the replicas to wait on")
+    replicas = {n: s for n, s in services.items() if s.get("build", {}).get("dockerfile") == "deploy/Dockerfile"}
+    if len(replicas) < 2:
+        fail(f"compose: {len(replicas)} capplan replicas, want 2 or more")
+    host_ports = []
+    dsns = set()
+    for name, s in replicas.items():
+        dsn = s.get("environment", {}).get("CAPPLAN_DB", "")
+        if not dsn.startswith("postgresql://") or f"@{pg[0]}:5432/" not in dsn:
+            fail(f"compose: {name} CAPPLAN_DB is not a postgresql:// DSN for the {pg[0]} service")
+        dsns.add(dsn)
+        if s.get("depends_on", {}).get(pg[0], {}).get("condition") != "service_healthy":
+            fail(f"compose: {name} must wait for {pg[0]} to be healthy")
+        host_ports += [p.split(":")[0] for p in s.get("ports", [])]
+    if len(dsns) != 1:
+        fail("compose: the replicas must share one catalog DSN")
+    if len(host_ports) != len(set(host_ports)):
+        fail(f"compose: host ports collide: {sorted(host_ports)}")
+    print(f"compose-replicas.yaml: PostgreSQL and {len(replicas)} replicas: OK")
 
 
 def check_price_refresh(by_kind, svc):
@@ -207,6 +329,10 @@ def check_docker(deploy, binaries):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "k8s":
         check_k8s(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "k8s-replicas":
+        check_k8s_replicas(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "compose-replicas":
+        check_compose_replicas(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "docker":
         check_docker(sys.argv[2], sys.argv[3:])
     else:

@@ -531,5 +531,18 @@ TEST(CliImportTest, PublicCatalogFilesImportThroughTheCliAndShowInTheCatalog) {
   EXPECT_TRUE(Contains(h200.stdout_text, "p5en.48xlarge")) << h200.stdout_text;  // AWS, 84.8
 }
 
+TEST_F(CliTest, PlanWatchPrintsTheFirstAnswerAndStopsWhenTold) {
+  std::vector<std::string> args = kLoraTraining;
+  args.insert(args.end(), {"--watch", "--watch_updates=1", "--min_cost_change=0.05"});
+  ExitResult r = Run(args);
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "catalog version 1: initial")) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "where")) << r.stdout_text;  // the options table
+  args.back() = "--min_cost_change=20";
+  ExitResult bad = Run(args);
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_TRUE(Contains(bad.stderr_text, "--min_cost_change")) << bad.stderr_text;
+}
+
 }  // namespace
 }  // namespace capplan::testing

@@ -173,6 +173,9 @@ TEST_F(OpenApiTest, DocumentMatchesTheDescriptors) {
   EXPECT_EQ(ops["PlannerService_ListPriceHistory"].first, "/v1/price-history");
   EXPECT_EQ(ops["AdminService_ImportPricesCsv"].first, "/v1/admin/import-prices-csv");
   EXPECT_EQ(ops["Health_Check"].first, "/v1/health");
+  // A server-streaming method (WatchPlan) has no HTTP route: gRPC only.
+  EXPECT_EQ(ops.count("PlannerService_WatchPlan"), 0u);
+  EXPECT_EQ(Post("/v1/watch-plan", "{}").status, 404);
 }
 
 }  // namespace
