@@ -71,10 +71,22 @@ void CatalogSync::CatchUp(int64_t seen_version) {
   if (reloaded.ok() && *reloaded) ++reloads_;
 }
 
+void CatalogSync::TakeNotified() {
+  int64_t newest = 0;
+  for (const std::string& payload : conn_->TakeNotifications()) {
+    int64_t v = 0;
+    if (absl::SimpleAtoi(payload, &v)) newest = std::max(newest, v);
+  }
+  CatchUp(newest);
+}
+
 bool CatalogSync::WaitAndDrain() {
   const int timeout_ms = options_.poll_interval_ms > 0 ? options_.poll_interval_ms : -1;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
+    // A notification that arrived while the version check (or a reload) ran is already in
+    // libpq's queue and will not make the socket readable again: take it before waiting.
+    TakeNotified();
     int wait_ms = -1;
     if (timeout_ms > 0) {
       wait_ms = static_cast<int>(std::max<int64_t>(
@@ -89,12 +101,7 @@ bool CatalogSync::WaitAndDrain() {
     if ((fds[0].revents & (POLLIN | POLLERR | POLLHUP)) == 0) continue;
     if (!conn_->ConsumeInput()) return false;
     // Every notification queued so far, then one reload for all of them.
-    int64_t newest = 0;
-    for (const std::string& payload : conn_->TakeNotifications()) {
-      int64_t v = 0;
-      if (absl::SimpleAtoi(payload, &v)) newest = std::max(newest, v);
-    }
-    CatchUp(newest);
+    TakeNotified();
     if (timeout_ms < 0) continue;
     if (std::chrono::steady_clock::now() >= deadline) break;
   }

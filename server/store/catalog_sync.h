@@ -44,6 +44,8 @@ class CatalogSync {
   bool Connect();
   // Reloads when the database's version (or a notified one) is ahead of the snapshot.
   void CatchUp(int64_t seen_version);
+  // Catches up to the newest notified version among those libpq has queued.
+  void TakeNotified();
   // Waits for a notification, the poll interval or Stop; false when the connection is lost.
   bool WaitAndDrain();
   // Sleeps `ms` unless stopped first.
