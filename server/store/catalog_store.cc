@@ -354,30 +354,33 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
     for (const auto& kv : key.text) absl::StrAppend(&entity, "/", kv.second);
   }
   bool committing = false;
+  std::optional<WriteResult> replay;
   try {
     sql::Transaction tx(db, sql::TxKind::kWrite);
     absl::StatusOr<std::optional<WriteResult>> earlier = EarlierResult(ctx);
     if (!earlier.ok()) return earlier.status();
-    if (earlier->has_value()) return **earlier;  // a retry: nothing to apply
-    absl::StatusOr<std::string> before = RowJson(key);
-    if (!before.ok()) return before.status();
-    absl::StatusOr<int64_t> id = apply();
-    if (!id.ok()) return id.status();  // the transaction rolls back on scope exit
-    if (*id > 0) {
-      result.id = *id;
-      if (key.text.empty()) key.id = *id;
+    replay = *earlier;
+    if (!replay.has_value()) {  // otherwise a retry: nothing to apply, the transaction rolls back
+      absl::StatusOr<std::string> before = RowJson(key);
+      if (!before.ok()) return before.status();
+      absl::StatusOr<int64_t> id = apply();
+      if (!id.ok()) return id.status();  // the transaction rolls back on scope exit
+      if (*id > 0) {
+        result.id = *id;
+        if (key.text.empty()) key.id = *id;
+      }
+      if (key.id > 0) absl::StrAppend(&entity, "/", key.id);
+      absl::StatusOr<std::string> after =
+          key.audit_after.empty() ? RowJson(key) : absl::StatusOr<std::string>(key.audit_after);
+      if (!after.ok()) return after.status();
+      result.catalog_version = BumpAndAudit(ctx, entity, *before, *after);
+      RecordRequest(ctx, result);
+      // Checked again last: a drain or an unlinked file since the start rolls the write back.
+      may = MayCommit();
+      if (!may.ok()) return may;
+      committing = true;
+      tx.commit();
     }
-    if (key.id > 0) absl::StrAppend(&entity, "/", key.id);
-    absl::StatusOr<std::string> after =
-        key.audit_after.empty() ? RowJson(key) : absl::StatusOr<std::string>(key.audit_after);
-    if (!after.ok()) return after.status();
-    result.catalog_version = BumpAndAudit(ctx, entity, *before, *after);
-    RecordRequest(ctx, result);
-    // Checked again last: a drain or an unlinked file since the start rolls the write back.
-    may = MayCommit();
-    if (!may.ok()) return may;
-    committing = true;
-    tx.commit();
   } catch (const sql::Error& e) {
     absl::Status s = e.WithContext(absl::StrCat(ctx.method, " ", entity));
     // A COMMIT whose answer was lost says so itself; before it, nothing was applied.
@@ -386,6 +389,7 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
     }
     return s;
   }
+  if (replay.has_value()) return Replayed(*replay);
   // Committed. A draining server is going away: answering now matters more than publishing
   // (a large reload could outlast the shutdown grace and leave the client without an answer).
   if (draining_) {
@@ -399,6 +403,18 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
                                             " but could not publish it: ", published.message()));
   }
   return result;
+}
+
+WriteResult CatalogStore::Replayed(const WriteResult& earlier) {
+  // The first attempt committed but its answer was lost (or it was answered on another
+  // replica): make sure this replica's next read sees it, as for a fresh write. A failed
+  // reload is left to the sync thread; the write itself stands either way.
+  if (!draining_ && Snapshot()->catalog_version < earlier.catalog_version) {
+    Key everything;
+    everything.reload = kAllTables;
+    (void)Publish(everything, WriteResult());
+  }
+  return earlier;
 }
 
 absl::StatusOr<std::vector<AuditEntry>> CatalogStore::AuditLog(int limit) {

@@ -229,6 +229,9 @@ class CatalogStore {
   // can tell.
   std::optional<CatalogTables> Patch(const CatalogSnapshot& prev, const Key& key, const WriteResult& result);
 
+  // The answer to a retried write (same request id) that already committed, published first
+  // when this replica's snapshot does not hold it yet.
+  WriteResult Replayed(const WriteResult& earlier) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   absl::StatusOr<std::string> RowJson(const Key& key);
   // Ok when a write may commit now: not draining, and the database file is still the one
   // opened. Otherwise the refusal; a replaced file also marks the store unusable.

@@ -53,6 +53,7 @@ void CatalogSync::Nap(int ms) {
 bool CatalogSync::Connect() {
   try {
     conn_ = PgConnection::Open(options_.dsn);
+    conn_->set_reconnect(false);
     if (options_.listen) conn_->Exec(absl::StrCat("LISTEN ", kCatalogChannel));
     up_ = true;
     return true;
@@ -131,7 +132,9 @@ void CatalogSync::Run() {
         continue;
       }
     }
-    if (!WaitAndDrain()) {
+    if (WaitAndDrain()) {
+      up_ = true;
+    } else {
       up_ = false;
       conn_.reset();
     }

@@ -38,6 +38,8 @@ absl::StatusCode PgCode(const std::string& sqlstate) {
       sqlstate == "40001" || sqlstate == "40P01") {
     return absl::StatusCode::kUnavailable;
   }
+  // lock_not_available: another replica's write held the write lock past lock_timeout.
+  if (sqlstate == "55P03") return absl::StatusCode::kUnavailable;
   if (sqlstate == "23505") return absl::StatusCode::kAlreadyExists;
   if (sqlstate == "23503") return absl::StatusCode::kFailedPrecondition;
   if (absl::StartsWith(sqlstate, "23") || absl::StartsWith(sqlstate, "22")) return absl::StatusCode::kInvalidArgument;
@@ -72,6 +74,9 @@ void PgConnection::Reconnect() {
   // Acknowledged means durable: never weaker than the server's default, whatever the role or
   // database was configured with.
   Exec("SET synchronous_commit TO on");
+  // A replica frozen or cut off inside a write transaction must not hold the write lock (and
+  // with it every other replica's writes) until TCP gives up: the server ends such a session.
+  Exec("SET idle_in_transaction_session_timeout TO '60s'");
 }
 
 void PgConnection::Fail(PGresult* result, const std::string& what) {
@@ -99,7 +104,7 @@ pg_result* PgConnection::Retrying(const Send& send) {
   // capplan runs only reads and idempotent statements (schema checks, CREATE ... IF NOT
   // EXISTS, SET, BEGIN), so a broken or dropped connection is replaced and the statement sent
   // again once: the first call after the server came back succeeds.
-  const bool may_retry = !in_tx_;
+  const bool may_retry = !in_tx_ && reconnect_;
   if (!Connected()) {
     if (!may_retry) {
       throw sql::Error(
@@ -143,6 +148,9 @@ void PgConnection::Begin(sql::TxKind kind) {
   in_tx_ = true;
   if (kind != sql::TxKind::kWrite) return;
   try {
+    // Waiting for another replica's write is bounded like SQLite's busy timeout: past it the
+    // write fails Unavailable (55P03) instead of pinning this replica's writers.
+    Exec("SET LOCAL lock_timeout TO '10s'");
     Exec(absl::StrCat("SELECT pg_advisory_xact_lock(", kPgWriteLock, ")"));
   } catch (const sql::Error&) {
     Rollback();  // no Transaction object exists yet to do it

@@ -52,6 +52,9 @@ class PgConnection final : public sql::Connection {
   // The payloads of the notifications received so far.
   std::vector<std::string> TakeNotifications();
   const std::string& host() const { return host_; }
+  // Off for the sync thread's connection: a replacement made behind its back would not be
+  // LISTENing, so a lost connection must reach the thread, which reconnects and LISTENs again.
+  void set_reconnect(bool reconnect) { reconnect_ = reconnect; }
 
  private:
   PgConnection(std::string dsn, pg_conn* conn);
@@ -66,6 +69,7 @@ class PgConnection final : public sql::Connection {
   std::string host_;
   pg_conn* conn_;
   bool in_tx_ = false;
+  bool reconnect_ = true;
 };
 
 // A statement on `conn` (pg_statement.cc): `sql` with SQLite-style placeholders.

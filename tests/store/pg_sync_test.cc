@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pg_store_fixture.h"
+#include "server/store/pg_connection.h"
 
 namespace capplan::store {
 namespace {
@@ -150,6 +151,24 @@ TEST_F(PgSyncTest, ConnectionLostDuringCommitIsUnavailableNeverOk) {
   absl::StatusOr<WriteResult> retry = a->SetPrice({"alice", "SetPrice", "req-commit", "fp"}, P5Price(53, 1750000000));
   ASSERT_TRUE(retry.ok()) << retry.status();
   EXPECT_EQ(retry->catalog_version, v0 + 1);
+}
+
+TEST_F(PgSyncTest, AWriterStuckHoldingTheWriteLockDelaysOthersBoundedly) {
+  const std::string dsn = FreshDatabase();
+  std::unique_ptr<CatalogStore> a = OpenStore(dsn);
+  ASSERT_NE(a, nullptr);
+  // A replica frozen inside a write transaction, as a session holding the write lock.
+  std::unique_ptr<PgConnection> stuck = PgConnection::Open(dsn);
+  stuck->Exec(absl::StrCat("SELECT pg_advisory_lock(", kPgWriteLock, ")"));
+  const auto t0 = Clock::now();
+  absl::StatusOr<WriteResult> blocked = a->SetPrice({"alice", "SetPrice"}, P5Price(54, 1750000000));
+  const double waited = SecondsSince(t0);
+  EXPECT_EQ(blocked.status().code(), absl::StatusCode::kUnavailable) << blocked.status();
+  EXPECT_GE(waited, 9.0);   // the 10 s lock_timeout, not an immediate refusal
+  EXPECT_LT(waited, 30.0);  // and not until TCP gives up
+  stuck->Exec(absl::StrCat("SELECT pg_advisory_unlock(", kPgWriteLock, ")"));
+  absl::StatusOr<WriteResult> after = a->SetPrice({"alice", "SetPrice"}, P5Price(54, 1750000000));
+  EXPECT_TRUE(after.ok()) << after.status();
 }
 
 TEST_F(PgSyncTest, CrashStopLosesNoAcknowledgedWrite) {
