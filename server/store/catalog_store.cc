@@ -430,9 +430,10 @@ absl::StatusOr<AuditPage> CatalogStore::AuditLog(const AuditQuery& query) {
     return absl::InvalidArgumentError(absl::StrCat("limit: must be in [1, 10000], got ", query.limit));
   }
   AuditPage page;
-  // A PostgreSQL connection serves one caller at a time (SQLite's is serialised by SQLite).
-  std::unique_lock<std::mutex> lock(write_mu_, std::defer_lock);
-  if (db_->is_postgres()) lock.lock();
+  // The writer's connection: a PostgreSQL connection serves one caller at a time, and on
+  // SQLite a read on it while a write transaction is open would see that write's audit row
+  // before it commits (or rolls back). So audit reads wait for the write in progress.
+  std::lock_guard<std::mutex> lock(write_mu_);
   try {
     // Each filter is off when its parameter is empty or 0; one statement serves every mix.
     sql::Statement q(Conn(),
