@@ -59,6 +59,32 @@ class RefusedWrite final : public grpc::ServerWriteReactor<Resp> {
 
 }  // namespace
 
+namespace {
+
+class PlanArenaHolder final : public grpc::MessageHolder<v1::PlanRequest, v1::PlanResponse> {
+ public:
+  PlanArenaHolder() : arena_(Options()) {
+    set_request(google::protobuf::Arena::CreateMessage<v1::PlanRequest>(&arena_));
+    set_response(google::protobuf::Arena::CreateMessage<v1::PlanResponse>(&arena_));
+  }
+  void Release() override { delete this; }
+
+ private:
+  static google::protobuf::ArenaOptions Options() {
+    google::protobuf::ArenaOptions o;
+    o.start_block_size = 16 * 1024;  // a FULL-view answer fits in a block or two
+    o.max_block_size = 64 * 1024;
+    return o;
+  }
+  google::protobuf::Arena arena_;
+};
+
+}  // namespace
+
+grpc::MessageHolder<v1::PlanRequest, v1::PlanResponse>* PlanArenaAllocator::AllocateMessages() {
+  return new PlanArenaHolder();
+}
+
 // `compute` answers from scratch; a repeated question on the same catalog version is
 // answered from the memo. Only answers that passed every check are remembered.
 template <typename Req, typename Resp, typename Fn>
