@@ -108,8 +108,6 @@ grpc::ServerUnaryReactor* AdminServiceImpl::Write(grpc::CallbackServerContext* c
   if (result.ok()) {
     resp->set_catalog_version(result->catalog_version);
     resp->set_id(result->id);
-    metrics_->SetCatalogVersion(result->catalog_version);
-    metrics_->SetOldestPrice(store_->Snapshot()->OldestCurrentPriceUnixSeconds());
   }
   reactor->Finish(ToGrpcStatus(result.status()));
   return reactor;
@@ -329,9 +327,8 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
       return absl::InvalidArgumentError(message);
     }
     FillImportResponse(*r, resp);
+    // The catalog gauges follow every published snapshot (server.cc, CatalogGaugeFeed).
     if (r->written) {
-      metrics_->SetCatalogVersion(r->write.catalog_version);
-      metrics_->SetOldestPrice(store_->Snapshot()->OldestCurrentPriceUnixSeconds());
       metrics_->SetLastPriceImport(req->provider(), static_cast<int64_t>(std::time(nullptr)));
     } else {
       resp->set_catalog_version(store_->Snapshot()->catalog_version);

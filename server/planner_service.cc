@@ -57,10 +57,6 @@ class RefusedWrite final : public grpc::ServerWriteReactor<Resp> {
   void OnDone() override { delete this; }
 };
 
-}  // namespace
-
-namespace {
-
 class PlanArenaHolder final : public grpc::MessageHolder<v1::PlanRequest, v1::PlanResponse> {
  public:
   PlanArenaHolder() : arena_(Options()) {
@@ -86,12 +82,13 @@ grpc::MessageHolder<v1::PlanRequest, v1::PlanResponse>* PlanArenaAllocator::Allo
 }
 
 // `compute` answers from scratch; a repeated question on the same catalog version is
-// answered from the memo. Only answers that passed every check are remembered.
+// answered from the memo unless `fresh` (then computed now and remembered in place of an
+// older answer). Only answers that passed every check are remembered.
 template <typename Req, typename Resp, typename Fn>
-absl::Status Remembered(AnswerMemo& memo, const store::CatalogSnapshot& snap, const Req& req, Resp* resp,
-                        Fn&& compute) {
+absl::Status Remembered(AnswerMemo& memo, const store::CatalogSnapshot& snap, const Req& req, Resp* resp, Fn&& compute,
+                        bool fresh = false) {
   const std::string key = AnswerMemo::Key(snap.catalog_version, req);
-  if (memo.Find(key, resp)) return absl::OkStatus();
+  if (!fresh && memo.Find(key, resp)) return absl::OkStatus();
   absl::Status s = compute();
   if (s.ok()) s = CheckAnswer(*resp);
   if (s.ok()) memo.Insert(key, *resp);
@@ -100,17 +97,14 @@ absl::Status Remembered(AnswerMemo& memo, const store::CatalogSnapshot& snap, co
 
 absl::Status PlannerServiceImpl::PlanOn(const store::CatalogSnapshot& snap, const v1::PlanRequest& req,
                                         v1::PlanResponse* resp, bool fresh) {
-  if (fresh) {  // computed now, and remembered in place of an older answer
-    absl::Status s = server::Plan(snap, req, resp);
-    if (s.ok()) s = CheckAnswer(*resp);
-    if (s.ok()) memo_.Insert(AnswerMemo::Key(snap.catalog_version, req), *resp);
-    return s;
-  }
   bool computed = false;
-  absl::Status s = Remembered(memo_, snap, req, resp, [&] {
-    computed = true;
-    return server::Plan(snap, req, resp);
-  });
+  absl::Status s = Remembered(
+      memo_, snap, req, resp,
+      [&] {
+        computed = true;
+        return server::Plan(snap, req, resp);
+      },
+      fresh);
   if (s.ok() && !computed) resp->set_from_memo(true);
   return s;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "admin_server.h"
 #include "capplan/v1/admin.pb.h"
 #include "capplan/v1/planner.pb.h"
 #include "server_process.h"
@@ -408,21 +409,22 @@ TEST_F(CliTest, TrainingTablesNameEndToEndAndSteadyState) {
   }
 }
 
+// The CLI against a server with an admin token (AdminServerTest), the token passed to it
+// through the environment as operators do.
+class CliAdminTest : public AdminServerTest {
+ protected:
+  ExitResult Run(std::vector<std::string> args) {
+    args.insert(args.begin(), {CAPPLAN_CLI_BINARY, "--server=" + server_->grpc_address()});
+    return RunProgram(args, 30000, {{"CAPPLAN_ADMIN_TOKEN", kAdminToken}});
+  }
+};
+
+using CliFabricTest = CliAdminTest;
+
 // Fabrics through the CLI: the catalog's table in vendor units, and the admin writes with a
 // token from the environment.
-TEST(CliFabricTest, ListsWritesAndRefusesDeletingAUsedFabric) {
-  TempDir dir;
-  const std::string token = "admin-token-0123456789abcdef";
-  WriteTokenFile(dir.path() + "/tokens", token + " alice admin\n");
-  std::vector<std::string> server_args = BaseArgs(dir);
-  server_args.push_back("--admin_token_file=" + dir.path() + "/tokens");
-  ServerProcess server(server_args);
-  ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
-  auto run = [&](std::vector<std::string> args) {
-    args.insert(args.begin(), {CAPPLAN_CLI_BINARY, "--server=" + server.grpc_address()});
-    return RunProgram(args, 30000, {{"CAPPLAN_ADMIN_TOKEN", token}});
-  };
-  ExitResult list = run({"catalog", "fabrics"});
+TEST_F(CliFabricTest, ListsWritesAndRefusesDeletingAUsedFabric) {
+  ExitResult list = Run({"catalog", "fabrics"});
   ASSERT_EQ(list.exit_code, 0) << list.stderr_text;
   // Amazon EC2 P5 page: 3,200 Gbps EFA per instance, printed per node as vendors do.
   EXPECT_TRUE(Contains(list.stdout_text, "aws-p5-efa")) << list.stdout_text;
@@ -430,11 +432,11 @@ TEST(CliFabricTest, ListsWritesAndRefusesDeletingAUsedFabric) {
 
   // 25 Gbit/s per 4-GPU node is stored per GPU: 25e9 / 8 / 4 bytes/s.
   ExitResult up =
-      run({"admin", "upsert-fabric", "--name=lab-rig", "--gpus_per_node=4", "--intra_link=pcie",
+      Run({"admin", "upsert-fabric", "--name=lab-rig", "--gpus_per_node=4", "--intra_link=pcie",
            "--intra_node_gbyte_per_s_per_gpu=32", "--network_kind=ethernet", "--network_gbit_per_s_per_node=25",
            "--network_latency_us=30", "--citation=lab inventory", "--as_of_date=2026-11-30"});
   ASSERT_EQ(up.exit_code, 0) << up.stderr_text;
-  ExitResult json = run({"--json", "catalog", "fabrics"});
+  ExitResult json = Run({"--json", "catalog", "fabrics"});
   const auto fabrics = ParseJson<v1::ListFabricsResponse>(json.stdout_text);
   bool found = false;
   for (const v1::Fabric& f : fabrics.fabrics()) {
@@ -446,40 +448,31 @@ TEST(CliFabricTest, ListsWritesAndRefusesDeletingAUsedFabric) {
   EXPECT_TRUE(found) << json.stdout_text;
 
   ExitResult inst =
-      run({"admin", "upsert-instance", "--provider=lab", "--instance_type=rig-4x-a10g", "--region=home", "--gpu=A10G",
+      Run({"admin", "upsert-instance", "--provider=lab", "--instance_type=rig-4x-a10g", "--region=home", "--gpu=A10G",
            "--gpu_count=4", "--fabric=lab-rig", "--citation=lab inventory", "--as_of_date=2026-11-30"});
   ASSERT_EQ(inst.exit_code, 0) << inst.stderr_text;
-  ExitResult del = run({"admin", "delete-fabric", "--name=lab-rig"});
+  ExitResult del = Run({"admin", "delete-fabric", "--name=lab-rig"});
   EXPECT_EQ(del.exit_code, 1);
   EXPECT_TRUE(Contains(del.stderr_text, "FAILED_PRECONDITION")) << del.stderr_text;
   EXPECT_TRUE(Contains(del.stderr_text, "lab rig-4x-a10g home")) << del.stderr_text;
 
   ExitResult bench =
-      run({"admin", "record-benchmark", "--gpu=A10G", "--model=Llama-2-7B", "--workload=training", "--precision=bf16",
+      Run({"admin", "record-benchmark", "--gpu=A10G", "--model=Llama-2-7B", "--workload=training", "--precision=bf16",
            "--gpu_count=4", "--value=4000", "--unit=tokens_per_second", "--tensor_parallel=2", "--pipeline_parallel=1",
            "--data_parallel=3", "--citation=test", "--as_of_date=2026-11-30"});
   EXPECT_EQ(bench.exit_code, 1);  // 2 x 1 x 3 is not 4 GPUs
   EXPECT_TRUE(Contains(bench.stderr_text, "gpu_count 4")) << bench.stderr_text;
-  ExitResult gpu = run({"admin", "upsert-gpu", "--name=A10G", "--fabric=lab-rig"});
+  ExitResult gpu = Run({"admin", "upsert-gpu", "--name=A10G", "--fabric=lab-rig"});
   ASSERT_EQ(gpu.exit_code, 0) << gpu.stderr_text;
-  ExitResult gpus = run({"--json", "catalog", "gpus"});
+  ExitResult gpus = Run({"--json", "catalog", "gpus"});
   EXPECT_TRUE(Contains(gpus.stdout_text, "\"default_fabric_name\": \"lab-rig\"")) << gpus.stdout_text;
 }
 
 // The public SkyPilot files as ops import them on a schedule (tests/store/fixtures: rows from
 // skypilot-org/skypilot-catalog), then the catalog lists the offers.
-TEST(CliImportTest, PublicCatalogFilesImportThroughTheCliAndShowInTheCatalog) {
-  TempDir dir;
-  const std::string token = "admin-token-0123456789abcdef";
-  WriteTokenFile(dir.path() + "/tokens", token + " ops admin\n");
-  std::vector<std::string> server_args = BaseArgs(dir);
-  server_args.push_back("--admin_token_file=" + dir.path() + "/tokens");
-  ServerProcess server(server_args);
-  ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
-  auto run = [&](std::vector<std::string> args) {
-    args.insert(args.begin(), {CAPPLAN_CLI_BINARY, "--server=" + server.grpc_address()});
-    return RunProgram(args, 30000, {{"CAPPLAN_ADMIN_TOKEN", token}});
-  };
+using CliImportTest = CliAdminTest;
+
+TEST_F(CliImportTest, PublicCatalogFilesImportThroughTheCliAndShowInTheCatalog) {
   const std::string fixtures = std::string(CAPPLAN_SOURCE_DIR) + "/tests/store/fixtures/";
   auto import = [&](const std::string& provider, const std::string& file, std::vector<std::string> extra) {
     std::vector<std::string> args = {"admin",
@@ -489,7 +482,7 @@ TEST(CliImportTest, PublicCatalogFilesImportThroughTheCliAndShowInTheCatalog) {
                                      "--citation=SkyPilot catalog " + file,
                                      "--as_of_date=2026-12-01"};
     args.insert(args.end(), extra.begin(), extra.end());
-    return run(args);
+    return Run(args);
   };
   // AWS: p5e's two rows have no on-demand price: 2 of 9 GPU rows, over the default 5%, so
   // exit 3; the other offers are in.
@@ -500,7 +493,7 @@ TEST(CliImportTest, PublicCatalogFilesImportThroughTheCliAndShowInTheCatalog) {
   EXPECT_TRUE(Contains(aws.stderr_text, "--max_skipped_fraction")) << aws.stderr_text;
 
   ExitResult dry =
-      run({"--json", "admin", "import-csv", "--provider=gcp", "--file=" + fixtures + "gcp_v7_vms.csv",
+      Run({"--json", "admin", "import-csv", "--provider=gcp", "--file=" + fixtures + "gcp_v7_vms.csv",
            "--citation=SkyPilot catalog", "--as_of_date=2026-12-01", "--dry_run", "--max_skipped_fraction=1"});
   ASSERT_EQ(dry.exit_code, 0) << dry.stderr_text;
   const auto diff = ParseJson<v1::ImportPricesCsvResponse>(dry.stdout_text);
@@ -519,15 +512,15 @@ TEST(CliImportTest, PublicCatalogFilesImportThroughTheCliAndShowInTheCatalog) {
   EXPECT_EQ(azure.exit_code, 0) << azure.stdout_text << azure.stderr_text;
   EXPECT_TRUE(Contains(azure.stdout_text, "row 9 AcceleratorCount")) << azure.stdout_text;
 
-  ExitResult h100 = run({"catalog", "instances", "--gpu=H100-SXM5-80GB"});
+  ExitResult h100 = Run({"catalog", "instances", "--gpu=H100-SXM5-80GB"});
   ASSERT_EQ(h100.exit_code, 0) << h100.stderr_text;
   // GCP a3-highgpu-1g: host 1.18251 + H100 4.20076 = 5.38327 USD/h.
   EXPECT_TRUE(Contains(h100.stdout_text, "a3-highgpu-1g")) << h100.stdout_text;
   EXPECT_TRUE(Contains(h100.stdout_text, "5.383")) << h100.stdout_text;
   EXPECT_TRUE(Contains(h100.stdout_text, "ca-central-1")) << h100.stdout_text;  // AWS p5, 113.068
-  ExitResult pcie = run({"catalog", "instances", "--gpu=H100-PCIe-80GB"});
+  ExitResult pcie = Run({"catalog", "instances", "--gpu=H100-PCIe-80GB"});
   EXPECT_TRUE(Contains(pcie.stdout_text, "Standard_NC40ads_H100_v5")) << pcie.stdout_text;  // Azure, 6.98
-  ExitResult h200 = run({"catalog", "instances", "--gpu=H200-SXM-141GB"});
+  ExitResult h200 = Run({"catalog", "instances", "--gpu=H200-SXM-141GB"});
   EXPECT_TRUE(Contains(h200.stdout_text, "p5en.48xlarge")) << h200.stdout_text;  // AWS, 84.8
 }
 
