@@ -124,8 +124,12 @@ void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffic
   const double b = static_cast<double>(s->decode_batch);
   const double capacity = b / (static_cast<double>(w.output_tokens) * s->step.seconds);
   const double lambda = w.requests_per_second;
-  s->decode_replicas =
-      std::max<int64_t>(1, static_cast<int64_t>(std::ceil(lambda / (capacity * w.target_utilization) - 1e-9)));
+  s->decode_replicas = ReplicasForLoad(lambda, capacity, w.target_utilization, capacity);
+  if (s->decode_replicas < 1) {
+    s->decode_status = absl::FailedPreconditionError(absl::StrCat(
+        "decode at tp=", s->tp, " serves ", Fixed(capacity, 4), " req/s a replica: too little for the load"));
+    return;
+  }
   s->decode_slot = MgcWait(lambda / static_cast<double>(s->decode_replicas), b / capacity, s->decode_batch, 0.0);
 }
 

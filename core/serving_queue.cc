@@ -122,7 +122,10 @@ int64_t ReplicasForLoad(double offered_per_second, double capacity_per_second, d
   if (!(capacity_per_second > 0) || !(slo_break_per_second > 0) || !(target_utilization > 0)) return 0;
   const double by_use = std::ceil(offered_per_second / (capacity_per_second * target_utilization) - 1e-9);
   const double by_slo = std::ceil(offered_per_second / slo_break_per_second - 1e-9);
-  const double n = std::max({1.0, by_use, by_slo});
+  double n = std::max({1.0, by_use, by_slo});
+  // A replica loaded to its full capacity (target_utilization 1, or a load within rounding of
+  // a multiple of capacity) has a queue that grows without bound: one more.
+  if (offered_per_second / n >= capacity_per_second * (1.0 - 1e-9)) n += 1;
   // Callers bound the load (<= 1e7 req/s); a break load this small means no count works.
   if (n > 1e9) return 0;
   return static_cast<int64_t>(n);

@@ -67,8 +67,9 @@ LatencyAtLoad LatencyAt(const ReplicaService& s, double load_per_second);
 double SloBreakLoad(const ReplicaService& s, double ttft_slo_seconds, double e2e_slo_seconds);
 
 // Replicas for `offered_per_second`: the utilisation rule ceil(load / (capacity x
-// target_utilization)), raised until the per-replica load is within the SLO break load.
-// 0 when no count meets the SLO (break load 0).
+// target_utilization)), raised until the per-replica load is within the SLO break load and
+// below capacity (a fully loaded replica's queue grows without bound). 0 when no count meets
+// the SLO (break load 0).
 int64_t ReplicasForLoad(double offered_per_second, double capacity_per_second, double target_utilization,
                         double slo_break_per_second);
 

@@ -222,6 +222,7 @@ void FillServingQueue(const planner::ServingChoice& c, v1::PlanOption* o) {
     v1::SloWarning* out = o->add_slo_warnings();
     out->set_metric(SloMetricToProto(w.metric));
     out->set_high_seconds(w.high_seconds);
+    out->set_high_unbounded(w.unbounded);
     out->set_slo_seconds(w.slo_seconds);
     out->set_meets_slo_at_requests_per_second(w.meets_slo_at_requests_per_second);
     out->set_meets_slo_at_batch_sequences(w.meets_slo_at_batch_sequences);

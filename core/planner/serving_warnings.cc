@@ -26,7 +26,8 @@ void AddLoadWarnings(const ServingWorkload& w, const ReplicaService& slow, int64
     if (c.slo <= 0 || c.high <= c.slo) continue;
     SloWarning& x = out->emplace_back();
     x.metric = c.metric;
-    x.high_seconds = c.high;
+    x.unbounded = at.saturated;
+    x.high_seconds = at.saturated ? 0 : c.high;
     x.slo_seconds = c.slo;
     const double per = c.metric == SloMetric::kTtftP99 ? SloBreakLoad(slow, c.slo, 0) : SloBreakLoad(slow, 0, c.slo);
     x.meets_slo_at_requests_per_second = per * n;

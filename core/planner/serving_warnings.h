@@ -20,7 +20,10 @@ const char* SloMetricName(SloMetric m);  // ttft_p99, tpot, e2e_p99
 
 struct SloWarning {
   SloMetric metric = SloMetric::kTtftP99;
-  double high_seconds = 0;  // the pessimistic figure
+  double high_seconds = 0;  // the pessimistic figure; 0 when unbounded
+  // The offered load saturates the pessimistic capacity: the p99 queue, and so this
+  // latency, grows without bound (TTFT, e2e only).
+  bool unbounded = false;
   double slo_seconds = 0;
   // The whole deployment's load at which the pessimistic p99 meets the SLO (TTFT, e2e); 0
   // when no load does.

@@ -482,5 +482,33 @@ TEST(PlannerServingTest, PessimisticTpotOverTheSloIsAWarningWithABatchThatMeetsI
   EXPECT_TRUE(p->options.front().warnings.empty());
 }
 
+// At 95% planned use the pessimistic capacity (the low efficiency) of the replicas sized at
+// the point efficiency is below the offered load: the pessimistic queue grows without bound.
+// The warning says so with a flag rather than an infinite latency (which no API answer may
+// hold), and still names the load these replicas would meet the SLO at.
+TEST(PlannerServingTest, PessimisticQueueThatGrowsWithoutBoundIsFlaggedNotInfinite) {
+  FakeCatalog c;
+  c.AddOffer("lambda", "gpu_1x_h100_sxm5", "us-east-1", "H100-SXM5-80GB", 1, 3.29);
+  ServingWorkload w = SevenB();
+  w.target_utilization = 0.95;
+  w.ttft_slo_seconds = 1;
+  absl::StatusOr<ServingPlan> p = PlanServing(c, w, Query());
+  ASSERT_TRUE(p.ok()) << p.status();
+  const ServingChoice* o = FirstOf(*p, ServingDeployment::kColocated);
+  ASSERT_NE(o, nullptr);
+  ASSERT_LT(o->estimate.requests_per_second_low * static_cast<double>(o->estimate.replicas), 35);
+  EXPECT_LE(o->latency.ttft_p99_seconds, 1);  // the point estimate meets the SLO
+  const SloWarning* ttft = nullptr;
+  for (const SloWarning& x : o->warnings) {
+    if (x.metric == SloMetric::kTtftP99) ttft = &x;
+  }
+  ASSERT_NE(ttft, nullptr);
+  EXPECT_TRUE(ttft->unbounded);
+  EXPECT_EQ(ttft->high_seconds, 0);
+  EXPECT_GT(ttft->meets_slo_at_requests_per_second, 0);
+  EXPECT_LT(ttft->meets_slo_at_requests_per_second, 35);
+  EXPECT_NE(ttft->message.find("grows without bound"), std::string::npos) << ttft->message;
+}
+
 }  // namespace
 }  // namespace capplan::core::planner

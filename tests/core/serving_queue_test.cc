@@ -130,5 +130,23 @@ TEST(ReplicasForLoadTest, TightSloAddsReplicasBeyondTheUtilisationRule) {
   EXPECT_EQ(ReplicasForLoad(10, 1, 0.7, 0), 0);  // no count meets it
 }
 
+// At 100% planned use (target_utilization_fraction allows 1.0) a load that is an exact
+// multiple of capacity would leave every replica saturated, its p99 infinite: one more.
+TEST(ReplicasForLoadTest, NoReplicaIsPlannedAtFullCapacity) {
+  EXPECT_EQ(ReplicasForLoad(10, 1, 1.0, 1), 11);
+  EXPECT_EQ(ReplicasForLoad(10, 2.5, 1.0, 2.5), 5);
+  const int64_t n = ReplicasForLoad(35, 35.0 / 3.0, 1.0, 35.0 / 3.0);
+  ReplicaService s;
+  s.ttft_seconds = 0.05;
+  s.tpot_seconds = 0.01;
+  s.output_tokens = 100;
+  s.batch = 8;
+  s.capacity_per_second = 35.0 / 3.0;
+  s.prefill_busy_seconds = 0.02;
+  const LatencyAtLoad l = LatencyAt(s, 35 / static_cast<double>(n));
+  EXPECT_FALSE(l.saturated) << n;
+  EXPECT_TRUE(std::isfinite(l.ttft_p99_seconds));
+}
+
 }  // namespace
 }  // namespace capplan::core
