@@ -124,6 +124,7 @@ void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffic
   const double b = static_cast<double>(s->decode_batch);
   const double capacity = b / (static_cast<double>(w.output_tokens) * s->step.seconds);
   const double lambda = w.requests_per_second;
+  // No latency SLO of its own (TPOT bounded the batch): the break load is capacity.
   s->decode_replicas = ReplicasForLoad(lambda, capacity, w.target_utilization, capacity);
   if (s->decode_replicas < 1) {
     s->decode_status = absl::FailedPreconditionError(absl::StrCat(

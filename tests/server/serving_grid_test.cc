@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "capplan/v1/planner.pb.h"
 #include "server/planning.h"
@@ -65,8 +66,9 @@ std::vector<Shape> Grid() {
 
 TEST_F(ServingPlanGridTest, EveryPlanIsSendableOrAnActionableRefusal) {
   int plans = 0, answered = 0, unbounded = 0, failures = 0;
+  const std::vector<Shape> grid = Grid();
   for (const auto& m : snap().models) {
-    for (const Shape& s : Grid()) {
+    for (const Shape& s : grid) {
       const v1::PlanRequest r = Request(m.arch.name, s);
       v1::PlanResponse resp;
       const absl::Status st = Plan(snap(), r, &resp);
