@@ -61,7 +61,7 @@ absl::StatusOr<store::AuditQuery> AuditQueryFrom(const v1::ListAuditLogRequest& 
   if (!entity.ok()) return entity;
   q.entity = req.entity();
   auto micros = [](const google::protobuf::Timestamp& t, const char* name, int64_t* out) -> absl::Status {
-    absl::StatusOr<int64_t> seconds = UnixSecondsFrom(0, &t, name, name);
+    absl::StatusOr<int64_t> seconds = UnixSecondsFrom(0, &t, name, name, kAnyTimestamp);
     if (!seconds.ok()) return seconds.status();
     *out = *seconds * 1000000 + t.nanos() / 1000;
     return absl::OkStatus();
@@ -310,7 +310,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
     if (!options.ok()) return options.status();
     absl::StatusOr<int64_t> effective =
         UnixSecondsFrom(req->effective_unix_seconds(), req->has_effective_time() ? &req->effective_time() : nullptr,
-                        "effective_unix_seconds", "effective_time");
+                        "effective_unix_seconds", "effective_time", kPriceTimes);
     if (!effective.ok()) return effective.status();
     if (*effective == 0) *effective = std::time(nullptr);
     absl::StatusOr<store::CsvImportResult> r =

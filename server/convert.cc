@@ -297,7 +297,7 @@ absl::StatusOr<store::PriceRow> PriceFromProto(const v1::Price& p) {
   row.price_usd_per_hour = p.price_usd_per_hour();
   absl::StatusOr<int64_t> effective =
       UnixSecondsFrom(p.effective_unix_seconds(), p.has_effective_time() ? &p.effective_time() : nullptr,
-                      "price.effective_unix_seconds", "price.effective_time");
+                      "price.effective_unix_seconds", "price.effective_time", kPriceTimes);
   if (!effective.ok()) return effective.status();
   row.effective_unix_seconds = *effective;
   row.source = SourceFromProto(p.source());

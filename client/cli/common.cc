@@ -140,7 +140,13 @@ absl::StatusOr<int64_t> ParseIsoTime(const std::string& text) {
   if (absl::ParseTime("%Y-%m-%d", text, absl::UTCTimeZone(), &t, &err) ||
       absl::ParseTime(absl::RFC3339_full, text, &t, &err) ||
       absl::ParseTime("%Y-%m-%dT%H:%M:%E*S", text, absl::UTCTimeZone(), &t, &err)) {
-    return absl::ToUnixSeconds(t);
+    // Within google.protobuf.Timestamp's range from 1970 (the flags become Timestamps, and
+    // protobuf aborts on one outside its range); the server bounds each field further.
+    const int64_t seconds = absl::ToUnixSeconds(t);
+    if (seconds < 0 || seconds > int64_t{253402300799}) {
+      return absl::InvalidArgumentError(absl::StrCat("want a date from 1970-01-01 to 9999-12-31, got \"", text, "\""));
+    }
+    return seconds;
   }
   return absl::InvalidArgumentError(
       absl::StrCat("want an ISO 8601 date or date-time, e.g. 2025-06-05 or "

@@ -99,9 +99,8 @@ absl::Status ValidateInstanceRow(const InstanceRow& row) {
 absl::Status ValidatePriceRow(const PriceRow& row) {
   CAPPLAN_RETURN_IF_ERROR(ValidateOfferKey("price", row.provider, row.instance_type, row.region));
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("price.price_usd_per_hour", row.price_usd_per_hour, 0.0, 10000.0));
-  // 2000-01-01 .. 2100-01-01
   CAPPLAN_RETURN_IF_ERROR(core::CheckRange("price.effective_unix_seconds", row.effective_unix_seconds,
-                                           int64_t{946684800}, int64_t{4102444800}));
+                                           kEarliestPriceUnixSeconds, kLatestPriceUnixSeconds));
   return ValidateSource(row.source, "price.source");
 }
 

@@ -156,6 +156,10 @@ class CatalogSnapshot final : public core::CatalogView {
 // The index key of an offer.
 std::string OfferKey(absl::string_view provider, absl::string_view type, absl::string_view region);
 
+// The effective times a price row may have: 2000-01-01T00:00:00Z to 2100-01-01T00:00:00Z.
+inline constexpr int64_t kEarliestPriceUnixSeconds = 946684800;
+inline constexpr int64_t kLatestPriceUnixSeconds = 4102444800;
+
 // Bounds on free text in catalog rows, in bytes.
 inline constexpr size_t kMaxNameBytes = 128;  // names, vendors, providers, types, regions
 inline constexpr size_t kMaxCitationBytes = 512;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/validate.h"
 #include "server/store/catalog_rows.h"
 #include "server/store/catalog_store.h"
 #include "server/store/price_csv.h"
@@ -356,6 +357,10 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
                                                               const std::string& csv, const Source& source,
                                                               int64_t effective_unix_seconds,
                                                               const ImportOptions& options) {
+  // The range of every price row (ValidatePriceRow), checked before anything is read so that a
+  // bad time writes nothing.
+  CAPPLAN_RETURN_IF_ERROR(core::CheckRange("effective_unix_seconds", effective_unix_seconds, kEarliestPriceUnixSeconds,
+                                           kLatestPriceUnixSeconds));
   const std::shared_ptr<const CatalogSnapshot> before = Snapshot();
   PriceCsvOptions read_options;
   read_options.max_rows = options.max_rows;
