@@ -61,7 +61,7 @@ WatchPlanReactor* WatchPlanReactor::Start(WatchHub* hub, const store::CatalogSto
 
 void WatchPlanReactor::OnResult(const std::shared_ptr<const WatchResult>& result) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (finished_ || closing_) return;
+  if (finished_ || closing_ || cancelled_) return;
   if (writing_) {
     pending_ = result;  // replaces an older one: only the newest matters
     return;
@@ -98,7 +98,10 @@ void WatchPlanReactor::OnWriteDone(bool ok) {
   std::lock_guard<std::mutex> lock(mu_);
   writing_ = false;
   v1::WatchPlanResponse().Swap(&message_);  // an idle watch keeps no copy of the answer
-  if (!ok) {                                // the stream broke or was cancelled: nothing more can be written
+  // The stream broke or was cancelled: nothing more can be written. A write can complete ok
+  // after OnCancel ran (the two race), so the cancellation counts too: without it the stream
+  // never finished, OnDone never ran, and the watch stayed open and counted until shutdown.
+  if (!ok || cancelled_) {
     FinishOnce(grpc::Status(grpc::StatusCode::CANCELLED, "the stream ended"));
   } else if (closing_) {
     FinishOnce(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server is shutting down; watch again"));
@@ -111,6 +114,7 @@ void WatchPlanReactor::OnWriteDone(bool ok) {
 
 void WatchPlanReactor::OnCancel() {
   std::lock_guard<std::mutex> lock(mu_);
+  cancelled_ = true;
   pending_.reset();
   // A write in flight completes (not ok) and finishes then; otherwise finish now.
   if (!writing_) FinishOnce(grpc::Status::CANCELLED);

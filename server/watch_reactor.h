@@ -47,7 +47,8 @@ class WatchPlanReactor final : public grpc::ServerWriteReactor<capplan::v1::Watc
   std::shared_ptr<const WatchResult> pending_ ABSL_GUARDED_BY(mu_);
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  bool closing_ ABSL_GUARDED_BY(mu_) = false;  // the hub closed: finish after the write in flight
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;    // the hub closed: finish after the write in flight
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;  // OnCancel ran: finish after the write in flight
 };
 
 }  // namespace capplan::server

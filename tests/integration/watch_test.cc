@@ -5,6 +5,7 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -290,6 +291,50 @@ TEST_F(WatchTest, ShutdownWithOpenWatchesIsPromptAndEndsThemUnavailable) {
   EXPECT_LT(seconds, 5) << "the shutdown waited for the open watches (grace is 10 s)";
   // The library's watches tried once more, found no server, and gave up as told.
   for (auto& w : watchers) EXPECT_EQ(w->WaitEnd().code(), absl::StatusCode::kUnavailable);
+}
+
+TEST_F(WatchTest, ACancelStormLeavesNoWatchOpenAndShutdownIsPrompt) {
+  // 320 watches ended by the client while the server writes to them: half cancelled (some
+  // before their first answer arrives, some after), half by a deadline of 1-20 ms (some
+  // while the server still plans their first answer), with price changes meanwhile so that
+  // updates are in flight as the streams end.
+  auto channel = grpc::CreateChannel(server_->grpc_address(), grpc::InsecureChannelCredentials());
+  std::unique_ptr<v1::PlannerService::Stub> stub = v1::PlannerService::NewStub(channel);
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    client::Client admin = MakeClient(kAdminToken);
+    for (int i = 0; !stop.load(); ++i) {
+      v1::SetPriceRequest r = P4dPriceCut();
+      // Back and forth across the p5's price (see SeedWatch), so each change is an update.
+      if (i % 2 == 1) r.mutable_price()->set_price_usd_per_hour(120.0);
+      EXPECT_TRUE(admin.SetPrice(r).ok());
+    }
+  });
+  std::vector<std::thread> storm;
+  for (int t = 0; t < 8; ++t) {
+    storm.emplace_back([&stub] {
+      for (int i = 0; i < 40; ++i) {
+        grpc::ClientContext ctx;
+        if (i % 2 == 1) ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(1 + i % 20));
+        std::unique_ptr<grpc::ClientReader<v1::WatchPlanResponse>> reader = stub->WatchPlan(&ctx, SeedWatch(0));
+        v1::WatchPlanResponse update;
+        if (i % 4 == 0) reader->Read(&update);
+        if (i % 2 == 0) ctx.TryCancel();
+        while (reader->Read(&update)) {
+        }
+        reader->Finish();
+      }
+    });
+  }
+  for (std::thread& t : storm) t.join();
+  stop = true;
+  writer.join();
+  EXPECT_EQ(WaitMetric(server_->metrics_port(), "capplan_watches_open", 0), 0);
+  // Nothing open, so SIGTERM has nothing to wait for: the server is gone well inside its
+  // 10 s grace period (a stream the server still counted held it for the whole period).
+  server_->Signal(SIGTERM);
+  ExitResult exit = server_->Wait(8000);
+  EXPECT_EQ(exit.exit_code, 0) << "-2: still running 8 s after SIGTERM\n" << exit.stderr_text;
 }
 
 TEST(WatchLimitsTest, WatchesBeyondMaxWatchesAreRefused) {
