@@ -1,5 +1,6 @@
 #include "server/watch_hub.h"
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -105,11 +106,29 @@ void WatchHub::Remove(WatchSink* sink) {
   auto it = workloads_.find(k->second);
   if (it != workloads_.end()) {
     std::vector<WatchSink*>& sinks = it->second->sinks;
-    sinks.erase(std::remove(sinks.begin(), sinks.end(), sink), sinks.end());
+    // Order does not matter to the fan-out: the last takes the leaver's place, instead of
+    // every later one shifting down.
+    auto pos = std::find(sinks.begin(), sinks.end(), sink);
+    if (pos != sinks.end()) {
+      *pos = sinks.back();
+      sinks.pop_back();
+    }
     if (sinks.empty()) workloads_.erase(it);
   }
   sink_keys_.erase(k);
+  if (sink_keys_.empty()) {
+    // Erasing never shrinks a flat_hash_map: after a crowd of watches has gone, give back
+    // the tables sized for it (their workloads' results went with the last erase).
+    absl::flat_hash_map<WatchSink*, std::string>().swap(sink_keys_);
+    absl::flat_hash_map<std::string, std::shared_ptr<Workload>>().swap(workloads_);
+  }
   metrics_.open->Set(static_cast<double>(sink_keys_.size()));
+  ++left_since_trim_;
+  if (left_since_trim_ >= kTrimAfterWatches || (sink_keys_.empty() && left_since_trim_ >= kTrimAfterWatches / 16)) {
+    left_since_trim_ = 0;
+    trim_ = true;
+    wake_.notify_one();
+  }
 }
 
 void WatchHub::Close() {
@@ -129,6 +148,16 @@ int WatchHub::watches() const {
   return static_cast<int>(sink_keys_.size());
 }
 
+int64_t WatchHub::trims() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return trims_;
+}
+
+int WatchHub::workloads() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(workloads_.size());
+}
+
 void WatchHub::Run() {
   // Recomputations yield to the calls being served (Linux: a thread's own nice value), so
   // that watches never slow Plan; coalescing absorbs the delay. Best effort.
@@ -137,9 +166,11 @@ void WatchHub::Run() {
   const bool refreshes = options_.refresh_interval.count() > 0;
   for (;;) {
     bool woken = false;
+    bool published = false;
+    bool trim = false;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      auto ready = [&] { return stop_ || published_ > seen; };
+      auto ready = [&] { return stop_ || published_ > seen || trim_; };
       if (refreshes) {
         woken = wake_.wait_for(lock, options_.refresh_interval, ready);
       } else {
@@ -147,9 +178,18 @@ void WatchHub::Run() {
         woken = true;
       }
       if (stop_) return;
+      published = published_ > seen;
       seen = published_;
+      trim = std::exchange(trim_, false);
     }
-    RecomputeAll(/*refresh=*/!woken);
+    if (trim) {
+#ifdef __GLIBC__
+      malloc_trim(0);  // walks the arenas: here, off the gRPC threads and outside the lock
+#endif
+      std::lock_guard<std::mutex> lock(mu_);
+      ++trims_;
+    }
+    if (published || !woken) RecomputeAll(/*refresh=*/!woken);
   }
 }
 

@@ -137,8 +137,48 @@ def check_common(docs, extra_labels, kinds):
     if not matches(by_kind["PodDisruptionBudget"][0]["spec"]["selector"]["matchLabels"]):
         fail("PDB selector does not match")
     check_price_refresh(by_kind, svc)
+    check_watch_memory(c)
     by_kind["_labels"] = labels
     return by_kind, pod, c, env, vols
+
+
+# What a server holds (deploy/README.md "Sizing"): ~25 MB resident idle with the shipped
+# catalog, ~37 MB once a crowd of watches has come and gone; each open WatchPlan stream about
+# 20 KiB more (capplan-loadgen --watches=5000: 25 -> 123 MB). With margins: 64 MiB, 24 KiB.
+BASE_MIB = 64
+WATCH_KIB = 24
+
+
+def mebibytes(quantity):
+    units = {"Ki": 1 / 1024, "Mi": 1, "Gi": 1024, "K": 1e3 / 2**20, "M": 1e6 / 2**20, "G": 1e9 / 2**20}
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMG]i?)?", str(quantity))
+    if not m:
+        fail(f"memory quantity {quantity!r} not understood")
+    return float(m.group(1)) * (units[m.group(2)] if m.group(2) else 1 / 2**20)
+
+
+def check_watch_memory(c):
+    """The memory limit holds --max_watches open watches: the manifest's value, or the flag's
+    default as server/main.cc declares it."""
+    flags = {}
+    for a in c.get("args", []):
+        if a.startswith("--") and "=" in a:
+            k, v = a[2:].split("=", 1)
+            flags[k] = v
+    if "max_watches" in flags:
+        watches = int(flags["max_watches"])
+    else:
+        main_cc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "server", "main.cc")
+        m = re.search(r"ABSL_FLAG\(int, max_watches, (\d+)", open(main_cc).read())
+        if not m:
+            fail("server/main.cc: no max_watches flag default found")
+        watches = int(m.group(1))
+    need = BASE_MIB + watches * WATCH_KIB / 1024
+    limit = mebibytes(c["resources"]["limits"]["memory"])
+    if limit < need:
+        fail(f"memory limit {limit:.0f} MiB is below {need:.0f} MiB: {BASE_MIB} MiB + {watches} watches "
+             f"(--max_watches) x {WATCH_KIB} KiB; lower --max_watches in args or raise the limit")
+    print(f"memory limit {limit:.0f} MiB holds {watches} watches ({need:.0f} MiB)")
 
 
 def check_k8s_replicas(deploy):

@@ -172,5 +172,46 @@ TEST_F(WatchHubTest, RemovedWatchersHearNothingAndCloseTellsTheRest) {
   EXPECT_EQ(hub->watches(), 0);
 }
 
+TEST_F(WatchHubTest, ACrowdLeavingAtOnceLeavesNoWatcherNorWorkloadBehind) {
+  // More watchers than kTrimAfterWatches over 3 distinct requests, removed from 6 threads at
+  // once (what a storm of cancellations does to the hub), while a catalog change fans out.
+  const int watchers = WatchHub::kTrimAfterWatches + 176;
+  std::vector<FakeSink> sinks(static_cast<size_t>(watchers));
+  std::unique_ptr<WatchHub> hub = MakeHub();
+  for (int i = 0; i < watchers; ++i) ASSERT_TRUE(hub->Add(&sinks[i], Request(2e9 + (i % 3) * 1e9), Initial()).ok());
+  EXPECT_EQ(hub->watches(), watchers);
+  EXPECT_EQ(hub->workloads(), 3);
+  SetP5(kP5CutUsdPerHour);
+  std::vector<std::thread> leavers;
+  for (int t = 0; t < 6; ++t) {
+    leavers.emplace_back([&, t] {
+      for (int i = t; i < watchers; i += 6) hub->Remove(&sinks[i]);
+    });
+  }
+  for (std::thread& t : leavers) t.join();
+  EXPECT_EQ(hub->watches(), 0);
+  EXPECT_EQ(hub->workloads(), 0);
+  EXPECT_EQ(hub->metrics().open->Value(), 0);
+  // The crowd's memory is handed back: after the first kTrimAfterWatches, and after the
+  // last (the worker does it, once if both come before it looks; wait up to 10 s).
+  for (int i = 0; i < 1000 && hub->trims() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const int64_t trims = hub->trims();
+  EXPECT_GE(trims, 1);
+  EXPECT_LE(trims, 2);
+  // Removing again, or a sink never added, changes nothing.
+  hub->Remove(&sinks[0]);
+  EXPECT_EQ(hub->watches(), 0);
+  // The hub still takes new watchers afterwards, and counts them from zero.
+  FakeSink next;
+  ASSERT_TRUE(hub->Add(&next, Request(2e9), Initial()).ok());
+  EXPECT_EQ(hub->watches(), 1);
+  EXPECT_EQ(hub->workloads(), 1);
+  EXPECT_EQ(hub->metrics().open->Value(), 1);
+  hub->Remove(&next);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(hub->trims(), trims);  // a single watcher leaving is not a crowd
+}
+
 }  // namespace
 }  // namespace capplan::server
