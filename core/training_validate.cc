@@ -1,5 +1,6 @@
 // Input checks for training jobs and parallel layouts: InvalidArgument naming the field and
-// its allowed range.
+// its allowed range. A job's fields are named as the API's TrainingWorkload names them
+// (sequence_tokens, goodput_fraction), since the server passes these messages on.
 #include "core/training.h"
 #include "core/validate.h"
 
@@ -8,7 +9,7 @@ namespace capplan::core {
 absl::Status ValidateTrainingJob(const TrainingJob& job) {
   CAPPLAN_RETURN_IF_ERROR(ValidateModel(job.model));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("tokens", job.tokens, 1e3, 1e15));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("sequence_length", job.sequence_length, int64_t{16}, int64_t{1} << 20));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("sequence_tokens", job.sequence_length, int64_t{16}, int64_t{1} << 20));
   if (job.global_batch_tokens != 0) {  // 0: searched
     CAPPLAN_RETURN_IF_ERROR(
         CheckRange("global_batch_tokens", job.global_batch_tokens, static_cast<double>(job.sequence_length), 1e9));
@@ -23,7 +24,7 @@ absl::Status ValidateTrainingJob(const TrainingJob& job) {
   if (job.method != TrainingMethod::kFull) {
     CAPPLAN_RETURN_IF_ERROR(CheckRange("lora_rank", static_cast<int64_t>(job.lora_rank), 1, 4096));
   }
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("goodput", job.goodput, 0.05, 1.0));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("goodput_fraction", job.goodput, 0.05, 1.0));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("pue", job.pue, 1.0, 3.0));
   return absl::OkStatus();
 }

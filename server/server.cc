@@ -21,6 +21,7 @@
 #include "server/tco_exporter.h"
 #include "server/tco_scenario.h"
 #include "server/time_fields.h"
+#include "server/unparsed_request.h"
 #include "server/watch_hub.h"
 #include "server/web/web_assets.h"
 
@@ -250,6 +251,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   builder.RegisterService(state->planner.get());
   builder.RegisterService(state->admin.get());
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> creators;
+  creators.push_back(UnparsedRequestInterceptorFactory());  // first: metrics count what it answers
   creators.push_back(state->metrics->InterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(creators));
   state->grpc_server = builder.BuildAndStart();

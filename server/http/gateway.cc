@@ -108,6 +108,12 @@ std::unique_ptr<HttpResponse> Gateway::Refuse(const HttpRequest& request) const 
 
 absl::StatusOr<std::string> Gateway::ToRequestBytes(const Route& route, const HttpRequest& request) const {
   if (route.verb == Verb::kPost && !request.body.empty()) {
+    // JSON text is UTF-8 (RFC 8259 section 8.1); the converter below copies other bytes of a
+    // string through, and the server would then refuse the message it makes.
+    if (!IsUtf8(request.body)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("body: not a JSON ", route.method->input_type()->full_name(), ": the text is not UTF-8"));
+    }
     // Straight from JSON to the wire format (what JsonStringToMessage does before parsing).
     google::protobuf::util::JsonParseOptions options;
     options.ignore_unknown_fields = false;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -20,7 +21,9 @@ namespace {
 using google::protobuf::FieldDescriptor;
 
 absl::Status Bad(const std::string& key, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("query parameter ", key, ": ", why));
+  // A key that is not UTF-8 is shown escaped, so that the error itself stays printable.
+  return absl::InvalidArgumentError(
+      absl::StrCat("query parameter ", IsUtf8(key) ? key : absl::CHexEscape(key), ": ", why));
 }
 
 std::string Decode(absl::string_view s) {
@@ -57,6 +60,7 @@ absl::Status SetOne(const std::string& key, const std::string& v, const FieldDes
   switch (f->cpp_type()) {
     case FieldDescriptor::CPPTYPE_STRING:
       if (f->type() == FieldDescriptor::TYPE_BYTES) return Bad(key, "bytes fields are not taken from a query");
+      if (!IsUtf8(v)) return Bad(key, "the value, percent-decoded, is not UTF-8 text");
       rep ? r->AddString(m, f, v) : r->SetString(m, f, v);
       return absl::OkStatus();
     case FieldDescriptor::CPPTYPE_INT32: {
@@ -112,6 +116,43 @@ absl::Status SetOne(const std::string& key, const std::string& v, const FieldDes
 }
 
 }  // namespace
+
+bool IsUtf8(absl::string_view text) {
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    // The sequence's length and the range its second byte must fall in (RFC 3629 section 4).
+    size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;  // no overlong forms
+      if (c == 0xED) hi = 0x9F;  // no surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;  // no overlong forms
+      if (c == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
+    } else {
+      return false;
+    }
+    if (n - i < len) return false;
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    if (second < lo || second > hi) return false;
+    for (size_t k = 2; k < len; ++k) {
+      const auto b = static_cast<unsigned char>(text[i + k]);
+      if (b < 0x80 || b > 0xBF) return false;
+    }
+    i += len;
+  }
+  return true;
+}
 
 absl::Status ApplyQuery(absl::string_view query, google::protobuf::Message* message) {
   if (query.empty()) return absl::OkStatus();

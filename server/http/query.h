@@ -16,4 +16,9 @@ inline constexpr int kMaxQueryParameters = 64;
 // message-typed field, a value that does not parse or fit, or more than kMaxQueryParameters.
 absl::Status ApplyQuery(absl::string_view query, google::protobuf::Message* message);
 
+// Whether `text` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code
+// points past U+10FFFF). Protobuf refuses a string field that is not, so the gateway refuses
+// such text first, naming where it came from.
+bool IsUtf8(absl::string_view text);
+
 }  // namespace capplan::server::http

@@ -40,6 +40,9 @@ absl::StatusCode PgCode(const std::string& sqlstate) {
   }
   // lock_not_available: another replica's write held the write lock past lock_timeout.
   if (sqlstate == "55P03") return absl::StatusCode::kUnavailable;
+  // read_only_sql_transaction: the DSN reached a standby (a failover in progress, or a
+  // read-only host listed first). The write was not applied; another try may find the primary.
+  if (sqlstate == "25006") return absl::StatusCode::kUnavailable;
   if (sqlstate == "23505") return absl::StatusCode::kAlreadyExists;
   if (sqlstate == "23503") return absl::StatusCode::kFailedPrecondition;
   if (absl::StartsWith(sqlstate, "23") || absl::StartsWith(sqlstate, "22")) return absl::StatusCode::kInvalidArgument;

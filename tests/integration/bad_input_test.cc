@@ -3,13 +3,19 @@
 // answer. Every one must now get the documented code, name its field, and leave the server
 // serving.
 #include <google/protobuf/text_format.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <fstream>
+#include <mutex>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "client/client.h"
 #include "server_process.h"
 #include "shared_server.h"
@@ -172,6 +178,22 @@ std::vector<BadInput> Cases() {
        C::kInvalidArgument, "constraints.max_gpus"},
       {"prices as of -1", Rpc::kPlan, absl::StrCat(kServing, " prices_as_of_unix_seconds: -1"), C::kInvalidArgument,
        "prices_as_of_unix_seconds"},
+      // Range errors name the API's fields (sequence_tokens, goodput_fraction), not the
+      // estimator's (sequence_length, goodput).
+      {"training sequence 8 tokens", Rpc::kPlan,
+       R"(training { model_name: "Llama-2-7B" tokens: 2e9 sequence_tokens: 8 })", C::kInvalidArgument,
+       "training.sequence_tokens: must be in [16, "},
+      {"goodput 2", Rpc::kPlan, R"(training { model_name: "Llama-2-7B" tokens: 2e9 goodput_fraction: 2 })",
+       C::kInvalidArgument, "training.goodput_fraction: must be in [0.05, 1]"},
+      // Times past 2100 (a date in milliseconds, the largest int64) are refused, not read at.
+      {"prices as of 2^63-1", Rpc::kPlan, absl::StrCat(kServing, " prices_as_of_unix_seconds: 9223372036854775807"),
+       C::kInvalidArgument, "prices_as_of_unix_seconds: must be a time from 1970-01-01T00:00:00Z to 2100-01-01"},
+      {"prices as of year 9999", Rpc::kCompare,
+       absl::StrCat(kTraining, gpu8, "} prices_as_of_time { seconds: 253402300799 }"), C::kInvalidArgument,
+       "prices_as_of_time: must be a time from"},
+      {"tco prices as of a date in ms", Rpc::kTco,
+       absl::StrCat(tco, " rent { price_usd_per_month: 15000 } } prices_as_of_unix_seconds: 1733000000000"),
+       C::kInvalidArgument, "prices_as_of_unix_seconds"},
       // Tco: NaN and infinity reached the series as NaN or Inf.
       {"pue NaN", Rpc::kTco, absl::StrCat(tco, " own { pue: nan } rent { price_usd_per_month: 15000 } }"),
        C::kInvalidArgument, "fleets[0].own.pue: must be a finite number"},
@@ -224,6 +246,33 @@ absl::Status Call(client::Client& c, const BadInput& b) {
   return absl::InternalError("unreachable");
 }
 
+const google::protobuf::Descriptor* RequestType(Rpc rpc) {
+  switch (rpc) {
+    case Rpc::kPlan:
+      return v1::PlanRequest::descriptor();
+    case Rpc::kCompare:
+      return v1::CompareRequest::descriptor();
+    case Rpc::kTco:
+      return v1::TcoRequest::descriptor();
+  }
+  return nullptr;
+}
+
+// Whether `path` ("fleets[0].own.pue", "serving.prompt_tokens + serving.output_tokens")
+// names fields of `type`, message by message, as the .proto spells them.
+bool IsFieldPath(const google::protobuf::Descriptor* type, absl::string_view path) {
+  for (absl::string_view term : absl::StrSplit(path, " + ")) {
+    const google::protobuf::Descriptor* d = type;
+    for (absl::string_view part : absl::StrSplit(term, '.')) {
+      const google::protobuf::FieldDescriptor* f =
+          d == nullptr ? nullptr : d->FindFieldByName(std::string(part.substr(0, part.find('['))));
+      if (f == nullptr) return false;
+      d = f->message_type();
+    }
+  }
+  return true;
+}
+
 TEST_F(BadInputTest, EveryBadRequestGetsItsCodeAndNamesItsField) {
   client::Client c = MakeClient();
   int checked = 0;
@@ -232,6 +281,9 @@ TEST_F(BadInputTest, EveryBadRequestGetsItsCodeAndNamesItsField) {
     EXPECT_EQ(s.code(), b.code) << b.name << ": " << s;
     EXPECT_NE(s.message().find(b.message_has), absl::string_view::npos)
         << b.name << ": message \"" << s.message().substr(0, 300) << "\" should name " << b.message_has;
+    // What comes before the first ": " is a field path of the request, in the .proto's names.
+    const absl::string_view path = s.message().substr(0, s.message().find(": "));
+    EXPECT_TRUE(IsFieldPath(RequestType(b.rpc), path)) << b.name << ": \"" << path << "\" is not a field path";
     // Messages stay small enough for any client's metadata limit, whatever was sent.
     EXPECT_LE(s.message().size(), 1200u) << b.name;
     ++checked;
@@ -241,6 +293,65 @@ TEST_F(BadInputTest, EveryBadRequestGetsItsCodeAndNamesItsField) {
   absl::StatusOr<std::string> health = c.Health();
   ASSERT_TRUE(health.ok()) << health.status();
   EXPECT_EQ(*health, "SERVING");
+}
+
+// Sends `bytes` as the request of `method` and waits for the status.
+grpc::Status RawCall(const std::string& address, const std::string& method, const std::string& bytes) {
+  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  grpc::GenericStub stub(channel);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  grpc::Slice slice(bytes);
+  const grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  grpc::Status status;
+  stub.UnaryCall(&ctx, method, grpc::StubOptions(), &request, &response, [&](grpc::Status s) {
+    std::lock_guard<std::mutex> lock(mu);
+    status = std::move(s);
+    done = true;
+    cv.notify_one();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  return status;
+}
+
+TEST_F(BadInputTest, BytesThatDoNotParseAreInvalidArgumentNamingTheMessage) {
+  // A length-delimited field 1 whose length runs past the end; then a PlanRequest whose
+  // training.model_name (field 1 in field 1) is the byte 0xff, which is not UTF-8.
+  const std::string truncated("\x0a\x7f\x01", 3);
+  const std::string not_utf8("\x0a\x03\x0a\x01\xff", 5);
+  for (const std::string& bytes : {truncated, not_utf8}) {
+    const grpc::Status s = RawCall(server_->grpc_address(), "/capplan.v1.PlannerService/Plan", bytes);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+    EXPECT_NE(s.error_message().find("request: the body is not a capplan.v1.PlanRequest"), std::string::npos)
+        << s.error_message();
+  }
+  // The same for a streaming method's request and an admin method's.
+  const grpc::Status watch = RawCall(server_->grpc_address(), "/capplan.v1.PlannerService/WatchPlan", truncated);
+  EXPECT_EQ(watch.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << watch.error_message();
+  EXPECT_NE(watch.error_message().find("capplan.v1.WatchPlanRequest"), std::string::npos) << watch.error_message();
+  const grpc::Status admin = RawCall(server_->grpc_address(), "/capplan.v1.AdminService/SetPrice", truncated);
+  EXPECT_NE(admin.error_code(), grpc::StatusCode::UNIMPLEMENTED) << admin.error_message();
+
+  // Over HTTP: a query value and a JSON body that are not UTF-8 are 400s naming them.
+  HttpReply query = HttpCall(server_->http_port(), "GET", "/v1/instances?provider=%ff");
+  EXPECT_EQ(query.status, 400) << query.body;
+  EXPECT_NE(query.body.find("query parameter provider: the value, percent-decoded, is not UTF-8"), std::string::npos)
+      << query.body;
+  HttpReply body =
+      HttpCall(server_->http_port(), "POST", "/v1/plan", "{\"training\": {\"modelName\": \"\xff\", \"tokens\": 2e9}}",
+               HttpCallOptions{{"Content-Type: application/json"}});
+  EXPECT_EQ(body.status, 400) << body.body;
+  EXPECT_NE(body.body.find("body: not a JSON capplan.v1.PlanRequest: the text is not UTF-8"), std::string::npos)
+      << body.body;
+  HttpReply broken = HttpCall(server_->http_port(), "POST", "/v1/plan",
+                              "{\"training\": ", HttpCallOptions{{"Content-Type: application/json"}});
+  EXPECT_EQ(broken.status, 400) << broken.body;
+  EXPECT_NE(broken.body.find("body: not a JSON capplan.v1.PlanRequest"), std::string::npos) << broken.body;
 }
 
 TEST_F(BadInputTest, TheSpoiledRequestsWorkUnspoiled) {

@@ -179,6 +179,7 @@ TEST(PgSpellingTest, SqlStatesMapToTheCanonicalCodes) {
   EXPECT_EQ(PgCode("57P01"), absl::StatusCode::kUnavailable);         // admin_shutdown
   EXPECT_EQ(PgCode("40001"), absl::StatusCode::kUnavailable);         // serialization_failure
   EXPECT_EQ(PgCode("40P01"), absl::StatusCode::kUnavailable);         // deadlock_detected
+  EXPECT_EQ(PgCode("25006"), absl::StatusCode::kUnavailable);         // read_only_sql_transaction: a standby
   EXPECT_EQ(PgCode("23505"), absl::StatusCode::kAlreadyExists);       // unique_violation
   EXPECT_EQ(PgCode("23503"), absl::StatusCode::kFailedPrecondition);  // foreign_key_violation
   EXPECT_EQ(PgCode("23514"), absl::StatusCode::kInvalidArgument);     // check_violation
