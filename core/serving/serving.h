@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/bottleneck.h"
 #include "core/efficiency.h"
 #include "core/gpu.h"
 #include "core/model.h"
 #include "core/precision.h"
 #include "core/serving/serving_engine.h"
-#include "core/training/training.h"
 
 namespace capplan::core {
 

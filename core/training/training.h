@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/bottleneck.h"
 #include "core/efficiency.h"
 #include "core/fabric.h"
 #include "core/gpu.h"
@@ -21,8 +22,6 @@ namespace capplan::core {
 enum class TrainingMethod { kFull = 0, kLora, kQlora };
 enum class Optimizer { kAdamW = 0, kAdamW8bit, kSgdMomentum };
 enum class Recompute { kNone = 0, kSelective, kFull };
-enum class Bottleneck { kCompute = 0, kMemoryBandwidth, kInterconnect, kNetwork, kPipelineBubble, kMemoryCapacity };
-const char* BottleneckName(Bottleneck b);
 const char* RecomputeName(Recompute r);
 
 // Defaults, each with its source.
@@ -129,11 +128,6 @@ struct TrainingEstimate {
 absl::Status ValidateTrainingJob(const TrainingJob& job);
 absl::Status ValidateParallelConfig(const ParallelConfig& p, const ModelArchitecture& shape);
 
-// The architecture used for activation and adapter sizing. A bare parameter count gets a
-// GPT-3-like shape: d_model / n_layers ~ 128 and N ~ 12·L·h² (Kaplan et al. 2020, Sec. 2.1;
-// Brown et al. 2020, Table 2.1).
-ModelArchitecture EffectiveShape(const ModelArchitecture& model);
-
 // Trainable adapter parameters for LoRA of the given rank on every linear layer of each block
 // (Q, K, V, O and the MLP matrices), the QLoRA paper's recommended placement.
 double LoraParameters(const ModelArchitecture& shape, int rank);
@@ -193,11 +187,11 @@ struct SearchOptions {
   bool pin_recompute = false;
 };
 
-enum class RejectReason { kMemory, kDeadline, kBatch };
+enum class LayoutRejectReason { kMemory, kDeadline, kBatch };
 
-struct Rejection {
+struct LayoutRejection {
   ParallelConfig parallel;
-  RejectReason reason = RejectReason::kMemory;
+  LayoutRejectReason reason = LayoutRejectReason::kMemory;
   double needed_bytes = 0;
   double capacity_bytes = 0;
   double duration_seconds = 0;
@@ -207,7 +201,7 @@ struct Rejection {
 
 struct SearchResult {
   std::vector<TrainingEstimate> ranked;  // best first
-  std::vector<Rejection> rejected;       // closest misses first
+  std::vector<LayoutRejection> rejected;       // closest misses first
   int64_t configurations_evaluated = 0;
 };
 
@@ -225,6 +219,6 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
 
 // Why this configuration: the choices and what they buy, for people reading a plan.
 std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu);
-std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu);
+std::string DescribeRejection(const LayoutRejection& r, const GpuSpec& gpu);
 
 }  // namespace capplan::core

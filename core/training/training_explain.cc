@@ -6,24 +6,6 @@
 
 namespace capplan::core {
 
-const char* BottleneckName(Bottleneck b) {
-  switch (b) {
-    case Bottleneck::kCompute:
-      return "compute";
-    case Bottleneck::kMemoryBandwidth:
-      return "memory bandwidth";
-    case Bottleneck::kInterconnect:
-      return "interconnect";
-    case Bottleneck::kNetwork:
-      return "network";
-    case Bottleneck::kPipelineBubble:
-      return "pipeline bubble";
-    case Bottleneck::kMemoryCapacity:
-      return "memory capacity";
-  }
-  return "unknown";
-}
-
 const char* RecomputeName(Recompute r) {
   switch (r) {
     case Recompute::kNone:
@@ -80,9 +62,9 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
   return why;
 }
 
-std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu) {
+std::string DescribeRejection(const LayoutRejection& r, const GpuSpec& gpu) {
   const int n = r.parallel.NumGpus();
-  if (r.reason == RejectReason::kMemory) {
+  if (r.reason == LayoutRejectReason::kMemory) {
     // What would cut the need: the levers this layout has not pulled yet.
     std::string levers = "more GPUs (more pipeline or tensor parallel)";
     if (r.parallel.zero_stage < 3) absl::StrAppend(&levers, ", ZeRO-3");
@@ -92,7 +74,7 @@ std::string DescribeRejection(const Rejection& r, const GpuSpec& gpu) {
                            Layout(r.parallel), r.needed_bytes / units::kGiB, gpu.name, r.capacity_bytes / units::kGiB,
                            levers);
   }
-  if (r.reason == RejectReason::kBatch) {
+  if (r.reason == LayoutRejectReason::kBatch) {
     return absl::StrFormat(
         "%d x %s: data parallel %d exceeds the global batch of %.0f sequences; raise "
         "global_batch_tokens or use fewer GPUs",

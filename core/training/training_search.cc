@@ -132,12 +132,12 @@ class LayoutSearch {
 
   void NoteBatchMiss(int tp, int pp, int dp, int cp) {
     if (!misses_.empty()) return;
-    Rejection r;
+    LayoutRejection r;
     r.parallel.tp = tp;
     r.parallel.pp = pp;
     r.parallel.dp = dp;
     r.parallel.cp = cp;
-    r.reason = RejectReason::kBatch;
+    r.reason = LayoutRejectReason::kBatch;
     r.global_batch_sequences = p_.global_sequences;
     misses_.push_back(r);
   }
@@ -151,25 +151,25 @@ class LayoutSearch {
   }
 
   // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
-  static double Badness(const Rejection& x) {
+  static double Badness(const LayoutRejection& x) {
     switch (x.reason) {
-      case RejectReason::kMemory:
+      case LayoutRejectReason::kMemory:
         return 1.0 + x.needed_bytes / x.capacity_bytes;
-      case RejectReason::kDeadline:
+      case LayoutRejectReason::kDeadline:
         return x.duration_seconds / x.deadline_seconds;
-      case RejectReason::kBatch:
+      case LayoutRejectReason::kBatch:
         break;
     }
     return 1e9;  // any memory or deadline miss is closer
   }
 
-  void NoteMiss(const Rejection& r) {
+  void NoteMiss(const LayoutRejection& r) {
     if (static_cast<int>(misses_.size()) < options_.max_rejections) {
       misses_.push_back(r);
       return;
     }
     auto worst = std::max_element(misses_.begin(), misses_.end(),
-                                  [](const Rejection& a, const Rejection& b) { return Badness(a) < Badness(b); });
+                                  [](const LayoutRejection& a, const LayoutRejection& b) { return Badness(a) < Badness(b); });
     if (Badness(r) < Badness(*worst)) *worst = r;
   }
 
@@ -218,7 +218,7 @@ class LayoutSearch {
       Evaluate(p_, par, &eval_);
       ++result_.configurations_evaluated;
       if (!eval_.fits) {
-        NoteMiss({par, RejectReason::kMemory, eval_.memory.TotalBytes(), gpu_.memory_bytes, 0, 0});
+        NoteMiss({par, LayoutRejectReason::kMemory, eval_.memory.TotalBytes(), gpu_.memory_bytes, 0, 0});
         break;  // larger micro-batches need more memory
       }
       any_fit = true;
@@ -226,7 +226,7 @@ class LayoutSearch {
       c.duration = eval_.steps * Step(eval_, par, efficiency_.point).total / job_.goodput;
       c.gpu_hours = c.duration * n / units::kSecondsPerHour;
       if (deadline_ && c.duration > options_.deadline_seconds) {
-        NoteMiss({par, RejectReason::kDeadline, 0, 0, c.duration, options_.deadline_seconds});
+        NoteMiss({par, LayoutRejectReason::kDeadline, 0, 0, c.duration, options_.deadline_seconds});
         continue;
       }
       Keep(c);
@@ -242,7 +242,7 @@ class LayoutSearch {
       result_.ranked.push_back(Materialize(p_, feasible_[i].par, eval_, efficiency_));
     }
     std::sort(misses_.begin(), misses_.end(),
-              [](const Rejection& a, const Rejection& b) { return Badness(a) < Badness(b); });
+              [](const LayoutRejection& a, const LayoutRejection& b) { return Badness(a) < Badness(b); });
     result_.rejected = std::move(misses_);
     return std::move(result_);
   }
@@ -254,7 +254,7 @@ class LayoutSearch {
   const SearchOptions& options_;
   const bool bounded_, deadline_;
   std::vector<Candidate> feasible_;  // the best top_k so far, sorted (unsorted when unbounded)
-  std::vector<Rejection> misses_;
+  std::vector<LayoutRejection> misses_;
   Eval eval_;
   SearchResult result_;
 };
