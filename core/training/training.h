@@ -200,8 +200,8 @@ struct LayoutRejection {
 };
 
 struct SearchResult {
-  std::vector<TrainingEstimate> ranked;  // best first
-  std::vector<LayoutRejection> rejected;       // closest misses first
+  std::vector<TrainingEstimate> ranked;   // best first
+  std::vector<LayoutRejection> rejected;  // closest misses first
   int64_t configurations_evaluated = 0;
 };
 

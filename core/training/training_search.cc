@@ -168,8 +168,9 @@ class LayoutSearch {
       misses_.push_back(r);
       return;
     }
-    auto worst = std::max_element(misses_.begin(), misses_.end(),
-                                  [](const LayoutRejection& a, const LayoutRejection& b) { return Badness(a) < Badness(b); });
+    auto worst =
+        std::max_element(misses_.begin(), misses_.end(),
+                         [](const LayoutRejection& a, const LayoutRejection& b) { return Badness(a) < Badness(b); });
     if (Badness(r) < Badness(*worst)) *worst = r;
   }
 

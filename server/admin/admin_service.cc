@@ -9,11 +9,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "server/api/catalog_proto.h"
+#include "server/api/time_fields.h"
 #include "server/rpc/paging.h"
 #include "server/rpc/request_limits.h"
 #include "server/rpc/status.h"
 #include "server/tco/tco_scenario.h"
-#include "server/api/time_fields.h"
 
 namespace capplan::server {
 
