@@ -20,7 +20,7 @@ static_assert(kTimestampMaxSeconds == TimeUtil::kTimestampMaxSeconds, "timestamp
 namespace {
 
 std::string Rfc3339(int64_t unix_seconds) {
-  return absl::FormatTime(absl::RFC3339_sec, absl::FromUnixSeconds(unix_seconds), absl::UTCTimeZone());
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::FromUnixSeconds(unix_seconds), absl::UTCTimeZone());
 }
 
 absl::Status OutOfRange(const std::string& field, const TimeBounds& b, const std::string& got) {

@@ -143,7 +143,7 @@ def check_common(docs, extra_labels, kinds):
 
 
 # What a server holds (deploy/README.md "Sizing"): ~25 MB resident idle with the shipped
-# catalog, ~37 MB once a crowd of watches has come and gone; each open WatchPlan stream about
+# catalog, ~44 MB once a crowd of watches has come and gone; each open WatchPlan stream about
 # 20 KiB more (capplan-loadgen --watches=5000: 25 -> 123 MB). With margins: 64 MiB, 24 KiB.
 BASE_MIB = 64
 WATCH_KIB = 24
