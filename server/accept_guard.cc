@@ -224,16 +224,18 @@ extern "C" int accept4(int fd, sockaddr* addr, socklen_t* len, int flags) {
 
 // The interposed accept (civetweb's). One connection per call: civetweb polls its listeners
 // level-triggered and ignores a failed accept, so a shed connection is reported as EAGAIN and
-// the next pending one comes with the next poll.
+// the next pending one comes with the next poll. The ceiling does not apply: civetweb bounds
+// its own connections (threads plus queue), and /metrics must be reachable in the headroom
+// above the ceiling while gRPC clients fill everything below it.
 extern "C" int accept(int fd, sockaddr* addr, socklen_t* len) {
   using capplan::server::g_ceiling;
   using capplan::server::g_shed;
-  const int ceiling = g_ceiling.load(std::memory_order_relaxed);
   const int c = capplan::server::RawAccept4(fd, addr, len, 0);
   if (c >= 0) {
-    if ((ceiling == 0 || c < ceiling) && capplan::server::AdmitClient(fd, c)) return c;
+    if (capplan::server::AdmitClient(fd, c)) return c;
     close(c);
-  } else if (ceiling == 0 || (errno != EMFILE && errno != ENFILE) || !capplan::server::ShedWithReserve(fd)) {
+  } else if (g_ceiling.load(std::memory_order_relaxed) == 0 || (errno != EMFILE && errno != ENFILE) ||
+             !capplan::server::ShedWithReserve(fd)) {
     return c;
   }
   g_shed.fetch_add(1, std::memory_order_relaxed);

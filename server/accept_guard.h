@@ -10,9 +10,10 @@
 //     allocated lowest first, so the number is a count of what is open), which caps
 //     concurrent connections and keeps headroom for the database, logs and /metrics.
 // civetweb (the HTTP/JSON listener and prometheus-cpp's /metrics) calls accept, not accept4:
-// the guard interposes it too, with the same ceiling and shedding, and on those listeners
-// can also cap the connections one client address holds at once (civetweb gives every open
-// connection a worker thread, so one client holding them all locks everyone else out).
+// the guard interposes it too, with the same shedding when descriptors run out (civetweb
+// bounds its connection count itself: threads plus queue), and on those listeners can cap the
+// connections one client address holds at once (civetweb gives every open connection a
+// worker thread, so one client holding them all locks everyone else out).
 // Until Install is called, accept4 and accept behave exactly as libc's.
 #pragma once
 
