@@ -3,8 +3,8 @@
 #include <sys/socket.h>
 
 #include "absl/strings/str_cat.h"
-#include "server/accept_guard.h"
 #include "server/http/request_policy.h"
+#include "server/rpc/accept_guard.h"
 
 namespace capplan::server::http {
 

@@ -13,10 +13,10 @@
 #include "CivetServer.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "server/accept_guard.h"
 #include "server/http/api_handler.h"
 #include "server/http/gateway.h"
 #include "server/http/openapi.h"
+#include "server/rpc/accept_guard.h"
 
 namespace capplan::server::http {
 
