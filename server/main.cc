@@ -102,32 +102,6 @@ bool WatchBounds(capplan::server::ServerOptions* options) {
   return true;
 }
 
-// The HTTP listener's bounds into `options`; false (with a line) when one is out of range.
-bool HttpBounds(capplan::server::ServerOptions* options) {
-  options->http_threads = absl::GetFlag(FLAGS_http_threads);
-  options->http_max_connections_per_client = absl::GetFlag(FLAGS_http_max_connections_per_client);
-  const absl::Duration header = absl::GetFlag(FLAGS_http_header_timeout);
-  const absl::Duration body = absl::GetFlag(FLAGS_http_body_timeout);
-  std::string error;
-  if (options->http_threads < 1 || options->http_threads > 1024) {
-    error = absl::StrCat("--http_threads: must be in [1, 1024], got ", options->http_threads);
-  } else if (options->http_max_connections_per_client < 0 || options->http_max_connections_per_client > 100000) {
-    error = absl::StrCat("--http_max_connections_per_client: must be in [0, 100000], got ",
-                         options->http_max_connections_per_client);
-  } else if (header < absl::Milliseconds(100) || header > absl::Seconds(60)) {
-    error = absl::StrCat("--http_header_timeout: must be in [100ms, 60s], got ", absl::FormatDuration(header));
-  } else if (body < absl::Milliseconds(100) || body > absl::Seconds(300)) {
-    error = absl::StrCat("--http_body_timeout: must be in [100ms, 300s], got ", absl::FormatDuration(body));
-  }
-  if (!error.empty()) {
-    std::cerr << "capplan-server: " << error << "\n";
-    return false;
-  }
-  options->http_header_timeout_ms = static_cast<int>(absl::ToInt64Milliseconds(header));
-  options->http_body_timeout_ms = static_cast<int>(absl::ToInt64Milliseconds(body));
-  return true;
-}
-
 }  // namespace
 
 #ifndef CAPPLAN_VERSION
@@ -167,6 +141,44 @@ bool DurationFlagOrEnv(const absl::Flag<absl::Duration>& flag, const char* name,
   if (absl::ParseDuration(value, out)) return true;
   std::cerr << "capplan-server: " << env << ": not a duration: " << value << "\n";
   return false;
+}
+
+// The HTTP listener's flags into `options`; false (with a line) when one is out of range.
+bool HttpFlags(capplan::server::ServerOptions* options) {
+  options->http_threads = absl::GetFlag(FLAGS_http_threads);
+  options->http_max_connections_per_client = absl::GetFlag(FLAGS_http_max_connections_per_client);
+  const absl::Duration header = absl::GetFlag(FLAGS_http_header_timeout);
+  const absl::Duration body = absl::GetFlag(FLAGS_http_body_timeout);
+  std::string error;
+  if (options->http_threads < 1 || options->http_threads > 1024) {
+    error = absl::StrCat("--http_threads: must be in [1, 1024], got ", options->http_threads);
+  } else if (options->http_max_connections_per_client < 0 || options->http_max_connections_per_client > 100000) {
+    error = absl::StrCat("--http_max_connections_per_client: must be in [0, 100000], got ",
+                         options->http_max_connections_per_client);
+  } else if (header < absl::Milliseconds(100) || header > absl::Seconds(60)) {
+    error = absl::StrCat("--http_header_timeout: must be in [100ms, 60s], got ", absl::FormatDuration(header));
+  } else if (body < absl::Milliseconds(100) || body > absl::Seconds(300)) {
+    error = absl::StrCat("--http_body_timeout: must be in [100ms, 300s], got ", absl::FormatDuration(body));
+  }
+  if (!error.empty()) {
+    std::cerr << "capplan-server: " << error << "\n";
+    return false;
+  }
+  options->http_header_timeout_ms = static_cast<int>(absl::ToInt64Milliseconds(header));
+  options->http_body_timeout_ms = static_cast<int>(absl::ToInt64Milliseconds(body));
+  absl::StatusOr<std::vector<std::string>> origins = capplan::server::http::ParseCorsOrigins(
+      FlagOrEnv(FLAGS_http_cors_origins, "http_cors_origins", "CAPPLAN_HTTP_CORS_ORIGINS"));
+  if (!origins.ok()) {
+    std::cerr << "capplan-server: " << origins.status().message() << "\n";
+    return false;
+  }
+  options->http_cors_origins = std::move(*origins);
+  options->http_allow_plaintext = absl::GetFlag(FLAGS_http_allow_plaintext);
+  if (const char* env = std::getenv("CAPPLAN_HTTP_ALLOW_PLAINTEXT");
+      env != nullptr && !OnCommandLine("http_allow_plaintext")) {
+    options->http_allow_plaintext = std::string(env) == "1" || std::string(env) == "true";
+  }
+  return true;
 }
 
 // ", http/json on http://host:port/v1/", or nothing when HTTP is disabled.
@@ -218,19 +230,7 @@ int main(int argc, char** argv) {
     std::cerr << "capplan-server: --max_connections: must be in [0, 1000000], got " << options.max_connections << "\n";
     return 1;
   }
-  if (!WatchBounds(&options) || !HttpBounds(&options)) return 1;
-  absl::StatusOr<std::vector<std::string>> origins = capplan::server::http::ParseCorsOrigins(
-      FlagOrEnv(FLAGS_http_cors_origins, "http_cors_origins", "CAPPLAN_HTTP_CORS_ORIGINS"));
-  if (!origins.ok()) {
-    std::cerr << "capplan-server: " << origins.status().message() << "\n";
-    return 1;
-  }
-  options.http_cors_origins = std::move(*origins);
-  options.http_allow_plaintext = absl::GetFlag(FLAGS_http_allow_plaintext);
-  if (const char* env = std::getenv("CAPPLAN_HTTP_ALLOW_PLAINTEXT");
-      env != nullptr && !OnCommandLine("http_allow_plaintext")) {
-    options.http_allow_plaintext = std::string(env) == "1" || std::string(env) == "true";
-  }
+  if (!WatchBounds(&options) || !HttpFlags(&options)) return 1;
   absl::Duration poll;
   absl::Duration grace;
   if (!DurationFlagOrEnv(FLAGS_db_poll_interval, "db_poll_interval", "CAPPLAN_DB_POLL_INTERVAL", &poll) ||
