@@ -44,7 +44,8 @@ class CatalogSync {
 
   // Whether the sync connection is up (the database answered its last call).
   bool up() const { return up_.load(); }
-  // Snapshots reloaded because another replica wrote.
+  // Snapshots reloaded because the database changed under this replica (another replica
+  // wrote, or a failover or restore lost writes).
   int64_t reloads() const { return reloads_.load(); }
 
  private:
@@ -70,7 +71,7 @@ class CatalogSync {
   std::unique_ptr<PgConnection> conn_;  // used by the thread only
   int wake_[2] = {-1, -1};              // a pipe: writing to it interrupts the wait
   std::atomic<bool> stop_{false};
-  std::atomic<bool> up_{false};
+  std::atomic<bool> up_{true};  // the store has just loaded from the database
   std::atomic<int64_t> reloads_{0};
   // Used by the thread only.
   bool logged_up_ = true;  // the store opened on a reachable database
