@@ -285,6 +285,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   store::DatabaseOptions db_options;
   db_options.path = options.db_path;
   db_options.poll_interval_ms = options.db_poll_interval_ms;
+  db_options.log = [](const std::string& line) { std::cerr << "capplan-server: " << line << "\n"; };
   absl::StatusOr<std::unique_ptr<store::CatalogStore>> store = store::CatalogStore::Open(db_options);
   if (!store.ok()) return store.status();
   state->store = std::move(*store);

@@ -102,6 +102,20 @@ std::shared_ptr<const std::vector<std::shared_ptr<const PriceList>>> WithPrice(
 // copied (rows and index) and the price lists shifted; every other table is shared.
 CatalogTables WithInstance(const CatalogTables& tables, const InstanceRow* row, const std::string& erase_key);
 
+// Which state of which database a snapshot holds. Replicas compare it with the database's: a
+// different one means a full reload, whether the database's version is higher (another
+// replica wrote), lower (a lossy failover or a restore lost writes), the same but reached by
+// other writes (another write token), or its epoch changed (a promoted standby).
+struct CatalogIdentity {
+  int64_t catalog_version = 0;
+  std::string write_token;  // random, written by the write that set catalog_version
+  std::string epoch;        // sql::Connection::DatabaseEpochSql's value; empty on SQLite
+  bool operator==(const CatalogIdentity& o) const {
+    return catalog_version == o.catalog_version && write_token == o.write_token && epoch == o.epoch;
+  }
+  bool operator!=(const CatalogIdentity& o) const { return !(*this == o); }
+};
+
 // What the planner reads: immutable, built once from its tables and never changed.
 class CatalogSnapshot final : public core::CatalogView {
   CatalogTables tables_;  // first: the references below point into it
@@ -115,6 +129,9 @@ class CatalogSnapshot final : public core::CatalogView {
   int64_t catalog_version = 0;
   int schema_version = 0;
   int64_t loaded_unix_seconds = 0;
+  std::string write_token;     // see CatalogIdentity
+  std::string database_epoch;  // see CatalogIdentity
+  CatalogIdentity Identity() const { return {catalog_version, write_token, database_epoch}; }
 
   const std::vector<GpuRow>& gpus;                   // by name
   const std::vector<ModelRow>& models;               // by name

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <random>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -17,6 +18,15 @@
 namespace capplan::store {
 
 namespace {
+
+// 128 random bits in hex: what tells apart two writes that reached the same catalog version
+// (one of them lost in a failover).
+std::string NewWriteToken() {
+  std::random_device rd;
+  const uint64_t hi = (static_cast<uint64_t>(rd()) << 32) | rd();
+  const uint64_t lo = (static_cast<uint64_t>(rd()) << 32) | rd();
+  return absl::StrCat(absl::Hex(hi, absl::kZeroPad16), absl::Hex(lo, absl::kZeroPad16));
+}
 
 int64_t NowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -51,6 +61,8 @@ absl::StatusOr<std::unique_ptr<CatalogStore>> CatalogStore::Open(const DatabaseO
     sync.dsn = store->db_->impl().dsn;
     sync.listen = options.listen_for_changes;
     sync.poll_interval_ms = options.poll_interval_ms;
+    sync.shown_dsn = store->db_->path();
+    sync.log = options.log;
     store->sync_ = std::make_unique<CatalogSync>(sync, store.get());
   }
   return store;
@@ -100,9 +112,24 @@ absl::Status CatalogStore::Reload() {
   return Publish(everything, WriteResult());
 }
 
-absl::StatusOr<bool> CatalogStore::ReloadIfOlderThan(int64_t version) {
+CatalogIdentity ReadCatalogIdentity(sql::Connection& db) {
+  sql::Statement q(db, absl::StrCat("SELECT catalog_version, write_token, ", db.DatabaseEpochSql(),
+                                    " FROM catalog_meta WHERE id = 1"));
+  CatalogIdentity id;
+  if (!q.executeStep()) return id;
+  id.catalog_version = q.getColumn(0).getInt64();
+  id.write_token = q.getColumn(1).getString();
+  id.epoch = q.getColumn(2).getString();
+  return id;
+}
+
+absl::StatusOr<bool> CatalogStore::ReloadUnlessCurrent() {
   std::lock_guard<std::mutex> lock(write_mu_);
-  if (Snapshot()->catalog_version >= version) return false;
+  try {
+    if (ReadCatalogIdentity(Conn()) == Snapshot()->Identity()) return false;
+  } catch (const sql::Error& e) {
+    return e.WithContext(absl::StrCat("database ", db_->path(), ": reading the catalog version"));
+  }
   Key everything;
   everything.reload = kAllTables;
   absl::Status published = Publish(everything, WriteResult());
@@ -110,7 +137,8 @@ absl::StatusOr<bool> CatalogStore::ReloadIfOlderThan(int64_t version) {
   return true;
 }
 
-absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsigned reload, int64_t expected_version) {
+absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsigned reload,
+                                                                          const CatalogIdentity* expected) {
   const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
   CatalogTables t;
   if (prev != nullptr) {
@@ -120,14 +148,14 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
   }
   absl::StatusOr<int> schema = db_->SchemaVersion();
   if (!schema.ok()) return schema.status();
-  int64_t catalog_version = 0;
+  CatalogIdentity identity;
   try {
     sql::Connection& db = Conn();
     // One read transaction so the snapshot is consistent across tables.
     sql::Transaction tx(db, sql::TxKind::kRead);
-    catalog_version = db.QueryInt64("SELECT catalog_version FROM catalog_meta WHERE id = 1");
+    identity = ReadCatalogIdentity(db);
     // Another replica wrote since: the tables kept from `prev` may be stale too.
-    if (catalog_version != expected_version) reload = kAllTables;
+    if (expected == nullptr || identity != *expected) reload = kAllTables;
     if (reload & kGpuTable) t.gpus = MakeGpuTable(ReadGpus(db));
     if (reload & kModelTable) t.models = MakeModelTable(ReadModels(db));
     if (reload & kInstanceTable) t.instances = MakeInstanceTable(ReadInstances(db));
@@ -150,7 +178,9 @@ absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> CatalogStore::Load(unsign
   }
   auto snap = std::make_shared<CatalogSnapshot>(std::move(t));
   snap->schema_version = *schema;
-  snap->catalog_version = catalog_version;
+  snap->catalog_version = identity.catalog_version;
+  snap->write_token = identity.write_token;
+  snap->database_epoch = identity.epoch;
   snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
   return std::shared_ptr<const CatalogSnapshot>(std::move(snap));
 }
@@ -179,18 +209,22 @@ absl::Status CatalogStore::Publish(const Key& key, const WriteResult& result) {
   const std::shared_ptr<const CatalogSnapshot> prev = Snapshot();
   std::optional<CatalogTables> patched;
   // Patching (or re-reading only the tables the write changed) is right only when the
-  // snapshot holds the version just before the write; another replica may have written since.
-  const bool follows = prev != nullptr && !snapshot_stale_ && prev->catalog_version + 1 == result.catalog_version;
+  // snapshot holds exactly the state the write started from: another replica may have written
+  // since, or the database may have lost writes the snapshot holds (a lossy failover).
+  const bool follows = prev != nullptr && !snapshot_stale_ && key.prior.has_value() && prev->Identity() == *key.prior;
+  const CatalogIdentity written{result.catalog_version, key.written_token, key.prior ? key.prior->epoch : ""};
   if (follows) patched = Patch(*prev, key, result);
   if (patched.has_value()) {
     auto snap = std::make_shared<CatalogSnapshot>(std::move(*patched));
     snap->schema_version = prev->schema_version;
-    snap->catalog_version = result.catalog_version;
+    snap->catalog_version = written.catalog_version;
+    snap->write_token = written.write_token;
+    snap->database_epoch = written.epoch;
     snap->loaded_unix_seconds = static_cast<int64_t>(std::time(nullptr));
     next = std::move(snap);
   } else {
     absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> loaded =
-        Load(follows ? key.reload : kAllTables, result.catalog_version);
+        Load(follows ? key.reload : kAllTables, follows ? &written : nullptr);
     if (!loaded.ok()) {
       // The published snapshot now lags the database: the next publish starts afresh
       // rather than patching it.
@@ -303,14 +337,19 @@ void CatalogStore::RecordRequest(const WriteContext& ctx, const WriteResult& res
 }
 
 int64_t CatalogStore::BumpAndAudit(const WriteContext& ctx, const std::string& entity, const std::string& before,
-                                   const std::string& after) {
+                                   const std::string& after, const std::string& write_token) {
   sql::Connection& db = Conn();
   const bool pg = db.dialect() == sql::Dialect::kPostgres;
-  const int64_t version = db.QueryInt64(
-      pg ? "UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
-           "updated_unix_seconds = CAST(EXTRACT(EPOCH FROM now()) AS BIGINT) WHERE id = 1 RETURNING catalog_version"
-         : "UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
-           "updated_unix_seconds = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = 1 RETURNING catalog_version");
+  int64_t version = 0;
+  {  // finalised before the next statement (SQLite will not commit past an unfinished one)
+    sql::Statement bump(
+        db, absl::StrCat("UPDATE catalog_meta SET catalog_version = catalog_version + 1, "
+                         "write_token = ?, updated_unix_seconds = ",
+                         pg ? "CAST(EXTRACT(EPOCH FROM now()) AS BIGINT)" : "CAST(strftime('%s', 'now') AS INTEGER)",
+                         " WHERE id = 1 RETURNING catalog_version"));
+    bump.bind(1, write_token);
+    if (bump.executeStep()) version = bump.getColumn(0).getInt64();
+  }
   sql::Statement audit(db,
                        "INSERT INTO audit_log (at_unix_micros, caller, method, entity, "
                        "before_json, after_json, catalog_version) VALUES (?, ?, ?, ?, ?, ?, ?)");
@@ -357,6 +396,9 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
   std::optional<WriteResult> replay;
   try {
     sql::Transaction tx(db, sql::TxKind::kWrite);
+    // Under the write lock: no other replica changes it before this write commits.
+    key.prior = ReadCatalogIdentity(db);
+    key.written_token = NewWriteToken();
     absl::StatusOr<std::optional<WriteResult>> earlier = EarlierResult(ctx);
     if (!earlier.ok()) return earlier.status();
     replay = *earlier;
@@ -373,7 +415,7 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
       absl::StatusOr<std::string> after =
           key.audit_after.empty() ? RowJson(key) : absl::StatusOr<std::string>(key.audit_after);
       if (!after.ok()) return after.status();
-      result.catalog_version = BumpAndAudit(ctx, entity, *before, *after);
+      result.catalog_version = BumpAndAudit(ctx, entity, *before, *after, key.written_token);
       RecordRequest(ctx, result);
       // Checked again last: a drain or an unlinked file since the start rolls the write back.
       may = MayCommit();

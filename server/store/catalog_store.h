@@ -95,6 +95,10 @@ struct AuditPage {
   bool more = false;  // entries beyond `limit` match: ask again with before_id = last id
 };
 
+// The database's catalog identity (catalog_meta and the connection's epoch); throws
+// sql::Error. For the store and the sync thread's own connection.
+CatalogIdentity ReadCatalogIdentity(sql::Connection& db);
+
 class CatalogStore {
  public:
   // Opens the database, applies the migrations (those of its dialect unless given) and loads
@@ -111,10 +115,10 @@ class CatalogStore {
 
   // Re-reads the whole catalog and publishes a new snapshot (waits for a write in progress).
   absl::Status Reload();
-  // Reload, only when the snapshot (checked once any write in progress has published) is
-  // older than `version`. True when it reloaded. For the replica sync: a replica's own write
-  // notifies it too, and must not cost a reload.
-  absl::StatusOr<bool> ReloadIfOlderThan(int64_t version);
+  // Reload, only when the database's CatalogIdentity (read once any write in progress has
+  // published) differs from the snapshot's. True when it reloaded. For the replica sync: a
+  // replica's own write notifies it too, and must not cost a reload.
+  absl::StatusOr<bool> ReloadUnlessCurrent();
 
   absl::StatusOr<WriteResult> UpsertGpu(const WriteContext& ctx, const GpuRow& row);
   absl::StatusOr<WriteResult> DeleteGpu(const WriteContext& ctx, const std::string& name);
@@ -197,7 +201,7 @@ class CatalogStore {
   sql::Connection& Conn();
   // A snapshot with the `reload` tables read afresh and the others taken from the current one,
   // or every table when the database is not at `expected_version` (another writer was there).
-  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load(unsigned reload, int64_t expected_version);
+  absl::StatusOr<std::shared_ptr<const CatalogSnapshot>> Load(unsigned reload, const CatalogIdentity* expected);
   absl::Status LearnColumns();
 
   struct Key {
@@ -213,6 +217,10 @@ class CatalogStore {
     const PriceRow* appended_price = nullptr;
     const InstanceRow* upserted_instance = nullptr;
     std::string erased_instance = std::string();
+    // Set by Write: the database's identity when the write began, and the token it wrote. A
+    // snapshot is patched only when it holds exactly that identity.
+    std::optional<CatalogIdentity> prior = std::nullopt;
+    std::string written_token = std::string();
   };
   // The shared write path: before image, `apply`, after image, audit row, version bump,
   // commit, publish. `apply` returns the id of a created row (0 if none).
@@ -221,7 +229,7 @@ class CatalogStore {
   // Inside the write transaction: bumps the catalog version, writes the audit row and (on
   // PostgreSQL) the notification. Returns the new version; throws sql::Error.
   int64_t BumpAndAudit(const WriteContext& ctx, const std::string& entity, const std::string& before,
-                       const std::string& after);
+                       const std::string& after, const std::string& write_token);
   // Publishes the committed write: a patch of the current snapshot where the write says how
   // (an appended price), otherwise a reload of the tables it changed.
   absl::Status Publish(const Key& key, const WriteResult& result) ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);

@@ -1,4 +1,4 @@
-// The sync thread behind CatalogSync: LISTEN/NOTIFY with a periodic version check.
+// The sync thread behind CatalogSync: LISTEN/NOTIFY with a periodic identity check.
 #include "server/store/catalog_sync.h"
 
 #include <fcntl.h>
@@ -6,11 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
+#include <iostream>
 #include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "server/store/catalog_store.h"
 #include "server/store/pg_connection.h"
 
@@ -20,10 +21,6 @@ namespace {
 
 constexpr int kMinBackoffMs = 100;
 constexpr int kMaxBackoffMs = 2000;
-
-int64_t DatabaseVersion(PgConnection& conn) {
-  return conn.QueryInt64("SELECT catalog_version FROM catalog_meta WHERE id = 1");
-}
 
 }  // namespace
 
@@ -45,6 +42,31 @@ CatalogSync::~CatalogSync() {
   }
 }
 
+void CatalogSync::Log(const std::string& line) const {
+  if (options_.log) {
+    options_.log(line);
+  } else {
+    std::cerr << line << "\n";
+  }
+}
+
+void CatalogSync::SetUp(bool up, const std::string& reason) {
+  up_ = up;
+  if (up == logged_up_) return;
+  logged_up_ = up;
+  const int64_t version = store_->Snapshot()->catalog_version;
+  if (!up) {
+    down_since_ = std::chrono::steady_clock::now();
+    Log(absl::StrCat("catalog database ", options_.shown_dsn, " is down (", reason,
+                     "); reads answer from catalog version ", version,
+                     ", admin writes fail with UNAVAILABLE, reconnecting with backoff up to 2 s"));
+    return;
+  }
+  const double down_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - down_since_).count();
+  Log(absl::StrCat("catalog database ", options_.shown_dsn, " is back after ", absl::StrFormat("%.1f", down_s),
+                   " s; reconnected and listening, catalog version ", version));
+}
+
 void CatalogSync::Nap(int ms) {
   pollfd p{wake_[0], POLLIN, 0};
   ::poll(&p, wake_[0] >= 0 ? 1 : 0, ms);
@@ -55,38 +77,45 @@ bool CatalogSync::Connect() {
     conn_ = PgConnection::Open(options_.dsn);
     conn_->set_reconnect(false);
     if (options_.listen) conn_->Exec(absl::StrCat("LISTEN ", kCatalogChannel));
-    up_ = true;
     return true;
-  } catch (const sql::Error&) {
+  } catch (const sql::Error& e) {
     conn_.reset();
-    up_ = false;
+    SetUp(false, std::string(e.status().message()));
     return false;
   }
 }
 
-void CatalogSync::CatchUp(int64_t seen_version) {
-  if (seen_version <= store_->Snapshot()->catalog_version) return;
-  // The reload reads the version itself: it may be newer still, never older. A failure (the
-  // main connection is away too) is retried at the next notification or check.
-  absl::StatusOr<bool> reloaded = store_->ReloadIfOlderThan(seen_version);
-  if (reloaded.ok() && *reloaded) ++reloads_;
+bool CatalogSync::CatchUp() {
+  // The reload reads the identity again under the store's write lock, so this replica's own
+  // write (published meanwhile) costs nothing. A failure (the main connection is away too) is
+  // retried with backoff.
+  absl::StatusOr<bool> reloaded = store_->ReloadUnlessCurrent();
+  if (reloaded.ok()) {
+    retry_ms_ = 0;
+    if (*reloaded) ++reloads_;
+    return true;
+  }
+  retry_ms_ = retry_ms_ == 0 ? kMinBackoffMs : std::min(retry_ms_ * 2, kMaxBackoffMs);
+  return false;
 }
 
 void CatalogSync::TakeNotified() {
-  int64_t newest = 0;
+  const int64_t have = store_->Snapshot()->catalog_version;
+  bool other = false;
   for (const std::string& payload : conn_->TakeNotifications()) {
     int64_t v = 0;
-    if (absl::SimpleAtoi(payload, &v)) newest = std::max(newest, v);
+    if (absl::SimpleAtoi(payload, &v) && v != have) other = true;
   }
-  CatchUp(newest);
+  if (other) CatchUp();
 }
 
 bool CatalogSync::WaitAndDrain() {
-  const int timeout_ms = options_.poll_interval_ms > 0 ? options_.poll_interval_ms : -1;
+  const int poll_ms = options_.poll_interval_ms > 0 ? options_.poll_interval_ms : -1;
+  const int timeout_ms = retry_ms_ > 0 ? (poll_ms > 0 ? std::min(retry_ms_, poll_ms) : retry_ms_) : poll_ms;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
-    // A notification that arrived while the version check (or a reload) ran is already in
-    // libpq's queue and will not make the socket readable again: take it before waiting.
+    // A notification that arrived while the check (or a reload) ran is already in libpq's
+    // queue and will not make the socket readable again: take it before waiting.
     TakeNotified();
     int wait_ms = -1;
     if (timeout_ms > 0) {
@@ -94,22 +123,30 @@ bool CatalogSync::WaitAndDrain() {
           0,
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count()));
     }
-    pollfd fds[2] = {{conn_->Socket(), POLLIN, 0}, {wake_[0], POLLIN, 0}};
+    // POLLRDHUP: the server closed its side. It never does on a live LISTEN connection, and a
+    // crashed or stopped server's farewell notice would otherwise leave it looking alive until
+    // the next read.
+    pollfd fds[2] = {{conn_->Socket(), POLLIN | POLLRDHUP, 0}, {wake_[0], POLLIN, 0}};
     const int n = ::poll(fds, wake_[0] >= 0 ? 2 : 1, wait_ms);
     if (stop_) return true;
-    if (n == 0) break;    // the poll interval passed: check the version below
+    if (n == 0) break;    // the poll interval (or the retry) is due: check below
     if (n < 0) continue;  // EINTR
-    if ((fds[0].revents & (POLLIN | POLLERR | POLLHUP)) == 0) continue;
-    if (!conn_->ConsumeInput()) return false;
+    if ((fds[0].revents & (POLLIN | POLLERR | POLLHUP | POLLRDHUP)) == 0) continue;
+    const bool alive = conn_->ConsumeInput();
     // Every notification queued so far, then one reload for all of them.
     TakeNotified();
+    if (!alive || (fds[0].revents & (POLLERR | POLLHUP | POLLRDHUP)) != 0) {
+      SetUp(false, alive ? "the server closed the connection" : conn_->ErrorMessage());
+      return false;
+    }
     if (timeout_ms < 0) continue;
     if (std::chrono::steady_clock::now() >= deadline) break;
   }
   try {
-    CatchUp(DatabaseVersion(*conn_));
+    if (ReadCatalogIdentity(*conn_) != store_->Snapshot()->Identity() || retry_ms_ > 0) CatchUp();
     return true;
-  } catch (const sql::Error&) {
+  } catch (const sql::Error& e) {
+    SetUp(false, std::string(e.status().message()));
     return false;
   }
 }
@@ -124,20 +161,18 @@ void CatalogSync::Run() {
         continue;
       }
       backoff_ms = kMinBackoffMs;
-      // Notifications sent while this connection was down are lost: compare versions now.
+      // Notifications sent while this connection was down are lost, and the database that
+      // answers now may have lost writes this snapshot holds (a failover): compare now.
       try {
-        CatchUp(DatabaseVersion(*conn_));
-      } catch (const sql::Error&) {
-        up_ = false;
+        if (ReadCatalogIdentity(*conn_) != store_->Snapshot()->Identity()) CatchUp();
+      } catch (const sql::Error& e) {
+        SetUp(false, std::string(e.status().message()));
+        conn_.reset();
         continue;
       }
+      SetUp(true, "");
     }
-    if (WaitAndDrain()) {
-      up_ = true;
-    } else {
-      up_ = false;
-      conn_.reset();
-    }
+    if (!WaitAndDrain()) conn_.reset();
   }
 }
 

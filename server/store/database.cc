@@ -34,6 +34,8 @@ absl::StatusOr<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& 
   }
   auto impl = std::make_unique<Impl>();
   if (IsPostgresDsn(options.path)) {
+    absl::Status dsn_ok = CheckDsn(options.path);
+    if (!dsn_ok.ok()) return absl::InvalidArgumentError(absl::StrCat("--db: ", dsn_ok.message()));
     impl->path = RedactedDsn(options.path);
     impl->dsn = WithConnectDefaults(options.path);
     try {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct DatabaseOptions {
   // the catalog version every poll_interval_ms for a notification missed (0: never).
   bool listen_for_changes = true;
   int poll_interval_ms = 2000;
+  // PostgreSQL only: receives one line (no password) when the database goes down and one
+  // when it is back; stderr when unset.
+  std::function<void(const std::string&)> log = nullptr;
 };
 
 class Database {

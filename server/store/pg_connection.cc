@@ -50,7 +50,8 @@ absl::StatusCode PgCode(const std::string& sqlstate) {
   return absl::StatusCode::kInternal;
 }
 
-PgConnection::PgConnection(std::string dsn, pg_conn* conn) : dsn_(std::move(dsn)), host_(DsnHost(dsn_)), conn_(conn) {}
+PgConnection::PgConnection(std::string dsn, pg_conn* conn)
+    : dsn_(std::move(dsn)), host_(DsnHost(dsn_)), secrets_(DsnSecrets(dsn_)), conn_(conn) {}
 
 PgConnection::~PgConnection() {
   if (conn_ != nullptr) PQfinish(conn_);
@@ -62,18 +63,26 @@ std::unique_ptr<PgConnection> PgConnection::Open(const std::string& dsn) {
   return out;
 }
 
-bool PgConnection::Connected() const { return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK; }
+bool PgConnection::Connected() const { return conn_ != nullptr && !broken_ && PQstatus(conn_) == CONNECTION_OK; }
+
+std::string PgConnection::Scrubbed(const std::string& message) const {
+  std::string out = message;
+  for (const std::string& secret : secrets_) out = absl::StrReplaceAll(out, {{secret, "(password)"}});
+  return out;
+}
 
 void PgConnection::Reconnect() {
   in_tx_ = false;
+  broken_ = false;
   if (conn_ != nullptr) PQfinish(conn_);
   conn_ = PQconnectdb(dsn_.c_str());
   if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
-    throw sql::Error(
-        absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": ",
-                                            OneLine(conn_ == nullptr ? "out of memory" : PQerrorMessage(conn_)))));
+    throw sql::Error(absl::UnavailableError(
+        absl::StrCat("catalog database unreachable at ", host_, ": ",
+                     Scrubbed(OneLine(conn_ == nullptr ? "out of memory" : PQerrorMessage(conn_))))));
   }
   PQsetNoticeProcessor(conn_, IgnoreNotice, nullptr);
+  ProbeEpoch();
   // Acknowledged means durable: never weaker than the server's default, whatever the role or
   // database was configured with.
   Exec("SET synchronous_commit TO on");
@@ -82,23 +91,48 @@ void PgConnection::Reconnect() {
   Exec("SET idle_in_transaction_session_timeout TO '60s'");
 }
 
+void PgConnection::ProbeEpoch() {
+  // The system identifier is fixed at initdb (a standby shares its primary's); the timeline
+  // goes up at every promotion and point-in-time recovery. A primary's current timeline is in
+  // its WAL file names; pg_control_checkpoint's lags a promotion until the next checkpoint.
+  static constexpr char kEpoch[] =
+      "((SELECT system_identifier FROM pg_control_system())::text || '/' || (CASE WHEN pg_is_in_recovery() "
+      "THEN (SELECT timeline_id FROM pg_control_checkpoint())::bigint "
+      "ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint END)::text)";
+  PGresult* r = PQexec(conn_, absl::StrCat("SELECT ", kEpoch).c_str());
+  const bool ok = r != nullptr && PQresultStatus(r) == PGRES_TUPLES_OK;
+  if (r != nullptr) PQclear(r);
+  // A role without EXECUTE on them (some managed services revoke it) still gets the catalog
+  // version and write token comparison.
+  epoch_sql_ = ok ? kEpoch : "''";
+}
+
+bool PgConnection::Lost(const PGresult* r) {
+  const std::string sqlstate = Field(r, PG_DIAG_SQLSTATE);
+  if (r == nullptr || PQstatus(conn_) != CONNECTION_OK || sqlstate.empty() || absl::StartsWith(sqlstate, "08") ||
+      sqlstate == "57P01" || sqlstate == "57P02" || sqlstate == "57P03") {
+    broken_ = true;
+  }
+  return broken_;
+}
+
 void PgConnection::Fail(PGresult* result, const std::string& what) {
-  const bool lost = !Connected() || result == nullptr;
+  const bool lost = Lost(result);
   std::string sqlstate = Field(result, PG_DIAG_SQLSTATE);
   std::string message = Field(result, PG_DIAG_MESSAGE_PRIMARY);
   const std::string detail = Field(result, PG_DIAG_MESSAGE_DETAIL);
   if (!detail.empty()) absl::StrAppend(&message, " (", detail, ")");
   if (message.empty()) message = OneLine(PQerrorMessage(conn_));
+  message = Scrubbed(message);
   if (result != nullptr) PQclear(result);
   // An error without a SQLSTATE comes from libpq itself, not from the server: in practice the
   // connection failing ("server closed the connection unexpectedly" after PostgreSQL went
-  // away, reported while libpq still thinks the connection is up). Retryable, not Internal.
-  const absl::StatusCode code = lost || sqlstate.empty() ? absl::StatusCode::kUnavailable : PgCode(sqlstate);
-  if (lost || absl::StartsWith(sqlstate, "08") || absl::StartsWith(sqlstate, "57P")) {
+  // away). Retryable, not Internal.
+  if (lost) {
     in_tx_ = false;
-    throw sql::Error(absl::Status(code, absl::StrCat("catalog database unreachable at ", host_, ": ", message)));
+    throw sql::Error(absl::UnavailableError(absl::StrCat("catalog database unreachable at ", host_, ": ", message)));
   }
-  throw sql::Error(absl::Status(code, absl::StrCat(what, message)));
+  throw sql::Error(absl::Status(PgCode(sqlstate), absl::StrCat(what, message)));
 }
 
 template <typename Send>
@@ -106,7 +140,9 @@ pg_result* PgConnection::Retrying(const Send& send) {
   // Inside a transaction a lost connection has lost the transaction: report it. Outside one,
   // capplan runs only reads and idempotent statements (schema checks, CREATE ... IF NOT
   // EXISTS, SET, BEGIN), so a broken or dropped connection is replaced and the statement sent
-  // again once: the first call after the server came back succeeds.
+  // again once: the first call after the server came back succeeds. The first statement on a
+  // connection whose server restarted is where libpq finds out (and it still reports
+  // CONNECTION_OK then), so Lost() decides, not PQstatus.
   const bool may_retry = !in_tx_ && reconnect_;
   if (!Connected()) {
     if (!may_retry) {
@@ -119,7 +155,7 @@ pg_result* PgConnection::Retrying(const Send& send) {
     PGresult* r = send(conn_);
     const ExecStatusType st = r == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(r);
     if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return r;
-    if (may_retry && attempt == 0 && !Connected()) {
+    if (may_retry && attempt == 0 && Lost(r)) {
       if (r != nullptr) PQclear(r);
       Reconnect();
       continue;
@@ -178,9 +214,9 @@ void PgConnection::Commit() {
     PQclear(r);
     throw sql::Error(absl::AbortedError("the transaction was rolled back by the database"));
   }
-  if (!Connected() || r == nullptr) {
+  if (Lost(r)) {
     if (r != nullptr) PQclear(r);
-    // The COMMIT may have reached the server before the connection dropped.
+    // The COMMIT may have reached the server before the connection dropped: never resent.
     throw sql::Error(absl::UnavailableError(
         absl::StrCat("catalog database connection to ", host_,
                      " lost during COMMIT: the write may or may not have been applied; retry with the same "
@@ -200,6 +236,10 @@ void PgConnection::Rollback() noexcept {
 }
 
 int PgConnection::Socket() const { return conn_ == nullptr ? -1 : PQsocket(conn_); }
+
+std::string PgConnection::ErrorMessage() const {
+  return Scrubbed(OneLine(conn_ == nullptr ? "no connection" : PQerrorMessage(conn_)));
+}
 
 bool PgConnection::ConsumeInput() { return conn_ != nullptr && PQconsumeInput(conn_) == 1 && Connected(); }
 

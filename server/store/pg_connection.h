@@ -42,13 +42,22 @@ class PgConnection final : public sql::Connection {
   // Returns the result (owned by the caller); throws sql::Error.
   pg_result* Run(const std::string& sql, const std::vector<unsigned>& types, const std::vector<const char*>& values);
 
-  // For the sync thread.
+  // An SQL expression for this database cluster's epoch (pg_control_system's identifier and
+  // the current timeline): it changes when a standby is promoted or a backup is restored to a
+  // point in time (a new timeline), or another cluster answers. '' where the role may not
+  // read them (checked once per connection).
+  std::string DatabaseEpochSql() const override { return epoch_sql_; }
+
+  // False once the connection is known to be broken: libpq still says CONNECTION_OK after the
+  // first statement on a connection whose server died, so a lost-connection error marks it.
   bool Connected() const;
   // A fresh connection; throws sql::Error (Unavailable) when the server is still away.
   void Reconnect();
   int Socket() const;
   // Reads what the server sent; false when the connection is lost.
   bool ConsumeInput();
+  // libpq's last error on this connection, on one line, without the password.
+  std::string ErrorMessage() const;
   // The payloads of the notifications received so far.
   std::vector<std::string> TakeNotifications();
   const std::string& host() const { return host_; }
@@ -60,6 +69,15 @@ class PgConnection final : public sql::Connection {
   PgConnection(std::string dsn, pg_conn* conn);
   // Throws the mapped error for a failed `result` (which it frees).
   [[noreturn]] void Fail(pg_result* result, const std::string& what);
+  // Whether the failed `result` means the connection is gone (marking it broken): no result,
+  // libpq's own error (no SQLSTATE: "server closed the connection unexpectedly"), or a
+  // connection or shutdown SQLSTATE (08xxx, 57P0x).
+  bool Lost(const pg_result* result);
+  // `message` (from libpq or the server) with the DSN's password, as given and percent-
+  // decoded, blotted out.
+  std::string Scrubbed(const std::string& message) const;
+  // Sets epoch_sql_ to the epoch expression, or '' when this role may not evaluate it.
+  void ProbeEpoch();
   // Sends with `send(conn)`, reconnecting (and, outside a transaction, resending once) when the
   // connection turns out to be lost. Returns a successful result.
   template <typename Send>
@@ -67,8 +85,11 @@ class PgConnection final : public sql::Connection {
 
   std::string dsn_;
   std::string host_;
+  std::vector<std::string> secrets_;  // the password, decoded and as written in the DSN
   pg_conn* conn_;
+  bool broken_ = false;
   bool in_tx_ = false;
+  std::string epoch_sql_ = "''";
   bool reconnect_ = true;
 };
 

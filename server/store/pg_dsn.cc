@@ -30,6 +30,54 @@ std::map<std::string, std::string> DsnFields(const std::string& dsn) {
 
 }  // namespace
 
+absl::Status CheckDsn(const std::string& dsn) {
+  static constexpr char kHint[] =
+      "; percent-encode reserved characters in the password (/ as %2F, @ as %40, : as %3A, ? as %3F, # as %23, "
+      "% as %25), or generate a URL-safe one (hex)";
+  char* err = nullptr;
+  PQconninfoOption* opts = PQconninfoParse(dsn.c_str(), &err);
+  // libpq's message quotes the offending text, which may be the password: not passed on.
+  if (err != nullptr) PQfreemem(err);
+  if (opts == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("the PostgreSQL DSN does not parse as a libpq URI", kHint));
+  }
+  std::string bad;
+  for (PQconninfoOption* o = opts; o->keyword != nullptr; ++o) {
+    if (o->val == nullptr || *o->val == '\0') continue;
+    const std::string key = o->keyword, value = o->val;
+    if (key == "port") {
+      for (char c : value) {
+        if (std::isdigit(static_cast<unsigned char>(c)) == 0 && c != ',') bad = "its port is not a number";
+      }
+    } else if ((key == "host" || key == "hostaddr" || key == "dbname") && value.find('@') != std::string::npos) {
+      bad = absl::StrCat("its ", key, " holds an '@'");
+    }
+  }
+  PQconninfoFree(opts);
+  if (bad.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("the PostgreSQL DSN is misread: ", bad, kHint));
+}
+
+std::vector<std::string> DsnSecrets(const std::string& dsn) {
+  std::vector<std::string> out;
+  std::map<std::string, std::string> f = DsnFields(dsn);
+  if (f.count("password") == 0) return out;
+  out.push_back(f["password"]);
+  // As written: between the first ':' after "://" and the '@' ending the user info.
+  const size_t scheme = dsn.find("://");
+  if (scheme != std::string::npos) {
+    const size_t at = dsn.rfind('@', dsn.find('?'));
+    const size_t colon = dsn.find(':', scheme + 3);
+    if (at != std::string::npos && colon != std::string::npos && colon < at) {
+      const std::string raw = dsn.substr(colon + 1, at - colon - 1);
+      if (!raw.empty() && raw != out[0]) out.push_back(raw);
+    }
+  }
+  // Longest first, so a password containing another form is blotted out whole.
+  std::sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return out;
+}
+
 bool IsPostgresDsn(const std::string& db) {
   return absl::StartsWith(db, "postgresql://") || absl::StartsWith(db, "postgres://");
 }
@@ -59,7 +107,7 @@ std::string DsnHost(const std::string& dsn) {
 
 std::string RedactedDsn(const std::string& dsn) {
   std::map<std::string, std::string> f = DsnFields(dsn);
-  if (f.empty()) return "postgresql://(unparsable DSN)";
+  if (f.empty() || !CheckDsn(dsn).ok()) return "postgresql://(DSN not shown: it does not parse)";
   std::string out = "postgresql://";
   if (f.count("user") != 0) absl::StrAppend(&out, f["user"], "@");
   const std::string host = DsnHost(dsn);

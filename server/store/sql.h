@@ -69,6 +69,10 @@ class Connection {
   virtual void Commit() = 0;
   // Never throws; a lost connection has rolled back already.
   virtual void Rollback() noexcept = 0;
+  // An SQL expression (text) naming the database's epoch: what changes when the database is
+  // replaced under the same name (PostgreSQL: a promoted standby, a point-in-time restore,
+  // another cluster); '' where there is none (SQLite: the file's identity is checked apart).
+  virtual std::string DatabaseEpochSql() const { return "''"; }
 
   // The first column of the first row of `sql` (0 or "" when there is none).
   int64_t QueryInt64(const std::string& sql);

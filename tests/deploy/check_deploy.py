@@ -265,7 +265,26 @@ def check_compose_replicas(deploy):
         fail("compose: the replicas must share one catalog DSN")
     if len(host_ports) != len(set(host_ports)):
         fail(f"compose: host ports collide: {sorted(host_ports)}")
+    check_password_recipe(os.path.join(deploy, "compose-replicas.yaml"))
     print(f"compose-replicas.yaml: PostgreSQL and {len(replicas)} replicas: OK")
+
+
+def check_password_recipe(path):
+    """The header's `export CAPPLAN_PG_PASSWORD="$(...)"` goes into the DSN's user info
+    unencoded: run it 50 times; every password must use only URI-unreserved characters
+    (RFC 3986 section 2.3) and be at least 32 characters long."""
+    recipe = None
+    for line in open(path):
+        m = re.search(r'CAPPLAN_PG_PASSWORD="\$\((.*)\)"', line)
+        if line.startswith("#") and m:
+            recipe = m.group(1)
+    if recipe is None:
+        fail("compose: the header has no `export CAPPLAN_PG_PASSWORD=\"$(...)\"` recipe")
+    for _ in range(50):
+        pw = subprocess.run(["bash", "-c", recipe], check=True, capture_output=True, text=True).stdout
+        if not re.fullmatch(r"[A-Za-z0-9._~-]{32,}", pw):
+            fail(f"compose: the password recipe gave {len(pw)} characters, not all URL-safe "
+                 "(base64's / and + break the DSN); use hex")
 
 
 def check_price_refresh(by_kind, svc):

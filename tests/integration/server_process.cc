@@ -147,6 +147,8 @@ void ServerProcess::Signal(int sig) {
   if (!reaped_) kill(pid_, sig);
 }
 
+std::string ServerProcess::StderrSoFar() const { return ReadFile(stderr_path_); }
+
 ExitResult ServerProcess::Wait(int timeout_ms) {
   if (reaped_) return exit_;
   if (!WaitPid(pid_, timeout_ms, &exit_)) {

@@ -51,6 +51,9 @@ class ServerProcess {
   pid_t pid() const { return pid_; }
   const std::string& banner() const { return banner_; }
 
+  // What the server wrote to stderr so far (it keeps running).
+  std::string StderrSoFar() const;
+
   void Signal(int sig);
   // Waits up to `timeout_ms` for the process to exit; collects its output.
   ExitResult Wait(int timeout_ms);

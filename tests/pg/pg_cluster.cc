@@ -131,8 +131,9 @@ absl::StatusOr<std::string> PgCluster::Run(const std::string& program, const std
                                            int timeout_ms) const {
   std::vector<std::string> argv;
   if (::geteuid() == 0) argv = {"runuser", "-u", "postgres", "--"};
-  // psql lives in PATH (postgresql-client); the server tools in bin_dir_.
-  argv.push_back(program == "psql" ? program : absl::StrCat(bin_dir_, "/", program));
+  // psql (postgresql-client) and the file tools live in PATH; the server tools in bin_dir_.
+  const bool in_path = program == "psql" || program == "cp" || program == "rm" || program == "touch";
+  argv.push_back(in_path ? program : absl::StrCat(bin_dir_, "/", program));
   argv.insert(argv.end(), args.begin(), args.end());
   Child child = Spawn(argv, timeout_ms);
   if (child.exit_code != 0) {
@@ -159,9 +160,30 @@ absl::Status PgCluster::Stop(const std::string& mode) {
   return absl::OkStatus();
 }
 
-absl::Status PgCluster::Restart() {
+absl::Status PgCluster::Restart(int port) {
   if (running_) return absl::FailedPreconditionError("the PostgreSQL test cluster is already running");
+  if (port != 0) port_ = port;
   return StartServer();
+}
+
+absl::Status PgCluster::SaveCopy(const std::string& name) {
+  if (running_) return absl::FailedPreconditionError("stop the PostgreSQL test cluster before copying it");
+  if (!PlainIdentifier(name)) return absl::InvalidArgumentError(absl::StrCat("name: not a plain identifier: ", name));
+  return Run("cp", {"-a", dir_ + "/data", dir_ + "/" + name}, 120000).status();
+}
+
+absl::Status PgCluster::RestoreCopy(const std::string& name, bool as_standby) {
+  if (running_) return absl::FailedPreconditionError("stop the PostgreSQL test cluster before restoring a copy");
+  if (!PlainIdentifier(name)) return absl::InvalidArgumentError(absl::StrCat("name: not a plain identifier: ", name));
+  absl::Status removed = Run("rm", {"-rf", dir_ + "/data"}, 60000).status();
+  if (!removed.ok()) return removed;
+  absl::Status copied = Run("cp", {"-a", dir_ + "/" + name, dir_ + "/data"}, 120000).status();
+  if (!copied.ok() || !as_standby) return copied;
+  return Run("touch", {dir_ + "/data/standby.signal"}, 10000).status();
+}
+
+absl::Status PgCluster::Promote() {
+  return Run("pg_ctl", {"-D", dir_ + "/data", "-w", "-t", "60", "promote"}, 90000).status();
 }
 
 std::string PgCluster::Dsn(const std::string& dbname) const {

@@ -38,7 +38,20 @@ class PgCluster {
   // crash: the next start replays the WAL).
   absl::Status Stop(const std::string& mode = "fast");
   // Starts the stopped server again on the same directory and socket; waits until ready.
-  absl::Status Restart();
+  // A `port` other than 0 moves it there (the socket file is named by the port), so clients
+  // of an earlier Dsn() cannot reach it.
+  absl::Status Restart(int port = 0);
+
+  // With the server stopped: copies the data directory aside as `name` (a plain identifier),
+  // as a file-level backup, or a standby that stops receiving WAL, would hold it.
+  absl::Status SaveCopy(const std::string& name);
+  // With the server stopped: puts the copy `name` in place of the data directory, for
+  // Restart. as_standby: it starts as a standby (standby.signal) to be Promote()d, as after a
+  // failover to a standby that missed the last writes; otherwise as a restored file-level
+  // backup (the same timeline).
+  absl::Status RestoreCopy(const std::string& name, bool as_standby);
+  // pg_ctl promote: the standby becomes a primary on a new timeline; waits until it is.
+  absl::Status Promote();
   bool running() const { return running_; }
 
   const std::string& socket_dir() const { return dir_; }

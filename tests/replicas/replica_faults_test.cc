@@ -1,7 +1,8 @@
 // Replicas when things break. PostgreSQL stopped (fast, and immediate as after a crash) and
 // restarted under continuous Plan/Compare load on all three replicas: no read fails, health
 // stays SERVING, admin writes are refused at once with UNAVAILABLE, no acknowledged write is
-// lost, and writes and convergence come back without a restart. A replica SIGKILLed in the
+// lost, and writes and convergence come back without a restart. Idle replicas through a crash
+// restart: each one's first write afterwards succeeds, and the outage is logged. A replica SIGKILLed in the
 // middle of admin writes: every acknowledged write is in PostgreSQL and on the others, each
 // with its audit row, and the restarted replica catches up.
 #include <gtest/gtest.h>
@@ -256,6 +257,43 @@ TEST_P(ReplicaPgRestartTest, ReadsNeverFailAndWritesComeBack) {
 }
 
 INSTANTIATE_TEST_SUITE_P(StopModes, ReplicaPgRestartTest, ::testing::Values("fast", "immediate"));
+
+int Occurrences(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// Replicas idle through a crash restart of PostgreSQL (no write tried while it was down, so
+// every connection they hold is dead without their knowing): the first write each takes
+// afterwards succeeds, all converge, and each logged the database going down and coming back,
+// one line each.
+TEST(ReplicaPgCrashTest, IdleReplicasFirstWriteAfterACrashRestartSucceedsAndIsLogged) {
+  absl::StatusOr<std::unique_ptr<ReplicaCluster>> started = ReplicaCluster::Start(3);
+  ASSERT_TRUE(started.ok()) << started.status();
+  ReplicaCluster& cluster = **started;
+  ASSERT_TRUE(cluster.pg().Stop("immediate").ok()) << cluster.pg().Log();
+  std::this_thread::sleep_for(milliseconds(500));
+  ASSERT_TRUE(cluster.pg().Restart().ok()) << cluster.pg().Log();
+  for (int i = 0; i < cluster.size(); ++i) {
+    absl::StatusOr<capplan::v1::WriteResponse> w =
+        cluster.MakeClient(i, 1).SetPrice(SpotPrice(20.0 + i, "replica crash-restart test"));
+    EXPECT_TRUE(w.ok()) << "replica " << i << "'s first write after the restart: " << w.status();
+  }
+  const int64_t pg_version = cluster.QueryPg("SELECT catalog_version FROM catalog_meta");
+  absl::StatusOr<std::vector<int64_t>> seen = cluster.WaitForVersion(pg_version, milliseconds(10000));
+  EXPECT_TRUE(seen.ok()) << seen.status();
+  for (int i = 0; i < cluster.size(); ++i) {
+    std::string log = cluster.replica(i).StderrSoFar();
+    for (int n = 0; n < 250 && Occurrences(log, " is back after ") == 0; ++n) {
+      std::this_thread::sleep_for(milliseconds(20));
+      log = cluster.replica(i).StderrSoFar();
+    }
+    EXPECT_EQ(Occurrences(log, "capplan-server: catalog database postgresql://"), 2) << "replica " << i << ":\n" << log;
+    EXPECT_EQ(Occurrences(log, " is down ("), 1) << "replica " << i << ":\n" << log;
+    EXPECT_EQ(Occurrences(log, " is back after "), 1) << "replica " << i << ":\n" << log;
+  }
+}
 
 TEST(ReplicaKillTest, AcknowledgedWritesSurviveSigkillOfTheReplicaThatTookThem) {
   const std::string citation = "replica kill test";
