@@ -4,7 +4,7 @@
 -- Engines differ in how much memory they give the KV cache, in their per-step token budget and
 -- overhead, and in the kernels they run (core/serving_engine.cc), so a serving figure is only
 -- comparable with the engine it was measured on. Rows recorded before this migration name no
--- engine; they read as vLLM, the default (the seed figures do not say which server they used).
+-- engine; they read as vLLM, the default (0002's serving figures did not say which server they used).
 ALTER TABLE benchmarks ADD COLUMN serving_engine TEXT NOT NULL DEFAULT 'vllm'
   CHECK (serving_engine IN ('vllm', 'tensorrt_llm', 'sglang', 'llama_cpp'));
 

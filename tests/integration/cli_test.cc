@@ -148,7 +148,7 @@ TEST_F(CliTest, PricesAsOfReachesThePlanRequest) {
   EXPECT_TRUE(lambda) << "without --prices_as_of the 2025-11-01 Lambda prices apply";
 }
 
-// The README's TCO template (seeds/000): 8 x A100-SXM4-80GB, capex $250,000,
+// The README's TCO template: 8 x A100-SXM4-80GB, capex $250,000,
 // ops $5,000 a month, power 0, rent $15,000 a month, 36 months: break-even in
 // month 25. Two such fleets double both sides, so the break-even month
 // stays 25.

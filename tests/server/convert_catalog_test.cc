@@ -96,7 +96,7 @@ TEST(ConvertCatalogTest, BenchmarkSetupAndFigureRoundTrip) {
 }
 
 TEST(ConvertCatalogTest, ServingBenchmarkNamesItsEngine) {
-  // Engines size the KV cache and batch prompts differently (issue 17): a serving figure
+  // Engines size the KV cache and batch prompts differently (docs/estimator.md): a serving figure
   // records the engine it was measured on; unset reads as vLLM, the default.
   v1::Benchmark b;
   b.set_workload(v1::WORKLOAD_KIND_SERVING);
