@@ -41,7 +41,8 @@ TEST(TrainingFlopsTest, SeedSevenBillionOnThreeHundredBillionTokens) {
   job.sequence_length = 2048;  // at 2k context the attention term is under 10%
   TrainingEstimate e = Estimate(job, A100_80GB(), {});
   EXPECT_DOUBLE_EQ(e.dense_flops, 1.26e22);
-  // The attention term adds a few percent on top (Narayanan et al. 2021, Sec. 5.1: under 10% at these sizes).
+  // The attention term, 12·L·h·s per token, adds a few percent on top (Kaplan et al. 2020,
+  // Sec. 2.1: small while the hidden size is well above s / 12).
   EXPECT_GT(e.model_flops, e.dense_flops);
   EXPECT_LT(e.model_flops, 1.10 * e.dense_flops);
 }
