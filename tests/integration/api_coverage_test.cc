@@ -132,13 +132,19 @@ class CliRowDeleteTest : public AdminServerTest {
     return RunProgram(args, 30000, {{"CAPPLAN_ADMIN_TOKEN", kAdminToken}});
   }
   bool HasModel(const std::string& name) {
-    for (const v1::ModelArchitecture& m : MakeClient(kReadToken).ListModels()->models()) {
+    const absl::StatusOr<v1::ListModelsResponse> models = MakeClient(kReadToken).ListModels();
+    EXPECT_TRUE(models.ok()) << models.status();
+    if (!models.ok()) return false;
+    for (const v1::ModelArchitecture& m : models->models()) {
       if (m.name() == name) return true;
     }
     return false;
   }
   bool HasGpu(const std::string& name) {
-    for (const v1::Gpu& g : MakeClient(kReadToken).ListGpus()->gpus()) {
+    const absl::StatusOr<v1::ListGpusResponse> gpus = MakeClient(kReadToken).ListGpus();
+    EXPECT_TRUE(gpus.ok()) << gpus.status();
+    if (!gpus.ok()) return false;
+    for (const v1::Gpu& g : gpus->gpus()) {
       if (g.name() == name) return true;
     }
     return false;
