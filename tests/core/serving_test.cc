@@ -1,5 +1,5 @@
 // Serving estimator against published figures, architectures and datasheets.
-#include "core/serving.h"
+#include "core/serving/serving.h"
 
 #include <gtest/gtest.h>
 
