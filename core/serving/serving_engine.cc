@@ -114,14 +114,14 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
   // optimised kernels reach 60-80% of peak HBM bandwidth ("model bandwidth utilisation",
   // Databricks, LLM Inference Performance Engineering: Best Practices, 2023). Prefill GEMMs
   // are large; tensor cores sustain 50-70% of dense peak (Narayanan et al. 2021, Table 1);
-  // consumer parts clock down in racks (seed 003), so 0.45.
+  // consumer parts are cooled for desktop cases, not racks (heuristic), so 0.45.
   double bw[3] = {0.70, 0.55, 0.85};
   double fl[3] = {0.55, 0.40, 0.70};
   std::string bw_why = "decode bandwidth: 60-80% MBU of tuned servers (Databricks 2023)";
   std::string fl_why = "prefill compute: large-GEMM efficiency (Narayanan et al. 2021, Table 1)";
   if (!gpu.datacenter) {
     fl[0] = 0.45, fl[1] = 0.30, fl[2] = 0.60;
-    fl_why += ", lowered for a consumer part (clocks throttle in racks, seed 003)";
+    fl_why += ", lowered for a consumer part (heuristic: cooled for desktop cases, not racks)";
   }
   if (engine == ServingEngine::kLlamaCpp) {
     // llama.cpp's own CUDA kernels, from llama.cpp's batch-1 tables in XiongjieDai/

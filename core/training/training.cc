@@ -15,8 +15,8 @@ namespace capplan::core {
 namespace training_internal {
 
 // Per-GPU overhead beyond model states and activations: CUDA context and framework
-// workspace (1-2 GB) plus allocator fragmentation (5-10%) (shared/domain.md, "Fixed
-// overhead per GPU"); midpoints.
+// workspace (1-2 GB) plus allocator fragmentation (5-10%) (heuristic, docs/estimator.md; PyTorch
+// "CUDA semantics", memory management); midpoints.
 constexpr double kContextBytes = 1.5e9;
 constexpr double kFragmentationFraction = 0.075;
 // QLoRA (Dettmers et al. 2023, Sec. 3): NF4 weights at 4 bits plus double-quantised

@@ -25,7 +25,7 @@ Efficiency DefaultTrainingEfficiency(const GpuSpec& gpu, Precision precision) {
   // H100 (Dubey et al. 2024, Table 4).
   Efficiency e;
   if (!gpu.datacenter) {
-    // Consumer parts: lower sustained clocks in racks (seed 003: throttling at 105 °C) and
+    // Consumer parts: cooled for desktop cases, not racks (heuristic) and
     // smaller caches; no published MFU, so a wide range.
     e = {0.40, 0.25, 0.50,
          "default for consumer GPUs: 0.40 (0.25-0.50), below datacenter parts that reach "

@@ -1,4 +1,4 @@
-// The catalog converters (server/convert): every network and link kind has its own API value
+// The catalog converters (server/api/catalog_proto): every network and link kind has its own API value
 // and a fabric row survives the round trip; an unset kind in a catalog row names its field.
 #include <gtest/gtest.h>
 
