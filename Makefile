@@ -42,7 +42,7 @@ test-release: build
 # learn from timing instrumented code). The third-party libraries stay Debian's GCC builds.
 configure-sanitize: deps
 	@cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+	  -DCMAKE_CXX_COMPILER=clang++-14 \
 	  -DCAPPLAN_SANITIZE=$(SANITIZERS) -DCAPPLAN_FUZZ=ON -DCAPPLAN_BENCHMARKS=OFF \
 	  -DCAPPLAN_WERROR=$(WERROR) >/dev/null
 

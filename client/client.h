@@ -68,9 +68,11 @@ class Client {
   // retrying UNAVAILABLE (up to max_read_attempts) never applies a write twice.
   absl::StatusOr<capplan::v1::WriteResponse> SetPrice(const capplan::v1::SetPriceRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertGpu(const capplan::v1::UpsertGpuRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> DeleteGpu(const capplan::v1::DeleteGpuRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertInstanceType(const capplan::v1::UpsertInstanceTypeRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> DeleteInstanceType(const capplan::v1::DeleteInstanceTypeRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertModel(const capplan::v1::UpsertModelRequest& request);
+  absl::StatusOr<capplan::v1::WriteResponse> DeleteModel(const capplan::v1::DeleteModelRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> RecordBenchmark(const capplan::v1::RecordBenchmarkRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> DeleteBenchmark(const capplan::v1::DeleteBenchmarkRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertFabric(const capplan::v1::UpsertFabricRequest& request);

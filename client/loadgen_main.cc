@@ -56,7 +56,7 @@ ABSL_FLAG(int, watches, 0,
           "WatchPlan streams to hold open during the load (0..100000), to measure what open "
           "watches cost the other calls");
 ABSL_FLAG(int, watch_workloads, 1,
-          "distinct workloads among the --watches (1..1000; the seed serving request with the load "
+          "distinct workloads among the --watches (1..1000; the README's serving request with the load "
           "moved by a tiny step each)");
 
 namespace v1 = capplan::v1;
@@ -125,7 +125,7 @@ std::shared_ptr<v1::UpsertInstanceTypeRequest> UpsertInstanceRequest() {
   return req;
 }
 
-// seeds/003: Llama-2-7B at 35 req/s; seeds/000: fine-tuning a 7B model.
+// The README's examples: Llama-2-7B served at 35 req/s; a 7B model fine-tuned.
 std::shared_ptr<v1::PlanRequest> SeedPlan(bool serving) {
   auto req = std::make_shared<v1::PlanRequest>();
   if (serving) {
@@ -188,7 +188,7 @@ std::shared_ptr<v1::PlanRequest> HeavyPlan() {
   return req;
 }
 
-// Compare: seeds/000's LoRA of a 13B model on three targets; or the most work one valid
+// Compare: a LoRA of a 13B model on three targets (docs/cli.md); or the most work one valid
 // Compare can ask for: 32 targets of up to 65,536 GPUs, each searched for its best layout
 // of a 70B pre-training run.
 std::shared_ptr<v1::CompareRequest> CompareRequest(bool heavy) {
@@ -214,7 +214,7 @@ std::shared_ptr<v1::CompareRequest> CompareRequest(bool heavy) {
   return req;
 }
 
-// seeds/000's own-vs-cloud template.
+// The README's own-vs-cloud template.
 std::shared_ptr<v1::TcoRequest> TcoRequest() {
   auto req = std::make_shared<v1::TcoRequest>();
   req->set_horizon_months(36);
@@ -360,7 +360,7 @@ std::string RssMb(int pid, const std::string& key = "VmRSS:") {
   return "?";
 }
 
-// --watches streams over --watch_workloads distinct seed serving requests; null for none.
+// --watches streams over --watch_workloads distinct serving requests; null for none.
 std::unique_ptr<capplan::loadgen::WatchCrowd> OpenWatches() {
   const int n = absl::GetFlag(FLAGS_watches);
   const int k = absl::GetFlag(FLAGS_watch_workloads);

@@ -39,7 +39,7 @@ struct GpuRow {
   // The catalog fabric assumed for this GPU when no offer says otherwise (a GPU named
   // without an instance, an owned pool without a fabric); empty: FallbackFabric(spec).
   std::string default_fabric_name;
-  // Owning it (issue 15), from the vendor's system specs; 0: not known.
+  // Owning it (docs/catalog.md), from the vendor's system specs; 0: not known.
   // A whole server's power at full load per GPU (e.g. DGX H100: 10.2 kW / 8), and its share
   // drawn when idle.
   double system_power_watts_per_gpu = 0;

@@ -5,25 +5,25 @@
 -- no such path. Interconnect bandwidth is per GPU and per direction.
 
 INSERT INTO gpu_types (name, vendor, memory_bytes, memory_bandwidth_bytes_per_second, fp32_dense_tflops, tf32_dense_tflops, fp16_dense_tflops, bf16_dense_tflops, fp8_dense_tflops, int8_dense_tops, int4_dense_tops, tdp_watts, interconnect_kind, interconnect_bandwidth_bytes_per_second, gpus_per_node, datacenter, form_factor, list_price_usd, source_citation, source_as_of_date, source_note) VALUES
-  ('P40', 'NVIDIA', 24000000000, 346000000000, 11.76, 0, 0.18, 0, 0, 47, 0, 250, 'pcie', 16000000000, 8, 1, 'PCIe', 0, 'NVIDIA Tesla P40 datasheet (2016)', '2016-09-13', 'No tensor cores; FP16 runs at 1/64 of FP32 and INT8 via DP4A, so training uses FP32. Seed 000''s 3-week 7B run.'),
+  ('P40', 'NVIDIA', 24000000000, 346000000000, 11.76, 0, 0.18, 0, 0, 47, 0, 250, 'pcie', 16000000000, 8, 1, 'PCIe', 0, 'NVIDIA Tesla P40 datasheet (2016)', '2016-09-13', 'No tensor cores; FP16 runs at 1/64 of FP32 and INT8 via DP4A, so training uses FP32.'),
   ('T4', 'NVIDIA', 16000000000, 320000000000, 8.1, 0, 65, 0, 0, 130, 260, 70, 'pcie', 16000000000, 8, 1, 'PCIe low-profile', 0, 'NVIDIA T4 Tensor Core GPU datasheet', '2019-03-18', 'FP16 figure is mixed-precision tensor math. No BF16.'),
   ('V100-SXM2-16GB', 'NVIDIA', 16000000000, 900000000000, 15.7, 0, 125, 0, 0, 62, 0, 300, 'nvlink', 150000000000, 8, 1, 'SXM2', 0, 'NVIDIA V100 Tensor Core GPU datasheet (SXM2)', '2020-01-01', 'No BF16; INT8 via DP4A. NVLink 300 GB/s bidirectional per GPU.'),
   ('V100-SXM2-32GB', 'NVIDIA', 32000000000, 900000000000, 15.7, 0, 125, 0, 0, 62, 0, 300, 'nvlink', 150000000000, 8, 1, 'SXM2', 0, 'NVIDIA V100 Tensor Core GPU datasheet (SXM2)', '2020-01-01', 'No BF16; INT8 via DP4A.'),
   ('A10G', 'NVIDIA', 24000000000, 600000000000, 31.2, 62.5, 125, 125, 0, 250, 500, 150, 'pcie', 32000000000, 8, 1, 'PCIe', 0, 'NVIDIA A10 Tensor Core GPU datasheet (stands in for AWS''s A10G)', '2021-04-12', 'Uncertain: AWS publishes no A10G datasheet; the A10G is an A10 variant reported to run lower tensor clocks.'),
   ('L4', 'NVIDIA', 24000000000, 300000000000, 30.3, 60, 121, 121, 242.5, 242.5, 0, 72, 'pcie', 32000000000, 8, 1, 'PCIe low-profile', 0, 'NVIDIA L4 Tensor Core GPU datasheet', '2023-03-21', 'Datasheet quotes sparse figures; dense are half.'),
   ('L40S', 'NVIDIA', 48000000000, 864000000000, 91.6, 183, 362, 362, 733, 733, 733, 350, 'pcie', 32000000000, 8, 1, 'PCIe', 0, 'NVIDIA L40S GPU datasheet', '2023-08-08', 'Datasheet quotes sparse tensor figures; dense are half.'),
-  ('RTX-3090', 'NVIDIA', 24000000000, 936000000000, 35.6, 35.6, 71, 71, 0, 284, 568, 350, 'nvlink', 56250000000, 2, 0, 'PCIe consumer', 1499, 'NVIDIA Ampere GA102 GPU architecture whitepaper, RTX 3090 column', '2020-09-24', 'Consumer part: throttles in server racks. FP16/BF16 tensor with FP32 accumulate (71; 142 with FP16 accumulate). 35.6 TFLOPS is plain FP32, the figure seed 000 quotes. NVLink bridge pairs two cards (112.5 GB/s bidirectional).'),
-  ('RTX-4090', 'NVIDIA', 24000000000, 1008000000000, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6, 1321.2, 450, 'pcie', 32000000000, 8, 0, 'PCIe consumer', 1599, 'NVIDIA Ada Lovelace GPU architecture whitepaper, RTX 4090 column', '2022-10-12', 'Consumer part: throttles at 105 C in racks (seed 003). FP16/BF16/FP8 tensor with FP32 accumulate; no NVLink.'),
-  ('RTX-A6000', 'NVIDIA', 48000000000, 768000000000, 38.7, 77.4, 154.8, 154.8, 0, 309.7, 619.3, 300, 'nvlink', 56250000000, 2, 1, 'PCIe workstation', 4650, 'NVIDIA RTX A6000 datasheet', '2020-10-05', 'Seed 003 says 600 GB/s; the datasheet says 768. NVLink bridge pairs two cards.'),
+  ('RTX-3090', 'NVIDIA', 24000000000, 936000000000, 35.6, 35.6, 71, 71, 0, 284, 568, 350, 'nvlink', 56250000000, 2, 0, 'PCIe consumer', 1499, 'NVIDIA Ampere GA102 GPU architecture whitepaper, RTX 3090 column', '2020-09-24', 'Consumer part: throttles in server racks. FP16/BF16 tensor with FP32 accumulate (71; 142 with FP16 accumulate). 35.6 TFLOPS is plain FP32 (and non-tensor FP16), not a tensor rate. NVLink bridge pairs two cards (112.5 GB/s bidirectional).'),
+  ('RTX-4090', 'NVIDIA', 24000000000, 1008000000000, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6, 1321.2, 450, 'pcie', 32000000000, 8, 0, 'PCIe consumer', 1599, 'NVIDIA Ada Lovelace GPU architecture whitepaper, RTX 4090 column', '2022-10-12', 'Consumer part: open-air cooler built for desktop cases; NVIDIA''s GeForce driver licence excludes datacenter deployment. FP16/BF16/FP8 tensor with FP32 accumulate; no NVLink.'),
+  ('RTX-A6000', 'NVIDIA', 48000000000, 768000000000, 38.7, 77.4, 154.8, 154.8, 0, 309.7, 619.3, 300, 'nvlink', 56250000000, 2, 1, 'PCIe workstation', 4650, 'NVIDIA RTX A6000 datasheet', '2020-10-05', 'The datasheet says 768 GB/s (600 GB/s, sometimes quoted, is wrong). NVLink bridge pairs two cards.'),
   ('RTX-6000-Ada', 'NVIDIA', 48000000000, 960000000000, 91.1, 182.1, 364.2, 364.2, 728.5, 728.5, 1457, 300, 'pcie', 32000000000, 8, 1, 'PCIe workstation', 6800, 'NVIDIA RTX 6000 Ada Generation datasheet', '2022-12-01', 'Datasheet quotes sparse tensor figures; dense are half. No NVLink.'),
-  ('A100-SXM4-40GB', 'NVIDIA', 40000000000, 1555000000000, 19.5, 156, 312, 312, 0, 624, 1248, 400, 'nvlink', 300000000000, 8, 1, 'SXM4', 0, 'NVIDIA A100 Tensor Core GPU datasheet', '2021-06-28', '1555 GB/s is the 40 GB part (seed 000 attaches it to the 80 GB one).'),
+  ('A100-SXM4-40GB', 'NVIDIA', 40000000000, 1555000000000, 19.5, 156, 312, 312, 0, 624, 1248, 400, 'nvlink', 300000000000, 8, 1, 'SXM4', 0, 'NVIDIA A100 Tensor Core GPU datasheet', '2021-06-28', '1555 GB/s is the 40 GB part (the 80 GB SXM part has 2039 GB/s; the two are often confused).'),
   ('A100-SXM4-80GB', 'NVIDIA', 80000000000, 2039000000000, 19.5, 156, 312, 312, 0, 624, 1248, 400, 'nvlink', 300000000000, 8, 1, 'SXM4', 0, 'NVIDIA A100 Tensor Core GPU datasheet', '2021-06-28', 'NVLink 600 GB/s bidirectional per GPU.'),
   ('A100-PCIe-80GB', 'NVIDIA', 80000000000, 1935000000000, 19.5, 156, 312, 312, 0, 624, 1248, 300, 'pcie', 32000000000, 8, 1, 'PCIe', 0, 'NVIDIA A100 Tensor Core GPU datasheet', '2021-06-28', 'PCIe Gen4; an optional NVLink bridge pairs two cards.'),
   ('H100-PCIe-80GB', 'NVIDIA', 80000000000, 2000000000000, 51, 378, 756, 756, 1513, 1513, 0, 350, 'pcie', 64000000000, 8, 1, 'PCIe', 0, 'NVIDIA H100 Tensor Core GPU datasheet (PCIe)', '2023-03-21', 'TDP 300-350 W. PCIe Gen5; an optional NVLink bridge pairs two cards.'),
   ('H100-SXM5-80GB', 'NVIDIA', 80000000000, 3350000000000, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 0, 700, 'nvlink', 450000000000, 8, 1, 'SXM5', 0, 'NVIDIA H100 Tensor Core GPU datasheet (SXM)', '2023-03-21', 'NVLink 900 GB/s bidirectional per GPU.'),
   ('H200-SXM-141GB', 'NVIDIA', 141000000000, 4800000000000, 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 0, 700, 'nvlink', 450000000000, 8, 1, 'SXM5', 0, 'NVIDIA H200 Tensor Core GPU datasheet', '2024-11-18', 'Same compute as H100 SXM; more and faster memory.'),
   ('MI300X', 'AMD', 192000000000, 5300000000000, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9, 0, 750, 'infinity_fabric', 448000000000, 8, 1, 'OAM', 0, 'AMD Instinct MI300X accelerator data sheet', '2023-12-06', '896 GB/s peer-to-peer aggregate over Infinity Fabric; 448 per direction assumed.'),
-  ('Intel-Max-1550', 'Intel', 128000000000, 3276800000000, 52.4, 419.4, 838.9, 838.9, 0, 1677.7, 0, 600, 'xe_link', 53000000000, 8, 1, 'OAM', 0, 'Intel Data Center GPU Max 1550 product brief', '2023-01-10', 'Uncertain: Xe Link per-GPU bandwidth not stated as one figure; 53 GB/s per direction assumed. Seed 003''s ''64GB HBM'' Max card matches no Max SKU (1100: 48 GB, 1550: 128 GB).');
+  ('Intel-Max-1550', 'Intel', 128000000000, 3276800000000, 52.4, 419.4, 838.9, 838.9, 0, 1677.7, 0, 600, 'xe_link', 53000000000, 8, 1, 'OAM', 0, 'Intel Data Center GPU Max 1550 product brief', '2023-01-10', 'Uncertain: Xe Link per-GPU bandwidth not stated as one figure; 53 GB/s per direction assumed. No Max SKU has 64 GB of HBM (1100: 48 GB, 1550: 128 GB).');
 
 INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, num_kv_heads, ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, experts_per_token, max_context_tokens, source_citation, source_as_of_date, source_note) VALUES
   ('Llama-2-7B', 32, 4096, 32, 32, 11008, 1, 32000, 0, 0, 0, 4096, 'meta-llama/Llama-2-7b-hf config.json; Touvron et al. 2023', '2024-09-25', '6.74B parameters'),
@@ -42,10 +42,11 @@ INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, num_kv_h
   ('BLOOM-7B1', 30, 4096, 32, 32, 16384, 0, 250880, 1, 0, 0, 2048, 'bigscience/bloom-7b1 config.json', '2024-09-25', '7.07B parameters; GELU MLP (4h), tied embeddings'),
   ('BLOOM-176B', 70, 14336, 112, 112, 57344, 0, 250880, 1, 0, 0, 2048, 'bigscience/bloom config.json; BigScience 2022', '2024-09-25', '176B parameters'),
   ('GPT-3-175B', 96, 12288, 96, 96, 49152, 0, 50257, 1, 0, 0, 2048, 'Brown et al. 2020, Table 2.1', '2024-09-25', '175B parameters');
--- Seed 003 reports training timings for a "Bloom-13B", a size BigScience never released; the
--- row keeps its timings recordable as a bare parameter count.
+-- A "Bloom-13B" with training timings from an unpublished post, a size BigScience never
+-- released; the row keeps its timings recordable as a bare parameter count. Migration 0011
+-- deletes it and its timing.
 INSERT INTO models (name, parameter_count, max_context_tokens, source_citation, source_as_of_date, source_note)
-VALUES ('Bloom-13B (seed 003)', 13e9, 2048, 'seeds/003', '2024-01-01', 'No such BLOOM checkpoint exists; architecture unknown, shape inferred from the count.');
+VALUES ('Bloom-13B (unpublished)', 13e9, 2048, 'unpublished blog post', '2024-01-01', 'No such BLOOM checkpoint exists; architecture unknown, shape inferred from the count.');
 
 INSERT INTO instance_types (provider, instance_type, region, gpu_name, gpu_count, vcpus, memory_bytes, source_citation, source_as_of_date) VALUES
   ('aws', 'g4dn.xlarge', 'us-east-1', 'T4', 1, 4, 17179869184, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
@@ -114,14 +115,14 @@ INSERT INTO prices (provider, instance_type, region, kind, price_usd_per_hour, e
   ('aws', 'g4dn.xlarge', 'us-west-2', 'on_demand', 0.526, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g4dn.12xlarge', 'us-east-1', 'on_demand', 3.912, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g4dn.12xlarge', 'us-west-2', 'on_demand', 3.912, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
-  ('aws', 'g5.xlarge', 'us-east-1', 'on_demand', 1.006, 1717200000, 'AWS EC2 On-Demand pricing page (Linux); Seed 003 quotes $1.006 for g5.2xlarge; that is the g5.xlarge price.', '2024-06-01'),
-  ('aws', 'g5.xlarge', 'us-west-2', 'on_demand', 1.006, 1717200000, 'AWS EC2 On-Demand pricing page (Linux); Seed 003 quotes $1.006 for g5.2xlarge; that is the g5.xlarge price.', '2024-06-01'),
+  ('aws', 'g5.xlarge', 'us-east-1', 'on_demand', 1.006, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
+  ('aws', 'g5.xlarge', 'us-west-2', 'on_demand', 1.006, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g5.2xlarge', 'us-east-1', 'on_demand', 1.212, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g5.2xlarge', 'us-west-2', 'on_demand', 1.212, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g5.12xlarge', 'us-east-1', 'on_demand', 5.672, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g5.12xlarge', 'us-west-2', 'on_demand', 5.672, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
-  ('aws', 'g5.48xlarge', 'us-east-1', 'on_demand', 16.288, 1717200000, 'AWS EC2 On-Demand pricing page (Linux); Seed 003 quotes $14.688.', '2024-06-01'),
-  ('aws', 'g5.48xlarge', 'us-west-2', 'on_demand', 16.288, 1717200000, 'AWS EC2 On-Demand pricing page (Linux); Seed 003 quotes $14.688.', '2024-06-01'),
+  ('aws', 'g5.48xlarge', 'us-east-1', 'on_demand', 16.288, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
+  ('aws', 'g5.48xlarge', 'us-west-2', 'on_demand', 16.288, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g6.xlarge', 'us-east-1', 'on_demand', 0.8048, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g6.xlarge', 'us-west-2', 'on_demand', 0.8048, 1717200000, 'AWS EC2 On-Demand pricing page (Linux)', '2024-06-01'),
   ('aws', 'g6e.xlarge', 'us-east-1', 'on_demand', 1.861, 1725148800, 'AWS EC2 On-Demand pricing page (Linux)', '2024-09-01'),
@@ -171,12 +172,13 @@ INSERT INTO prices (provider, instance_type, region, kind, price_usd_per_hour, e
   ('lambda', 'gpu_8x_h100_sxm5', 'us-east-1', 'on_demand', 23.92, 1761955200, 'Lambda Cloud on-demand prices via SkyPilot catalog v7 lambda/vms.csv @ 1158013', '2025-11-01'),
   ('lambda', 'gpu_8x_h100_sxm5', 'us-west-1', 'on_demand', 23.92, 1761955200, 'Lambda Cloud on-demand prices via SkyPilot catalog v7 lambda/vms.csv @ 1158013', '2025-11-01');
 
--- Measured benchmarks. Seeds first, then figures derived from published GPU-hours.
+-- Measured benchmarks: four from an unpublished post (deleted again by migration 0011), then
+-- figures derived from published GPU-hours.
 INSERT INTO benchmarks (gpu_name, model_name, workload, precision, training_method, gpu_count, batch_size, sequence_tokens, output_tokens, measured_value, measured_unit, source_citation, source_as_of_date, source_note) VALUES
-  ('A10G', 'Llama-2-7B', 'serving', 'fp16', 'full', 1, 0, 128, 128, 35, 'requests_per_second', 'seeds/003 section 2.1', '2024-01-01', 'The seed says "128 tokens" per request; 128 prompt + 128 output assumed. Implausible at FP16 on 600 GB/s, so calibration sets it aside.'),
-  ('T4', 'Llama-2-7B', 'serving', 'fp16', 'full', 1, 0, 128, 128, 12, 'requests_per_second', 'seeds/003 section 2.1', '2024-01-01', 'As above; a T4 holds 13.5 GB of FP16 weights with under 1 GB left for KV cache.'),
-  ('A10G', 'Llama-2-7B', 'serving', 'fp16', 'full', 1, 0, 128, 128, 28, 'requests_per_second', 'seeds/003 section 4.1 (g5.2xlarge)', '2024-01-01', 'Request lengths not given; 128 + 128 assumed.'),
-  ('A100-SXM4-80GB', 'Bloom-13B (seed 003)', 'training', 'fp16', 'full', 4, 0, 0, 0, 0.84, 'seconds_per_step', 'seeds/003 section 2.2', '2024-01-01', '4 x A100-80GB: 0.84 s per step; batch size not reported, so not usable for calibration.'),
+  ('A10G', 'Llama-2-7B', 'serving', 'fp16', 'full', 1, 0, 128, 128, 35, 'requests_per_second', 'unpublished blog post', '2024-01-01', 'The post says "128 tokens" per request; 128 prompt + 128 output assumed. Implausible at FP16 on 600 GB/s, so calibration sets it aside.'),
+  ('T4', 'Llama-2-7B', 'serving', 'fp16', 'full', 1, 0, 128, 128, 12, 'requests_per_second', 'unpublished blog post', '2024-01-01', 'As above; a T4 holds 13.5 GB of FP16 weights with under 1 GB left for KV cache.'),
+  ('A10G', 'Llama-2-7B', 'serving', 'fp16', 'full', 1, 0, 128, 128, 28, 'requests_per_second', 'unpublished blog post (g5.2xlarge)', '2024-01-01', 'Request lengths not given; 128 + 128 assumed.'),
+  ('A100-SXM4-80GB', 'Bloom-13B (unpublished)', 'training', 'fp16', 'full', 4, 0, 0, 0, 0.84, 'seconds_per_step', 'unpublished blog post', '2024-01-01', '4 x A100-80GB: 0.84 s per step; batch size not reported, so not usable for calibration.'),
   ('A100-SXM4-80GB', 'Llama-2-7B', 'training', 'bf16', 'full', 1, 0, 4096, 0, 3014, 'tokens_per_second', 'Touvron et al. 2023 (Llama 2), Table 2', '2023-07-18', 'Derived: 2T tokens / 184,320 GPU-hours, per GPU.'),
   ('A100-SXM4-80GB', 'Llama-2-13B', 'training', 'bf16', 'full', 1, 0, 4096, 0, 1507, 'tokens_per_second', 'Touvron et al. 2023 (Llama 2), Table 2', '2023-07-18', 'Derived: 2T tokens / 368,640 GPU-hours, per GPU.'),
   ('A100-SXM4-80GB', 'Llama-2-70B', 'training', 'bf16', 'full', 1, 0, 4096, 0, 323, 'tokens_per_second', 'Touvron et al. 2023 (Llama 2), Table 2', '2023-07-18', 'Derived: 2T tokens / 1,720,320 GPU-hours, per GPU.');

@@ -4,7 +4,7 @@
 -- Engines differ in how much memory they give the KV cache, in their per-step token budget and
 -- overhead, and in the kernels they run (core/serving_engine.cc), so a serving figure is only
 -- comparable with the engine it was measured on. Rows recorded before this migration name no
--- engine; they read as vLLM, the default (the seed figures do not say which server they used).
+-- engine; they read as vLLM, the default (0002's serving figures did not say which server they used).
 ALTER TABLE benchmarks ADD COLUMN serving_engine TEXT NOT NULL DEFAULT 'vllm'
   CHECK (serving_engine IN ('vllm', 'tensorrt_llm', 'sglang', 'llama_cpp'));
 
@@ -12,7 +12,7 @@ ALTER TABLE benchmarks ADD COLUMN serving_engine TEXT NOT NULL DEFAULT 'vllm'
 -- bytes, of which nvidia-smi reports 81,559 MiB to the CUDA runtime (the driver holds the
 -- rest, counted in core's kRuntimeReservedBytes); an 80 GB A100 reports 81,920 MiB, a
 -- 141 GB H200 143,771 MiB. 0002 stored the decimal figure, which refused configurations the
--- engines run (issue 17). Rows an admin has since edited are left alone.
+-- engines run (docs/estimator.md, serving memory). Rows an admin has since edited are left alone.
 UPDATE gpu_types SET memory_bytes = 25769803776 WHERE name = 'P40' AND memory_bytes = 24000000000;
 UPDATE gpu_types SET memory_bytes = 17179869184 WHERE name = 'T4' AND memory_bytes = 16000000000;
 UPDATE gpu_types SET memory_bytes = 17179869184 WHERE name = 'V100-SXM2-16GB' AND memory_bytes = 16000000000;

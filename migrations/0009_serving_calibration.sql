@@ -1,4 +1,4 @@
--- 0009: per-engine serving calibration benchmarks (issue 17).
+-- 0009: per-engine serving calibration benchmarks (docs/estimator.md, calibration).
 --
 -- Published serving measurements tagged with the engine that made them, on GPUs the validation
 -- rows use. They are calibration rows: none of them is a measurement in

@@ -1,5 +1,5 @@
 -- 0010: llama.cpp token-generation and F16 prompt-processing calibration rows on the RTX 4090
--- (issue 17).
+-- (docs/estimator.md, calibration).
 --
 -- 0009 shipped a llama.cpp Q4_0 prompt-processing row only, so llama.cpp decode on the RTX 4090
 -- ran on its default and F16 prompts on a Q4_0 figure. These two rows are a different public

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Code habits CI enforces (house-style.md): the repository's .clang-format on every C++ file,
+# Code habits CI enforces (docs/contributing.md): the repository's .clang-format on every C++ file,
 # and clang-tidy (.clang-tidy: bugprone, performance, functions of at most 80 lines) on every
 # source of core/, server/ and client/, using the release build's compile_commands.json.
 # Usage: scripts/lint.sh [BUILD_DIR]   (make lint)

@@ -5,7 +5,7 @@
 
 namespace capplan::testdata {
 
-// seeds/000 section 3.2: own $250,000 up front + $5,000/month; cloud $15,000/month. Eight
+// The README's TCO template: own $250,000 up front + $5,000/month; cloud $15,000/month. Eight
 // A100s, fully used; the $5,000 covers power, so no separate electricity. Owning breaks even
 // in month 25.
 inline capplan::v1::TcoRequest SeedTcoRequest() {

@@ -196,13 +196,19 @@ int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
   if (what == "delete-electricity") return DeleteElectricity(rest, global);
   if (what == "upsert-instance") return UpsertInstance(rest, global);
   if (what == "upsert-gpu") return UpsertGpu(rest, global);
+  if (what == "delete-gpu") return DeleteGpu(rest, global);
+  if (what == "delete-instance") return DeleteInstance(rest, global);
+  if (what == "upsert-model") return UpsertModel(rest, global);
+  if (what == "delete-model") return DeleteModel(rest, global);
   if (what == "record-benchmark") return RecordBenchmark(rest, global);
+  if (what == "delete-benchmark") return DeleteBenchmark(rest, global);
   if (what == "upsert-tco-scenario") return UpsertTcoScenario(rest, global);
   if (what == "delete-tco-scenario") return DeleteTcoScenario(rest, global);
   return SubcommandUsage(
       "admin",
       {"set-price", "import-csv", "audit", "upsert-fabric", "delete-fabric", "upsert-electricity", "delete-electricity",
-       "upsert-instance", "upsert-gpu", "record-benchmark", "upsert-tco-scenario", "delete-tco-scenario"},
+       "upsert-instance", "delete-instance", "upsert-gpu", "delete-gpu", "upsert-model", "delete-model",
+       "record-benchmark", "delete-benchmark", "upsert-tco-scenario", "delete-tco-scenario"},
       args);
 }
 

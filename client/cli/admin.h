@@ -43,6 +43,13 @@ int DeleteElectricity(const std::vector<std::string>& args, GlobalOptions* globa
 int UpsertInstance(const std::vector<std::string>& args, GlobalOptions* global);
 int UpsertGpu(const std::vector<std::string>& args, GlobalOptions* global);
 int RecordBenchmark(const std::vector<std::string>& args, GlobalOptions* global);
+// admin_deletes.cc: admin delete-gpu|delete-instance|delete-benchmark.
+int DeleteGpu(const std::vector<std::string>& args, GlobalOptions* global);
+int DeleteInstance(const std::vector<std::string>& args, GlobalOptions* global);
+int DeleteBenchmark(const std::vector<std::string>& args, GlobalOptions* global);
+// admin_model.cc: admin upsert-model|delete-model.
+int UpsertModel(const std::vector<std::string>& args, GlobalOptions* global);
+int DeleteModel(const std::vector<std::string>& args, GlobalOptions* global);
 // tco_scenarios.cc: admin upsert-tco-scenario|delete-tco-scenario.
 int UpsertTcoScenario(const std::vector<std::string>& args, GlobalOptions* global);
 int DeleteTcoScenario(const std::vector<std::string>& args, GlobalOptions* global);

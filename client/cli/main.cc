@@ -22,8 +22,10 @@ Commands:
   plan training|serving           ranked options over every GPU, instance and owned pool
   compare training|serving        one workload on the targets you name, side by side
   tco                             own vs rent over a horizon, one fleet or several
-  catalog version|gpus|models|instances|prices|benchmarks
-  admin set-price|import-csv      catalog writes (token from CAPPLAN_ADMIN_TOKEN or
+  catalog version|gpus|models|instances|prices|benchmarks|fabrics|electricity|tco-scenarios
+  admin set-price|import-csv|audit and upsert-X|delete-X for gpu, instance, model,
+        fabric, electricity, tco-scenario; record-benchmark|delete-benchmark
+                                  catalog writes (token from CAPPLAN_ADMIN_TOKEN or
                                   CAPPLAN_ADMIN_TOKEN_FILE)
 
 Examples:

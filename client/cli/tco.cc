@@ -76,7 +76,7 @@ struct FleetKey {
   FleetSetter set;
 };
 
-// The finance keys (issue 15): capex lines, idle power, spares, lease, resale, the use ramp
+// The finance keys (docs/estimator.md, TCO): capex lines, idle power, spares, lease, resale, the use ramp
 // and the per-GPU-hour price of each rent kind.
 std::vector<FleetKey> FinanceKeys() {
   return {{"idle_power_fraction", "F", "share of full-load power drawn with no use (unset: catalog, else 0)",

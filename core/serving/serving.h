@@ -183,8 +183,8 @@ ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& 
 std::string PessimisticEndAssumptions(const ServingWorkload& w, const GpuSpec& gpu, int tp,
                                       bool prefills_share_iterations);
 
-// Price per 1M requests: price_per_hour x 1e6 / (requests_per_second x 3600). seeds/003's
-// table divides by 1000 instead of 3600, overstating cost 3.6x.
+// Price per 1M requests: price_per_hour x 1e6 / (requests_per_second x 3600). A units slip
+// seen in published tables divides by 1000 instead of 3600, overstating cost 3.6x.
 double CostPerMillionRequests(double price_usd_per_hour, double requests_per_second);
 double CostPerMillionTokens(double price_usd_per_hour, double tokens_per_second);
 

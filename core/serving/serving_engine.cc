@@ -114,7 +114,7 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
   // optimised kernels reach 60-80% of peak HBM bandwidth ("model bandwidth utilisation",
   // Databricks, LLM Inference Performance Engineering: Best Practices, 2023). Prefill GEMMs
   // are large; tensor cores sustain 50-70% of dense peak (Narayanan et al. 2021, Table 1);
-  // consumer parts clock down in racks (seed 003), so 0.45.
+  // consumer parts are cooled for desktop cases, not racks (heuristic), so 0.45.
   namespace a = assumptions;
   Range bw = a::kServingDecodeBandwidth.value;
   Range fl = a::kServingPrefillCompute.value;

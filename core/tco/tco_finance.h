@@ -1,4 +1,4 @@
-// The finance pieces of own-versus-rent (issue 15): discounting, level-payment financing,
+// The finance pieces of own-versus-rent (docs/estimator.md, TCO): discounting, level-payment financing,
 // resale value, the monthly use profile, the ways to rent and the sensitivity tornado.
 // Pure functions over core/tco.h's structs.
 #pragma once

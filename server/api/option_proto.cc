@@ -124,7 +124,7 @@ void SetSupply(int64_t catalog_version, const planner::Supply& s, int units, con
     o->set_region(s.instance->region);
   }
   // Unknown until the planner resolves it (a supply built by hand, or a planner before
-  // issue 16): an all-zero fabric would read as a PCIe box with no network, so none is sent.
+  // the fabric resolution): an all-zero fabric would read as a PCIe box with no network, so none is sent.
   if (s.fabric.Known()) FabricToProto(s.fabric, s.fabric_name, o->mutable_fabric());
   v1::Provenance* p = o->mutable_provenance();
   p->set_catalog_version(catalog_version);

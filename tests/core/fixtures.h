@@ -55,7 +55,7 @@ inline GpuSpec RtxA6000() {
 inline GpuSpec Rtx4090() {
   return MakeGpu("RTX-4090", 24, 1008, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6, 450, Interconnect::kPcie, 32, 8, false);
 }
-// NVIDIA Ampere GA102 whitepaper, RTX 3090: 24 GB, 936 GB/s, FP32 35.6 (the seed's figure),
+// NVIDIA Ampere GA102 whitepaper, RTX 3090: 24 GB, 936 GB/s, FP32 35.6 (the figure often quoted as its speed),
 // FP16 tensor with FP32 accumulate 71 dense, 350 W, NVLink bridge 112.5 GB/s bidirectional.
 inline GpuSpec Rtx3090() {
   return MakeGpu("RTX-3090", 24, 936, 35.6, 35.6, 71, 71, 0, 284, 350, Interconnect::kNvlink, 56.25, 2, false);
@@ -97,7 +97,7 @@ inline ModelArchitecture Llama2_70B() { return Dense("Llama-2-70B", 80, 8192, 64
 inline ModelArchitecture Llama3_8B() { return Dense("Llama-3-8B", 32, 4096, 32, 8, 14336, 128256); }
 inline ModelArchitecture Llama65B() { return Dense("LLaMA-65B", 80, 8192, 64, 64, 22016, 32000); }
 
-// seeds/000's own-vs-cloud template (the README's example): 8 x A100, $250,000 up front,
+// The README's own-vs-cloud template: 8 x A100, $250,000 up front,
 // $5,000 a month to run, no power charged, $15,000 a month to rent.
 inline TcoFleet SeedTemplate() {
   TcoFleet f;

@@ -1,5 +1,5 @@
 // Parameter counts derived from architecture vs. the published sizes (config.json of the
-// public checkpoints, as listed in shared/domain.md "Architectures").
+// public checkpoints; docs/estimator.md lists them).
 #include "core/model.h"
 
 #include <gtest/gtest.h>

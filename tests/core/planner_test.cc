@@ -219,7 +219,7 @@ TEST(PlannerTest, ServingPacksReplicasIntoInstances) {
   w.model = Llama2_7B();
   w.prompt_tokens = 512;
   w.output_tokens = 128;
-  w.requests_per_second = 35;  // seeds/003
+  w.requests_per_second = 35;  // the README's serving example
   absl::StatusOr<ServingPlan> p = PlanServing(c, w, Query());
   ASSERT_TRUE(p.ok()) << p.status();
   ASSERT_FALSE(p->options.empty());
@@ -237,7 +237,7 @@ TEST(PlannerTest, ComparePinnedLayoutMustMultiplyToTheGpus) {
   t.gpu_name = "H100-SXM5-80GB";
   t.count = 8;
   t.pin.tensor_parallel = 65536;
-  t.pin.pipeline_parallel = 65536;  // the overflow that crashed the server (issue 10)
+  t.pin.pipeline_parallel = 65536;  // the overflow that once crashed the server
   absl::StatusOr<std::vector<CompareRow>> r = CompareTraining(c, LoraJob(), {t}, kNow);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
@@ -418,7 +418,7 @@ ServingWorkload SevenB() {
   w.model = Llama2_7B();
   w.prompt_tokens = 2048;
   w.output_tokens = 128;
-  w.requests_per_second = 35;  // seeds/003's A10G figure, as a load
+  w.requests_per_second = 35;  // the README's serving load
   return w;
 }
 

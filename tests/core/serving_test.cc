@@ -1,4 +1,4 @@
-// Serving estimator against the seeds' figures, published architectures and datasheets.
+// Serving estimator against published figures, architectures and datasheets.
 #include "core/serving/serving.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +32,7 @@ ServingWorkload Workload(const ModelArchitecture& m, int64_t prompt, int64_t out
 }
 
 TEST(ServingMemoryTest, Llama2SevenBillionFp16Weights) {
-  // seeds/003: "Llama-2-7B FP16: 14 GB of weights"; 6.74B x 2 bytes = 13.5 GB.
+  // Llama-2-7B FP16 (config.json: 6.74B parameters) x 2 bytes = 13.5 GB of weights.
   absl::StatusOr<ServingMemory> m = ServingMemoryPerGpu(Workload(Llama2_7B(), 512, 128), A100_80GB(), 1);
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_NEAR(m->weights_bytes / units::kGB, 13.5, 0.1);
@@ -419,17 +419,18 @@ TEST(CalibrationTest, TokenGenerationSetsBandwidthAndLeavesCompute) {
 }
 
 TEST(CostTest, SeedAwsTableCorrected) {
-  // seeds/003 AWS table, with the units slip fixed (price x 1e6 / (rps x 3600)).
+  // AWS g5/p4d prices at published throughputs, per 1M requests: price x 1e6 / (rps x 3600).
   EXPECT_NEAR(CostPerMillionRequests(1.006, 28), 9.98, 0.005);    // g5.2xlarge
   EXPECT_NEAR(CostPerMillionRequests(32.77, 210), 43.35, 0.005);  // p4d.24xlarge
   EXPECT_NEAR(CostPerMillionRequests(14.688, 85), 48.00, 0.005);  // g5.48xlarge
-  // The seed's own column ($35.92, $156.05, $172.80) is 3.6x too high.
+  // Dividing by 1000 instead of 3600 ($35.92, $156.05, $172.80) is 3.6x too high
+  // (docs/estimator.md, where common rules of thumb go wrong).
   EXPECT_NEAR(35.92 / CostPerMillionRequests(1.006, 28), 3.6, 0.01);
 }
 
 TEST(ComparisonTest, Rtx4090OutDecodesRtxA6000OnSevenBillion) {
-  // seeds/003: serving is bandwidth-bound; the RTX 4090 (1008 GB/s) beats the RTX A6000
-  // (768 GB/s per its datasheet; the seed says 600) on 7B inference.
+  // Decode is bandwidth-bound (Pope et al. 2022); the RTX 4090 (1008 GB/s) beats the RTX A6000
+  // (768 GB/s per its datasheet) on 7B inference.
   ServingWorkload w = Workload(Llama2_7B(), 512, 256);
   absl::StatusOr<ServingEstimate> a = EstimateServingAtBatch(w, Rtx4090(), 1, 1, DefaultServingEfficiency(Rtx4090()));
   absl::StatusOr<ServingEstimate> b = EstimateServingAtBatch(w, RtxA6000(), 1, 1, DefaultServingEfficiency(RtxA6000()));
@@ -450,7 +451,7 @@ std::pair<double, int> BestPerGpu(const ServingWorkload& w, const GpuSpec& gpu) 
 }
 
 TEST(ComparisonTest, H200OutServesH100OnSeventyBillionAtLongOutputs) {
-  // seeds/000: H200 runs Llama-2-70B inference 1.9x faster than H100 (NVIDIA's claim, FP8 and
+  // NVIDIA's H200 product page: Llama-2-70B inference 1.9x faster than H100 (NVIDIA's claim, FP8 and
   // TensorRT-LLM). From the datasheets alone (141 vs 80 GB, 4.8 vs 3.35 TB/s, same compute),
   // FP16 with short prompts and 2048-token outputs, each part at its best tensor-parallel
   // layout: the H200 holds a bigger KV cache per GPU and so serves more per GPU.
@@ -467,7 +468,7 @@ TEST(ComparisonTest, H200OutServesH100OnSeventyBillionAtLongOutputs) {
 }
 
 TEST(CapacityTest, SeedLoadOnA100MeetsSlosWithEnoughReplicas) {
-  // seeds/003: serve Llama-2-7B at 35 req/s. SLOs: 500 ms to first token, 50 ms per token.
+  // The README's serving example: Llama-2-7B at 35 req/s. SLOs: 500 ms to first token, 50 ms per token.
   ServingWorkload w = Workload(Llama2_7B(), 512, 128);
   w.requests_per_second = 35;
   w.ttft_slo_seconds = 0.5;
@@ -511,7 +512,7 @@ TEST(CapacityTest, SeventyBillionFp16DoesNotFitOneA100ButFitsWithTensorParallel)
 }
 
 TEST(CalibrationTest, SeedBenchmarksBeyondTheRooflineAreNotUsed) {
-  // seeds/003: Llama-2-7B FP16 on A10G "35 req/s" for 128-token requests. At 128 prompt +
+  // A claimed Llama-2-7B FP16 on A10G "35 req/s" for 128-token requests. At 128 prompt +
   // 128 output tokens, 600 GB/s cannot stream 13.5 GB of weights fast enough for that, so
   // calibrating on it would claim >100% of peak bandwidth: it is ignored, with the reason.
   ServingBenchmark b;
@@ -521,11 +522,11 @@ TEST(CalibrationTest, SeedBenchmarksBeyondTheRooflineAreNotUsed) {
   b.prompt_tokens = 128;
   b.output_tokens = 128;
   b.value = 35;
-  b.citation = "seeds/003";
+  b.citation = "a blog claim";
   ServingWorkload w = Workload(Llama2_7B(), 128, 128);
   const ServingEfficiency eff = ServingEfficiencyFor(w, A10G(), {b});
   EXPECT_EQ(eff.bandwidth.benchmark_id, 0);
-  EXPECT_NE(eff.bandwidth.source.find("benchmark #11 (seeds/003, 35 req/s) ignored"), std::string::npos)
+  EXPECT_NE(eff.bandwidth.source.find("benchmark #11 (a blog claim, 35 req/s) ignored"), std::string::npos)
       << eff.bandwidth.source;
 }
 

@@ -176,7 +176,7 @@ TEST(TcoFinanceTest, RentKindsAndTheCheapestMix) {
 }
 
 TEST(TcoFinanceTest, TornadoRanksRentThenCapex) {
-  // Seed template, cash: NPV(own) - NPV(rent) = 430,000 - 540,000 = -110,000. Rent +-20%
+  // The README's template, cash: NPV(own) - NPV(rent) = 430,000 - 540,000 = -110,000. Rent +-20%
   // swings it by 0.4 x 540,000 = 216,000; capex by 0.4 x 250,000 = 100,000; power, use
   // (flat rent, no power) and the discount rate (0) not at all, kept in input order.
   absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36);

@@ -23,7 +23,7 @@ TEST(TcoTest, SeedTemplateBreaksEvenInMonth25) {
   EXPECT_DOUBLE_EQ(r->series[24].rent_cumulative_usd, 375000);
   // Amortised: 250,000 / 36 + 5,000 = 11,944.44 a month; rent is 15,000 / 5,840 GPU-hours
   // = $2.568 per GPU-hour; owning wins above 11,944.44 / 2.568 = 4,650.3 GPU-hours a month
-  // (the seed's "~300" is wrong; see shared/domain.md).
+  // (the "~300" sometimes quoted is wrong; docs/estimator.md).
   EXPECT_NEAR(r->fleets[0].own_usd_per_month, 11944.44, 0.01);
   EXPECT_NEAR(r->fleets[0].rent_usd_per_gpu_hour, 2.5685, 1e-4);
   EXPECT_NEAR(r->break_even_gpu_hours_per_month, 4650.3, 0.1);

@@ -34,14 +34,15 @@ TrainingEstimate Estimate(const TrainingJob& job, const GpuSpec& gpu, const Para
 }
 
 TEST(TrainingFlopsTest, SeedSevenBillionOnThreeHundredBillionTokens) {
-  // seeds/000: 6 * 7e9 * 300e9 = 1.26e22 FLOPs.
+  // Kaplan et al. 2020: C = 6 N D; 6 * 7e9 * 300e9 = 1.26e22 FLOPs.
   TrainingJob job;
   job.model = Bare(7e9);
   job.tokens = 300e9;
   job.sequence_length = 2048;  // at 2k context the attention term is under 10%
   TrainingEstimate e = Estimate(job, A100_80GB(), {});
   EXPECT_DOUBLE_EQ(e.dense_flops, 1.26e22);
-  // The attention term adds a few percent on top ("often <= 10%", shared/domain.md).
+  // The attention term, 12·L·h·s per token, adds a few percent on top (Kaplan et al. 2020,
+  // Sec. 2.1: small while the hidden size is well above s / 12).
   EXPECT_GT(e.model_flops, e.dense_flops);
   EXPECT_LT(e.model_flops, 1.10 * e.dense_flops);
 }
@@ -66,7 +67,7 @@ TEST(TrainingFlopsTest, FullRecomputeCostsAnExtraForwardPass) {
   full.recompute = Recompute::kFull;
   const TrainingEstimate a = Estimate(job, A100_80GB(), none);
   const TrainingEstimate b = Estimate(job, A100_80GB(), full);
-  // 8·N·D vs 6·N·D for the dense part (shared/domain.md; Korthikanti et al. 2022, Sec. 5).
+  // 8·N·D vs 6·N·D for the dense part (Korthikanti et al. 2022, Sec. 5).
   EXPECT_NEAR(b.hardware_flops / a.hardware_flops, 8.0 / 6.0, 0.02);
   EXPECT_EQ(a.model_flops, b.model_flops);  // MFU does not count recomputation
 }
@@ -123,8 +124,8 @@ TEST(ModelStateMemoryTest, ZeroPaperFigureOneWithFp32Gradients) {
 }
 
 TEST(ModelStateMemoryTest, SeedTensorParallelFp32Seventy) {
-  // seeds/003: a 70B model in FP32 (280 GB) split over 4 x A100 by tensor parallelism:
-  // ~70 GB of weights per GPU (the seed measured 72 GB with runtime overhead).
+  // A 70B model in FP32 (70e9 x 4 bytes = 280 GB) split over 4 x A100 by tensor parallelism:
+  // ~70 GB of weights per GPU.
   TrainingJob job;
   job.model = Llama2_70B();
   job.tokens = 1e9;
@@ -137,8 +138,8 @@ TEST(ModelStateMemoryTest, SeedTensorParallelFp32Seventy) {
 }
 
 TEST(FitTest, FullFp16FineTuneOfSevenBillionDoesNotFitTwentyFourGigabytes) {
-  // shared/domain.md: mixed-precision Adam needs ~16 bytes per parameter before activations;
-  // seed 000 itself says 7B needs >= 24 GB. 6.74B x 16 = 108 GB.
+  // Mixed-precision Adam needs ~16 bytes per parameter before activations (ZeRO,
+  // Rajbhandari et al. 2020, Sec. 3.1), far above 24 GB for 7B. 6.74B x 16 = 108 GB.
   TrainingJob job;
   job.model = Llama2_7B();
   job.tokens = 1e9;
@@ -165,7 +166,7 @@ TrainingJob QloraJob(const ModelArchitecture& m) {
 }
 
 TEST(FitTest, QloraSeventyBillionFitsInFortyEightGigabytes) {
-  // seeds/003: QLoRA (4-bit) fits 70B fine-tuning on one 40-48 GB card.
+  // QLoRA (Dettmers et al. 2023): 4-bit weights fit 65-70B fine-tuning on one 48 GB card.
   ParallelConfig p;
   p.recompute = Recompute::kFull;
   TrainingEstimate e = Estimate(QloraJob(Llama2_70B()), RtxA6000(), p);
@@ -274,7 +275,7 @@ TEST(CalibrationTest, ImpossibleMeasurementIsIgnoredAndSaid) {
 }
 
 TEST(InterconnectTest, PcieDataParallelIsSlowerAndSaysSo) {
-  // seeds/003: multi-GPU scaling collapses over PCIe. The same 8-way data-parallel fine-tune
+  // Multi-GPU scaling collapses over PCIe (docs/estimator.md). The same 8-way data-parallel fine-tune
   // with one 2k sequence per GPU per step, on an NVLink part and on the same part limited to
   // PCIe Gen3, at the same compute efficiency so only the link differs.
   TrainingJob job;

@@ -1,5 +1,5 @@
 // Hostile and careless requests against the real server: each one a finding of the
-// reliability review (issue 10) that crashed the server, or was answered OK with a wrong
+// reliability review that crashed the server, or was answered OK with a wrong
 // answer. Every one must now get the documented code, name its field, and leave the server
 // serving.
 #include <google/protobuf/text_format.h>
@@ -39,7 +39,7 @@ struct BadInput {
 constexpr char kTraining[] = R"(training { model_name: "Llama-2-7B" tokens: 2e9 method: TRAINING_METHOD_LORA })";
 constexpr char kServing[] =
     R"(serving { model_name: "Llama-2-7B" prompt_tokens: 512 output_tokens: 128 requests_per_second: 35 })";
-// The README's TCO template (seeds/000): 8 x A100 for 36 months, $250k capex, $15k/month rent.
+// The README's TCO template: 8 x A100 for 36 months, $250k capex, $15k/month rent.
 constexpr char kTcoFleet[] =
     R"(gpu_name: "A100-SXM4-80GB" gpu_count: 8 own { capex_usd: 250000 ops_usd_per_month: 5000 })";
 
@@ -115,7 +115,7 @@ std::vector<BadInput> Cases() {
        R"(training { architecture { name: "dense-7b" num_layers: 32 hidden_size: 4096 num_attention_heads: 32
           ffn_hidden_size: 11008 vocab_size: 32000 experts_per_token: 2 } tokens: 2e9 })",
        C::kInvalidArgument, "experts_per_token: must be 0 for a dense model"},
-      // Issue 16/17: the model's context window (catalog max_context_tokens: Llama 2 4096,
+      // The model's context window (catalog max_context_tokens: Llama 2 4096,
       // Touvron et al. 2023, Table 1; BLOOM 2048, BigScience 2022).
       {"training sequence beyond Llama 2's 4k", Rpc::kPlan,
        R"(training { model_name: "Llama-2-7B" tokens: 2e9 sequence_tokens: 8192 })", C::kInvalidArgument,

@@ -120,7 +120,7 @@ TEST(CliHelpTest, AnUnknownFlagIsAnErrorNamingItAndPointingAtHelp) {
   EXPECT_TRUE(Contains(bad_date.stderr_text, "--prices_as_of: want an ISO 8601 date")) << bad_date.stderr_text;
 }
 
-// Seed prices (migrations/0002_shipped_catalog.sql): AWS rows are effective
+// Shipped prices (migrations/0002_shipped_catalog.sql): AWS rows are effective
 // 2024-06-01, Lambda rows 2025-11-01. Read as of 2025-06-05 the Lambda offers
 // have no price yet.
 TEST_F(CliTest, PricesAsOfReachesThePlanRequest) {
@@ -148,7 +148,7 @@ TEST_F(CliTest, PricesAsOfReachesThePlanRequest) {
   EXPECT_TRUE(lambda) << "without --prices_as_of the 2025-11-01 Lambda prices apply";
 }
 
-// The README's TCO template (seeds/000): 8 x A100-SXM4-80GB, capex $250,000,
+// The README's TCO template: 8 x A100-SXM4-80GB, capex $250,000,
 // ops $5,000 a month, power 0, rent $15,000 a month, 36 months: break-even in
 // month 25. Two such fleets double both sides, so the break-even month
 // stays 25.
@@ -252,7 +252,7 @@ TEST_F(CliTest, ModelFileGivesTheArchitecture) {
   EXPECT_EQ(both.exit_code, 2);
 }
 
-// The Lambda seed prices take effect at 2025-11-01T00:00:00Z (1761955200 in
+// The shipped Lambda prices take effect at 2025-11-01T00:00:00Z (1761955200 in
 // migrations/0002_shipped_catalog.sql): a second earlier they have no price.
 TEST_F(CliTest, PricesAsOfTakesAnIsoDateTime) {
   auto lambda_prices = [&](const std::string& as_of) {

@@ -1,4 +1,4 @@
-// Staying reachable (issue 10, findings 2 and 7): a burst of idle connections up to the
+// Staying reachable (docs/operations.md, server flags): a burst of idle connections up to the
 // descriptor limit must not lock the gRPC listener out for good (gRPC 1.51 stops accepting
 // after one EMFILE), connections beyond --max_connections are shed on accept, and slow HTTP
 // clients cannot stop Prometheus scrapes.

@@ -123,7 +123,7 @@ TEST_F(HttpAdminTest, BenchmarkAndElectricityWrites) {
 }
 
 TEST_F(HttpAdminTest, TcoScenarioWritesAndTheAuditLog) {
-  // The README's TCO template (shared/seeds/000) as a standing scenario.
+  // The README's TCO template as a standing scenario.
   v1::UpsertTcoScenarioRequest up;
   up.mutable_scenario()->set_name("http-seed");
   *up.mutable_scenario()->mutable_request() = SeedTcoRequest();

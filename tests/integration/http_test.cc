@@ -13,7 +13,7 @@ namespace {
 namespace v1 = capplan::v1;
 using HttpTest = HttpServerTest;
 
-// seeds/003: Llama-2-7B at 35 req/s (as in planner_rpc_test.cc), as a user would type it.
+// The README's serving example: Llama-2-7B at 35 req/s (as in planner_rpc_test.cc), as a user would type it.
 constexpr char kPlanServing[] =
     R"({"serving":{"modelName":"Llama-2-7B","promptTokens":512,"outputTokens":128,"requestsPerSecond":35}})";
 

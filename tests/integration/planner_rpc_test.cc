@@ -14,7 +14,7 @@ namespace v1 = capplan::v1;
 class PlannerRpcTest : public SharedServerTest {};
 
 TEST_F(PlannerRpcTest, PlanServingTheSeedLoad) {
-  // seeds/003: Llama-2-7B at 35 req/s.
+  // The README's serving example: Llama-2-7B at 35 req/s.
   v1::PlanRequest r;
   r.mutable_serving()->set_model_name("Llama-2-7B");
   r.mutable_serving()->set_prompt_tokens(512);
@@ -105,7 +105,7 @@ namespace capplan::testing {
 namespace {
 
 TEST_F(PlannerRpcTest, ARepeatedQuestionIsAnsweredFromTheMemo) {
-  // seeds/003: Llama-2-7B at 35 req/s; a scheduler asking twice pays a lookup the second time.
+  // Llama-2-7B at 35 req/s (the README's example); a scheduler asking twice pays a lookup the second time.
   v1::PlanRequest r;
   r.mutable_serving()->set_model_name("Llama-2-7B");
   r.mutable_serving()->set_prompt_tokens(512);

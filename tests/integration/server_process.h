@@ -106,7 +106,7 @@ int64_t QueryDb(const std::string& db_path, const std::string& sql);
 // An on-demand price for aws p5.48xlarge in us-east-1 (a shipped offer), with a source.
 capplan::v1::SetPriceRequest P5Price(double usd);
 
-// The user's own TCO template (shared/seeds/000, the README's `capplan tco` example):
+// The README's `capplan tco` example:
 // cumulative own 250,000 + 5,000 m <= rent 15,000 m first at m = 25.
 using capplan::testdata::SeedTcoRequest;
 

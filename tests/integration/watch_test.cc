@@ -26,7 +26,7 @@ namespace {
 namespace v1 = capplan::v1;
 using WatchTest = AdminServerTest;
 
-// seeds/000: fine-tuning a 7B model (LoRA, 2e9 tokens), here on AWS us-east-1's A100 (p4d)
+// The README's training example: fine-tuning a 7B model (LoRA, 2e9 tokens), here on AWS us-east-1's A100 (p4d)
 // and H100 (p5) offers only. With the shipped prices (p4d $32.7726/h, p5 $98.32/h: AWS
 // on-demand page, 2024-06-01) the p5 runs it cheapest.
 v1::WatchPlanRequest SeedWatch(double fraction) {

@@ -33,7 +33,7 @@ double MsSince(steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(steady_clock::now() - t).count();
 }
 
-// seeds/003 (the README's serving example): Llama-2-7B, 512 in, 128 out; the load varies so
+// The README's serving example: Llama-2-7B, 512 in, 128 out; the load varies so
 // that not every answer comes from the memo.
 capplan::v1::PlanRequest ServingPlan(int requests_per_second) {
   capplan::v1::PlanRequest r;
@@ -45,7 +45,7 @@ capplan::v1::PlanRequest ServingPlan(int requests_per_second) {
   return r;
 }
 
-// The README's Compare example: LoRA on Llama-2-7B, a p4d.24xlarge against 8 x H100.
+// A compare in the manner of docs/cli.md: LoRA on Llama-2-7B, a p4d.24xlarge against 8 x H100.
 capplan::v1::CompareRequest TrainingCompare() {
   capplan::v1::CompareRequest r;
   r.mutable_training()->set_model_name("Llama-2-7B");

@@ -1,4 +1,4 @@
-// The catalog converters (server/convert): every network and link kind has its own API value
+// The catalog converters (server/api/catalog_proto): every network and link kind has its own API value
 // and a fabric row survives the round trip; an unset kind in a catalog row names its field.
 #include <gtest/gtest.h>
 
@@ -96,7 +96,7 @@ TEST(ConvertCatalogTest, BenchmarkSetupAndFigureRoundTrip) {
 }
 
 TEST(ConvertCatalogTest, ServingBenchmarkNamesItsEngine) {
-  // Engines size the KV cache and batch prompts differently (issue 17): a serving figure
+  // Engines size the KV cache and batch prompts differently (docs/estimator.md): a serving figure
   // records the engine it was measured on; unset reads as vLLM, the default.
   v1::Benchmark b;
   b.set_workload(v1::WORKLOAD_KIND_SERVING);

@@ -1,7 +1,7 @@
 // The planner's converters (server/request_proto, server/option_proto): API defaults become
 // core values, and every core enum value has its own API value (the tables are explicit
 // switches; these tests catch a value added on one side only). Fabric overrides, the model's
-// context window and the issue-16 option fields over a small in-memory catalog.
+// context window and the training option fields (steady state, goodput, batch, fabric) over a small in-memory catalog.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -267,7 +267,7 @@ TEST(ConvertPlannerTest, FabricOverridesKeepWhatIsNotGiven) {
 v1::TrainingWorkload Training(const char* model, int64_t sequence_tokens) {
   v1::TrainingWorkload w;
   w.set_model_name(model);
-  w.set_tokens(2e9);  // seeds/000: a 2B-token fine-tune
+  w.set_tokens(2e9);  // a 2B-token fine-tune
   w.set_sequence_tokens(sequence_tokens);
   return w;
 }
@@ -327,7 +327,7 @@ TEST(ConvertPlannerTest, PromptPlusOutputMustFitTheModelsContextWindow) {
 }
 
 TEST(ConvertPlannerTest, ServingEngineAndBurstArrivalReachCore) {
-  // Issue 17: the engine sets the KV-cache budget and efficiencies; unset reads as vLLM.
+  // The engine (docs/estimator.md) sets the KV-cache budget and efficiencies; unset reads as vLLM.
   const TinyCatalog catalog;
   v1::ServingWorkload w;
   w.set_model_name("Llama-2-7B");
@@ -349,7 +349,7 @@ TEST(ConvertPlannerTest, ServingEngineAndBurstArrivalReachCore) {
   EXPECT_TRUE(Has(bad, "serving.engine: must be VLLM, TENSORRT_LLM, SGLANG or LLAMA_CPP")) << bad;
 }
 
-// Issue 16: a global batch of 0 asks core to search it. A core that cannot yet gets the
+// A global batch of 0 asks core to search it. A core that cannot yet gets the
 // Llama 2 default (Touvron et al. 2023: 4M tokens), so the request never fails on 0.
 TEST(ConvertPlannerTest, AGlobalBatchOfZeroIsSearched) {
   const TinyCatalog catalog;
@@ -425,7 +425,7 @@ TEST(ConvertPlannerTest, TrainingOptionsCarrySteadyStateGoodputAndTheFabric) {
 }
 
 // A serving plan's queueing percentiles, deployment, pools and SLO warnings reach the API
-// (issue 17). Llama-2-70B (config.json) with 3.5k-token prompts under a tight TPOT SLO on an
+// (docs/estimator.md). Llama-2-70B (config.json) with 3.5k-token prompts under a tight TPOT SLO on an
 // owned pool of H100s in 8-GPU NVLink nodes: co-located and disaggregated options both appear.
 TEST(ConvertPlannerTest, ServingOptionsCarryPercentilesDeploymentAndWarnings) {
   const TinyCatalog catalog;

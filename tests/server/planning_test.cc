@@ -15,7 +15,7 @@ using PlanningTest = testing::ShippedCatalogTest;
 using testing::SeedTcoRequest;
 
 v1::PlanRequest FineTune7B() {
-  // seeds/000: fine-tuning a 7B model; 2B tokens of full fine-tuning.
+  // A 7B model fully fine-tuned on 2B tokens (the README's training example, without LoRA).
   v1::PlanRequest r;
   r.mutable_training()->set_model_name("Llama-2-7B");
   r.mutable_training()->set_tokens(2e9);
@@ -24,7 +24,7 @@ v1::PlanRequest FineTune7B() {
 }
 
 v1::PlanRequest Serve7B() {
-  // seeds/003: serve Llama-2-7B at 35 req/s; 512-token prompts, 128-token answers.
+  // The README's serving example: Llama-2-7B at 35 req/s; 512-token prompts, 128-token answers.
   v1::PlanRequest r;
   v1::ServingWorkload* w = r.mutable_serving();
   w->set_model_name("Llama-2-7B");
@@ -234,8 +234,8 @@ TEST_F(PlanningTest, BadRequestsNameTheField) {
 }
 
 TEST_F(PlanningTest, CompareShowsTheSeedTableSideBySide) {
-  // seeds/003 section 2.2 compares 4 x A100-80GB, 8 x RTX 3090 and 2 x RTX A6000 for a 13B
-  // model; as LoRA fine-tuning so that every card holds it.
+  // 4 x A100-80GB, 8 x RTX 3090 and 2 x RTX A6000 for a 13B model (docs/cli.md's compare
+  // example); as LoRA fine-tuning so that every card holds it.
   v1::CompareRequest r;
   r.mutable_training()->set_model_name("Llama-2-13B");
   r.mutable_training()->set_tokens(1e9);
@@ -252,7 +252,8 @@ TEST_F(PlanningTest, CompareShowsTheSeedTableSideBySide) {
   ASSERT_EQ(resp.rows_size(), 3);
   for (const v1::CompareRow& row : resp.rows()) ASSERT_TRUE(row.infeasible_reason().empty()) << row.infeasible_reason();
   EXPECT_DOUBLE_EQ(resp.rows(0).speed_ratio_vs_first(), 1.0);
-  // The seed's ordering: the A100s first, the two A6000s last.
+  // Dense FP16 tensor peak decides the order: 4 x 312 TFLOPS (A100 datasheet) first, 2 x 154.8
+  // (RTX A6000 datasheet) last, 8 x 71 (GA102 whitepaper) between.
   EXPECT_LT(resp.rows(1).speed_ratio_vs_first(), 1.0);
   EXPECT_LT(resp.rows(2).speed_ratio_vs_first(), resp.rows(1).speed_ratio_vs_first());
   EXPECT_NEAR(resp.rows(1).speed_ratio_vs_first(),
@@ -302,7 +303,8 @@ TEST_F(PlanningTest, TcoReproducesTheSeedTemplate) {
   EXPECT_DOUBLE_EQ(resp.series(24).rent_cumulative_usd(), 375000);
   // Amortised over 36 months: own costs 250000/36 + 5000 = $11,944/month. Renting the same
   // 5,840 GPU-hours costs 15000/5840 = $2.57 per GPU-hour, so owning wins above
-  // 11944.4 / 2.5685 = 4,650 GPU-hours per month, not the seed's "~300".
+  // 11944.4 / 2.5685 = 4,650 GPU-hours per month, not the "~300" sometimes quoted
+  // for this template (docs/estimator.md).
   EXPECT_NEAR(resp.fleets(0).own_usd_per_month(), 250000.0 / 36 + 5000, 1e-6);
   EXPECT_NEAR(resp.break_even_gpu_hours_per_month(), (250000.0 / 36 + 5000) / (15000.0 / 5840), 1e-6);
   EXPECT_NEAR(resp.rent_usd_per_used_gpu_hour(), 15000.0 / 5840, 1e-9);

@@ -55,7 +55,7 @@ class PriceKindTest : public ::testing::Test {
 };
 
 v1::PlanRequest ServeOnH100(v1::PriceKind kind) {
-  // seeds/003: Llama-2-7B at 35 req/s, 512-token prompts, 128-token answers.
+  // The README's serving example: Llama-2-7B at 35 req/s, 512-token prompts, 128-token answers.
   v1::PlanRequest r;
   v1::ServingWorkload* w = r.mutable_serving();
   w->set_model_name("Llama-2-7B");

@@ -33,7 +33,7 @@ using core::ServingEstimate;
 using core::ServingWorkload;
 using testdata::PublishedServingResult;
 
-// The goals of issue 17 are a median |error| of 15% and 75% coverage. Measured with the
+// The goals are a median |error| of 15% and 75% coverage. Measured with the
 // calibration rows of migrations/0009 and 0010 (docs/validation/serving-estimator-results.md):
 // 12.4% and 34 of 42 comparisons inside low-high (81%). Before 0010, the llama.cpp FP16-accumulate
 // peak and the pessimistic PCIe all-reduce and unchunked-prefill ends: 17.8% and 26 of 42 (62%).

@@ -84,7 +84,7 @@ class WatchHubTest : public store::TempStoreTest {
   }
   static v1::PlanRequest Request(double tokens) {
     v1::PlanRequest r;
-    r.mutable_training()->set_model_name("Llama-2-7B");  // seeds/000: a 7B fine-tune
+    r.mutable_training()->set_model_name("Llama-2-7B");  // a 7B fine-tune
     r.mutable_training()->set_tokens(tokens);
     return r;
   }

@@ -23,7 +23,7 @@ class CatalogStoreTest : public TempStoreTest {
 
 TEST_F(CatalogStoreTest, ShippedCatalogHasTheGpusTheSeedsMentionWithSources) {
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
-  // shared/domain.md "Catalog content": at least these parts.
+  // At least the parts common GPU-selection guides compare (docs/catalog.md).
   for (const char* name : {"P40", "T4", "V100-SXM2-32GB", "A10G", "L4", "L40S", "RTX-3090", "RTX-4090", "RTX-A6000",
                            "RTX-6000-Ada", "A100-SXM4-40GB", "A100-SXM4-80GB", "H100-PCIe-80GB", "H100-SXM5-80GB",
                            "H200-SXM-141GB", "MI300X", "Intel-Max-1550"}) {
@@ -32,7 +32,7 @@ TEST_F(CatalogStoreTest, ShippedCatalogHasTheGpusTheSeedsMentionWithSources) {
     EXPECT_FALSE(g->source.citation.empty()) << name;
     EXPECT_EQ(g->source.as_of_date.size(), 10u) << name;
   }
-  // NVIDIA A100 datasheet: the 80 GB SXM part has 2039 GB/s (seed 000 says 1555, the 40 GB
+  // NVIDIA A100 datasheet: the 80 GB SXM part has 2039 GB/s (1555, often quoted for it, is the 40 GB
   // figure) and 312 dense BF16 TFLOPS (624 is sparse).
   const GpuRow* a100 = snap->FindGpu("A100-SXM4-80GB");
   EXPECT_DOUBLE_EQ(a100->spec.memory_bandwidth_bytes_per_second, 2039e9);
@@ -51,11 +51,11 @@ TEST_F(CatalogStoreTest, ShippedCatalogHasTheGpusTheSeedsMentionWithSources) {
   for (const char* provider : {"aws", "gcp", "azure", "lambda"}) {
     EXPECT_GE(regions[provider].size(), 2u) << provider;
   }
-  // seeds/003 AWS table: p4d.24xlarge at $32.77/h.
+  // AWS EC2 On-Demand pricing (2024-06-01, migration 0002): p4d.24xlarge at $32.77/h.
   const InstanceRow* p4d = snap->FindInstance("aws", "p4d.24xlarge", "us-east-1");
   ASSERT_NE(p4d, nullptr);
   EXPECT_NEAR(snap->PriceAt(*p4d, PriceKind::kOnDemand, 0)->price_usd_per_hour, 32.77, 0.01);
-  // The seeds' serving measurements are there for calibration.
+  // Serving measurements are there for calibration (migrations 0009 and 0010).
   EXPECT_GE(snap->serving_benchmarks.size(), 2u);
 }
 

@@ -117,7 +117,7 @@ class WebPageTest(unittest.TestCase):
         e.send_keys(str(value))
 
     def fill_tco_template(self, horizon=36, count=8):
-        # The README's TCO example, the user's own template (shared/seeds/000): 8 x A100 80 GB,
+        # The README's TCO example: 8 x A100 80 GB,
         # $250,000 up front, $5,000/month ops, no power, against $15,000/month flat rent, 36 months.
         Select(self.driver.find_element(By.ID, "tco-gpu")).select_by_value("A100-SXM4-80GB")
         self.fill("tco-count", count)
@@ -138,7 +138,7 @@ class WebPageTest(unittest.TestCase):
         self.assertNotIn("null", self.driver.find_element(By.ID, "tco-result").text)
         label = self.driver.find_element(By.ID, "tco-chart-break-even")
         self.assertEqual(label.text, "break-even: month 25")
-        # Totals at month 36: own 250,000 + 36 x 5,000; rent 36 x 15,000 (README's table).
+        # Totals at month 36: own 250,000 + 36 x 5,000; rent 36 x 15,000 (docs/cli.md's table).
         self.assertEqual(self.driver.find_element(By.ID, "tco-own-total").text, "$430,000")
         self.assertEqual(self.driver.find_element(By.ID, "tco-rent-total").text, "$540,000")
         # Per used GPU-hour, 8 GPUs x 730 h: rent 15,000 / 5,840 = $2.57; own (250,000 / 36
@@ -149,7 +149,7 @@ class WebPageTest(unittest.TestCase):
         for line in ["tco-own-line", "tco-rent-line"]:
             d = self.driver.find_element(By.ID, line).get_attribute("d")
             self.assertEqual(d.count("L"), 35, line)  # months 1..36
-        # The defaults the server filled in, with their sources (README: "default own.pue 1.2").
+        # The defaults the server filled in, with their sources (docs/cli.md: "default own.pue 1.2").
         sources = self.driver.find_element(By.ID, "tco-sources").get_attribute("textContent")
         self.assertIn("default own.pue", sources)
         self.assertIn("Uptime Institute", sources)
