@@ -141,7 +141,7 @@ absl::StatusOr<SearchResult> TrainingCache::Search(int64_t catalog_version, cons
   const size_t base = key.size();
   // Each batch's leaders are ranked at this job's token count; only the batch chosen is
   // turned into estimates.
-  std::vector<std::vector<ParallelConfig>> ranked;
+  std::vector<std::pair<std::shared_ptr<const BatchLayouts>, std::vector<size_t>>> ranked;
   return training_internal::SearchBatches(
       job, cluster, efficiency, options,
       [&](const Prepared& p, double batch_tokens, double* best_key) {
@@ -159,14 +159,16 @@ absl::StatusOr<SearchResult> TrainingCache::Search(int64_t catalog_version, cons
           absl::MutexLock lock(&mu_);
           layouts_.Insert(key, layouts);
         }
-        ranked.push_back(training_internal::RankLayouts(p, *layouts, efficiency, options, best_key));
+        std::vector<size_t> order = training_internal::RankLayouts(p, *layouts, efficiency, options, best_key);
+        ranked.emplace_back(std::move(layouts), std::move(order));
         SearchResult r;
-        r.rejected = layouts->rejected;
-        r.configurations_evaluated = layouts->configurations_evaluated;
+        r.configurations_evaluated = ranked.back().first->configurations_evaluated;
         return r;
       },
       [&](size_t chosen, const Prepared& p, SearchResult* r) {
-        r->ranked = training_internal::MaterializeLayouts(p, ranked[chosen], efficiency);
+        const BatchLayouts& layouts = *ranked[chosen].first;
+        r->ranked = training_internal::MaterializeLayouts(p, layouts, ranked[chosen].second, efficiency);
+        r->rejected = layouts.rejected;
       });
 }
 

@@ -40,6 +40,7 @@ class LayoutSearch {
     ParallelConfig par;
     double duration;
     double gpu_hours;
+    size_t leader = 0;  // Rank: its index in BatchLayouts::leaders
   };
   struct LessBy {
     const LayoutSearch* search;
@@ -85,26 +86,31 @@ class LayoutSearch {
       const double edge = Key(feasible_[k - 1]) * (1.0 + kTieWindow);
       while (k < feasible_.size() && Key(feasible_[k]) <= edge) ++k;
     }
-    for (size_t i = 0; i < k; ++i) out.leaders.push_back(feasible_[i].par);
+    for (size_t i = 0; i < k; ++i) {
+      out.leaders.push_back(feasible_[i].par);
+      Evaluate(p_, feasible_[i].par, &out.evals.emplace_back());
+    }
     SortMisses(&misses_);
     out.rejected = std::move(misses_);
     out.configurations_evaluated = result_.configurations_evaluated;
     return out;
   }
 
-  // The layouts Run ranks for this job, best first, from the leaders a search at another
-  // token count found: only they can rank in the top_k, so only they are timed again.
-  std::vector<ParallelConfig> Rank(const BatchLayouts& l, double* best_key) {
-    for (const ParallelConfig& par : l.leaders) {
-      Evaluate(p_, par, &eval_);
-      Keep(Timed(par));
+  // The leaders Run ranks for this job (indices), best first, from a search at another token
+  // count: only they can rank in the top_k, so only they are timed again.
+  std::vector<size_t> Rank(const BatchLayouts& l, double* best_key) {
+    for (size_t i = 0; i < l.leaders.size(); ++i) {
+      eval_ = AtTokens(p_, l.leaders[i], l.evals[i]);
+      Candidate c = Timed(l.leaders[i]);
+      c.leader = i;
+      Keep(c);
     }
     *best_key = BestKey();
     const size_t k = std::min<size_t>(options_.top_k, feasible_.size());
     if (!bounded_) std::partial_sort(feasible_.begin(), feasible_.begin() + k, feasible_.end(), Less());
-    std::vector<ParallelConfig> out;
+    std::vector<size_t> out;
     out.reserve(k);
-    for (size_t i = 0; i < k; ++i) out.push_back(feasible_[i].par);
+    for (size_t i = 0; i < k; ++i) out.push_back(feasible_[i].leader);
     return out;
   }
 
@@ -338,19 +344,17 @@ BatchLayouts SearchLayouts(const Prepared& p, const Efficiency& efficiency, cons
   return LayoutSearch(p, efficiency, options, /*keep_all=*/true).Leaders();
 }
 
-std::vector<ParallelConfig> RankLayouts(const Prepared& p, const BatchLayouts& layouts, const Efficiency& efficiency,
-                                        const SearchOptions& options, double* best_key) {
+std::vector<size_t> RankLayouts(const Prepared& p, const BatchLayouts& layouts, const Efficiency& efficiency,
+                                const SearchOptions& options, double* best_key) {
   return LayoutSearch(p, efficiency, options).Rank(layouts, best_key);
 }
 
-std::vector<TrainingEstimate> MaterializeLayouts(const Prepared& p, const std::vector<ParallelConfig>& ranked,
-                                                 const Efficiency& efficiency) {
+std::vector<TrainingEstimate> MaterializeLayouts(const Prepared& p, const BatchLayouts& layouts,
+                                                 const std::vector<size_t>& ranked, const Efficiency& efficiency) {
   std::vector<TrainingEstimate> out;
   out.reserve(ranked.size());
-  Eval e;
-  for (const ParallelConfig& par : ranked) {
-    Evaluate(p, par, &e);
-    out.push_back(Materialize(p, par, e, efficiency));
+  for (size_t i : ranked) {
+    out.push_back(Materialize(p, layouts.leaders[i], AtTokens(p, layouts.leaders[i], layouts.evals[i]), efficiency));
   }
   return out;
 }
