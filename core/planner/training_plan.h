@@ -15,8 +15,8 @@
 #include "core/planner/query.h"
 #include "core/planner/rejection.h"
 #include "core/planner/supply.h"
-#include "core/training.h"
-#include "core/training_cache.h"
+#include "core/training/training.h"
+#include "core/training/training_cache.h"
 
 namespace capplan::core::planner {
 

@@ -1,7 +1,7 @@
 // TrainingCache gives SearchParallelism's answers: the same layouts and the same figures, bit
 // for bit, whichever token count filled it, over a grid of models, GPUs, GPU counts, token
 // counts and batches; and it keeps the searches (the point of it).
-#include "core/training_cache.h"
+#include "core/training/training_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/training.h"
+#include "core/training/training.h"
 #include "fixtures.h"
 
 namespace capplan::core {
@@ -61,7 +61,7 @@ void ExpectSameResult(const absl::StatusOr<SearchResult>& want, const absl::Stat
   for (size_t i = 0; i < want->ranked.size(); ++i) ExpectSameEstimate(want->ranked[i], got->ranked[i], where);
   ASSERT_EQ(want->rejected.size(), got->rejected.size()) << where;
   for (size_t i = 0; i < want->rejected.size(); ++i) {
-    const Rejection &a = want->rejected[i], &b = got->rejected[i];
+    const LayoutRejection &a = want->rejected[i], &b = got->rejected[i];
     ExpectSameParallel(a.parallel, b.parallel, where);
     EXPECT_EQ(a.reason, b.reason) << where;
     EXPECT_EQ(a.needed_bytes, b.needed_bytes) << where;
