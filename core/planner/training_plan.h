@@ -16,6 +16,7 @@
 #include "core/planner/rejection.h"
 #include "core/planner/supply.h"
 #include "core/training/training.h"
+#include "core/training/training_cache.h"
 
 namespace capplan::core::planner {
 
@@ -32,7 +33,9 @@ struct TrainingPick {
 // the request (a Plan or a Compare).
 class TrainingEvaluator {
  public:
-  TrainingEvaluator(const CatalogView& catalog, const TrainingJob& job) : catalog_(catalog), job_(job) {}
+  // `cache` (may be null) keeps searches and calibrations across requests.
+  TrainingEvaluator(const CatalogView& catalog, const TrainingJob& job, TrainingCache* cache = nullptr)
+      : catalog_(catalog), job_(job), cache_(cache) {}
 
   // The efficiency for this GPU type: cited defaults, or calibrated on its benchmarks.
   const Efficiency& EfficiencyFor(const GpuRow& gpu);
@@ -48,6 +51,7 @@ class TrainingEvaluator {
 
   const CatalogView& catalog_;
   const TrainingJob& job_;
+  TrainingCache* cache_;
   std::map<std::string, Efficiency, std::less<>> efficiency_;
   std::map<PickKey, TrainingPick> picks_;
 };
@@ -71,6 +75,8 @@ struct TrainingPlan {
 };
 
 // FailedPrecondition naming the closest miss when nothing fits.
-absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q);
+// `cache` (may be null): searches and calibrations kept across requests (the same answers).
+absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q,
+                                          TrainingCache* cache = nullptr);
 
 }  // namespace capplan::core::planner

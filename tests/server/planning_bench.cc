@@ -169,6 +169,81 @@ void BM_PlanTrainingOffers(benchmark::State& state) {
 }
 BENCHMARK(BM_PlanTrainingOffers)->ArgsProduct({{0, 940, 4940}, {0, 1}})->ArgNames({"extra", "full"});
 
+// A scheduler's new questions: every iteration moves the token count (training) or the load
+// (serving) by a tiny step, so no two are the same question. Args: the request (0 LoRA
+// fine-tune of Llama-2-7B; 1 Llama-3-8B on 1T tokens within 7 days; 2 Llama-3-70B on 15T;
+// 3 Llama-3.1-405B on 15.6T within 60 days; 4 serving Llama-2-7B at 35 req/s), offers added
+// to the shipped catalog, and whether a TrainingCache is kept across calls (as the server
+// keeps one; 0: every Plan searches afresh).
+v1::PlanRequest DistinctRequest(int which) {
+  v1::PlanRequest r;
+  v1::TrainingWorkload* t = r.mutable_training();
+  switch (which) {
+    case 0:
+      t->set_model_name("Llama-2-7B");
+      t->set_tokens(2e9);
+      t->set_method(v1::TRAINING_METHOD_LORA);
+      break;
+    case 1:
+      t->set_model_name("Llama-3-8B");
+      t->set_tokens(1e12);
+      r.set_objective(v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE);
+      r.set_deadline_seconds(7 * 86400.0);
+      break;
+    case 2:
+      t->set_model_name("Llama-3-70B");
+      t->set_tokens(15e12);
+      break;
+    case 3:
+      t->set_model_name("Llama-3.1-405B");
+      t->set_tokens(15.6e12);
+      t->set_sequence_tokens(8192);
+      r.set_objective(v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE);
+      r.set_deadline_seconds(60 * 86400.0);
+      break;
+    default: {
+      v1::ServingWorkload* w = r.mutable_serving();
+      w->set_model_name("Llama-2-7B");
+      w->set_prompt_tokens(512);
+      w->set_output_tokens(128);
+      w->set_requests_per_second(35);
+      w->set_tpot_slo_seconds(0.05);
+    }
+  }
+  return r;
+}
+
+void BM_DistinctPlan(benchmark::State& state) {
+  v1::PlanRequest r = DistinctRequest(static_cast<int>(state.range(0)));
+  auto snap = GrownSnapshot(static_cast<int>(state.range(1)));
+  // One cache per case, kept across the framework's runs of it: the first question on this
+  // catalog fills it.
+  static std::map<std::pair<int64_t, int64_t>, core::TrainingCache> caches;
+  core::TrainingCache* kept = nullptr;
+  if (state.range(2) != 0) {
+    auto [it, fresh] = caches.try_emplace({state.range(0), state.range(1)});
+    kept = &it->second;
+    v1::PlanResponse first;
+    if (fresh) benchmark::DoNotOptimize(Plan(*snap, r, &first, kept));
+  }
+  int64_t step = 0;
+  for (auto _ : state) {
+    ++step;
+    if (r.has_serving()) {
+      r.mutable_serving()->set_requests_per_second(35 + static_cast<double>(step) * 1e-6);
+    } else {
+      r.mutable_training()->set_tokens(r.training().tokens() + 1);
+    }
+    v1::PlanResponse resp;
+    benchmark::DoNotOptimize(Plan(*snap, r, &resp, kept));
+  }
+  state.counters["offers"] = static_cast<double>(snap->instances.size());
+}
+BENCHMARK(BM_DistinctPlan)
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {0, 4940}, {0, 1}})
+    ->ArgNames({"request", "extra", "cache"})
+    ->Unit(benchmark::kMicrosecond);
+
 // Publishing a new snapshot of the whole shipped catalog, as every admin write does.
 void BM_SnapshotReload(benchmark::State& state) {
   char tmpl[] = "/tmp/capplan-bench-XXXXXX";
