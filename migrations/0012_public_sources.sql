@@ -1,4 +1,4 @@
--- 0011: every shipped row cites a source a reader can open.
+-- 0012: every shipped row cites a source a reader can open.
 --
 -- Migration 0002 shipped four benchmark rows and one model whose only source was an
 -- unpublished blog post: Llama-2-7B serving throughputs of 35 and 28 req/s on an A10G and
