@@ -1,3 +1,4 @@
+// The JSON side of a config.json: protobuf's reader into a Struct, flattened to core's map.
 #include "server/hf_config_json.h"
 
 #include "absl/strings/str_cat.h"
@@ -47,7 +48,8 @@ absl::StatusOr<core::HfModel> ModelFromHfConfigJson(const std::string& json, con
   options.ignore_unknown_fields = true;
   const auto parsed = pb::util::JsonStringToMessage(json, &root, options);
   if (!parsed.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": not a JSON object (", std::string(parsed.message()), ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, ": not a JSON object (", absl::string_view(parsed.message().data(), parsed.message().size()), ")"));
   }
   // Top-level keys, and one level of nesting for the wrappers that hold the language model's
   // config (Gemma 3's text_config); deeper values are not needed by any mapping.
