@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "core/serving.h"
+#include "core/serving/serving.h"
 #include "fixtures.h"
 
 namespace capplan::core {

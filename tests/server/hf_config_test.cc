@@ -11,10 +11,10 @@
 #include "absl/strings/str_replace.h"
 #include "core/catalog.h"
 #include "core/model.h"
-#include "core/serving.h"
-#include "server/hf_config_json.h"
-#include "server/request_limits.h"
-#include "server/request_proto.h"
+#include "core/serving/serving.h"
+#include "server/api/hf_config_json.h"
+#include "server/api/request_proto.h"
+#include "server/rpc/request_limits.h"
 
 namespace capplan::server {
 namespace {
