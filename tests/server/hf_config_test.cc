@@ -24,7 +24,7 @@ namespace v1 = capplan::v1;
 const char kField[] = "workload.hf_config_json";
 
 std::string ReadConfig(const std::string& name) {
-  std::ifstream in(std::string(CAPPLAN_HF_CONFIGS_DIR) + "/" + name + ".json");
+  std::ifstream in(std::string(CAPPLAN_SOURCE_DIR) + "/tests/data/hf_configs/" + name + ".json");
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_FALSE(text.str().empty()) << name;
