@@ -25,23 +25,25 @@ constexpr char kTargetHelp[] =
     "(tensor, pipeline, data, virtual pipeline stages, context and expert parallel; unset: searched), and a fabric "
     "override of the offer's network /fabric=NAME/network_gbit_per_s_per_gpu=G/...";
 
-const CommandInfo kTraining = {"compare training", "one training workload on the targets you name, side by side",
-                               "(--model=NAME | --model_file=PATH) --tokens=N --targets=SPEC[,SPEC...] "
-                               "[flags]",
-                               "  capplan compare training --model=Llama-2-13B --tokens=1e9 --method=lora "
-                               "\\\n"
-                               "    "
-                               "--targets=gpu:A100-SXM4-80GB:4,gpu:RTX-3090:8/tp=2/dp=4,gpu:RTX-A6000:2\n"
-                               "  capplan compare training --model=Llama-2-70B --tokens=2e10 \\\n"
-                               "    --targets=instance:p5.48xlarge:us-east-1:4/tp=8/pp=4/vpp=2,"
-                               "instance:p5.48xlarge:us-east-1:4/tp=8/pp=4/vpp=2/network_gbit_per_s_per_gpu=100"};
-const CommandInfo kServing = {"compare serving", "one serving workload on the targets you name, side by side",
-                              "(--model=NAME | --model_file=PATH) --prompt_tokens=N --output_tokens=N "
-                              "--targets=SPEC[,SPEC...] [flags]",
-                              "  capplan compare serving --model=Llama-2-7B --prompt_tokens=512 "
-                              "--output_tokens=128 \\\n"
-                              "    "
-                              "--targets=instance:g5.xlarge:us-east-1,instance:p4d.24xlarge:us-east-1"};
+const CommandInfo kTraining = {
+    "compare training", "one training workload on the targets you name, side by side",
+    "(--model=NAME | --model_file=PATH | --hf_config=PATH) --tokens=N --targets=SPEC[,SPEC...] "
+    "[flags]",
+    "  capplan compare training --model=Llama-2-13B --tokens=1e9 --method=lora "
+    "\\\n"
+    "    "
+    "--targets=gpu:A100-SXM4-80GB:4,gpu:RTX-3090:8/tp=2/dp=4,gpu:RTX-A6000:2\n"
+    "  capplan compare training --model=Llama-2-70B --tokens=2e10 \\\n"
+    "    --targets=instance:p5.48xlarge:us-east-1:4/tp=8/pp=4/vpp=2,"
+    "instance:p5.48xlarge:us-east-1:4/tp=8/pp=4/vpp=2/network_gbit_per_s_per_gpu=100"};
+const CommandInfo kServing = {
+    "compare serving", "one serving workload on the targets you name, side by side",
+    "(--model=NAME | --model_file=PATH | --hf_config=PATH) --prompt_tokens=N --output_tokens=N "
+    "--targets=SPEC[,SPEC...] [flags]",
+    "  capplan compare serving --model=Llama-2-7B --prompt_tokens=512 "
+    "--output_tokens=128 \\\n"
+    "    "
+    "--targets=instance:g5.xlarge:us-east-1,instance:p4d.24xlarge:us-east-1"};
 
 // The pinned-layout keys after "/": key=value -> a Parallelism field.
 absl::Status SetPinned(const std::string& key, const std::string& value, v1::Parallelism* p) {

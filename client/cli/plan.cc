@@ -21,17 +21,18 @@ constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 const CommandInfo kTraining = {"plan training",
                                "rank GPUs, instances and owned pools for a training or fine-tuning run",
-                               "(--model=NAME | --model_file=PATH) --tokens=N [flags]",
+                               "(--model=NAME | --model_file=PATH | --hf_config=PATH) --tokens=N [flags]",
                                "  capplan plan training --model=Llama-2-7B --tokens=2e9 --method=lora\n"
                                "  capplan plan training --model=Llama-2-70B --tokens=2e12 "
                                "--objective=deadline "
                                "--deadline_hours=720 --max_gpus=1024"};
-const CommandInfo kServing = {"plan serving", "rank GPUs, instances and owned pools for serving at a load and SLOs",
-                              "(--model=NAME | --model_file=PATH) --prompt_tokens=N --output_tokens=N "
-                              "--rps=R [flags]",
-                              "  capplan plan serving --model=Llama-2-7B --prompt_tokens=512 "
-                              "--output_tokens=128 "
-                              "--rps=35 --tpot_ms=50"};
+const CommandInfo kServing = {
+    "plan serving", "rank GPUs, instances and owned pools for serving at a load and SLOs",
+    "(--model=NAME | --model_file=PATH | --hf_config=PATH) --prompt_tokens=N --output_tokens=N "
+    "--rps=R [flags]",
+    "  capplan plan serving --model=Llama-2-7B --prompt_tokens=512 "
+    "--output_tokens=128 "
+    "--rps=35 --tpot_ms=50"};
 
 // Objective, constraints and output flags, shared by both kinds.
 struct PlanFlags {

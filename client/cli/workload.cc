@@ -32,11 +32,20 @@ absl::StatusOr<v1::ModelArchitecture> ModelFromFile(const std::string& path) {
 // Sets the workload's model oneof from --model or --model_file.
 template <typename Workload>
 absl::Status SetModel(const ModelFlags& flags, Workload* out) {
-  if (flags.name.empty() == flags.file.empty()) {
-    return absl::InvalidArgumentError("give exactly one of --model=NAME and --model_file=PATH");
+  const int given = static_cast<int>(!flags.name.empty()) + static_cast<int>(!flags.file.empty()) +
+                    static_cast<int>(!flags.hf_config.empty());
+  if (given != 1) {
+    return absl::InvalidArgumentError("give exactly one of --model=NAME, --model_file=PATH and --hf_config=PATH");
   }
   if (!flags.name.empty()) {
     out->set_model_name(flags.name);
+    return absl::OkStatus();
+  }
+  if (!flags.hf_config.empty()) {
+    // Sent as read: the server maps it and names any field it cannot use.
+    absl::StatusOr<std::string> text = ReadFile(flags.hf_config);
+    if (!text.ok()) return absl::InvalidArgumentError(absl::StrCat("--hf_config: ", text.status().message()));
+    out->set_hf_config_json(*std::move(text));
     return absl::OkStatus();
   }
   absl::StatusOr<v1::ModelArchitecture> model = ModelFromFile(flags.file);
@@ -53,9 +62,15 @@ void AddModelFlags(FlagSet* flags, ModelFlags* model) {
                 "a ModelArchitecture in protobuf JSON instead of --model, e.g. "
                 "{\"name\":\"my-7b\",\"num_layers\":32,\"hidden_size\":4096,...}",
                 &model->file);
+  flags->String("hf_config", "PATH",
+                "a Hugging Face config.json as published instead of --model (model_type llama, mistral, mixtral, "
+                "qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, gemma, gemma2, gemma3)",
+                &model->hf_config);
 }
 
-bool HasModel(const ModelFlags& model) { return !model.name.empty() || !model.file.empty(); }
+bool HasModel(const ModelFlags& model) {
+  return !model.name.empty() || !model.file.empty() || !model.hf_config.empty();
+}
 
 void AddTrainingFlags(FlagSet* flags, TrainingFlags* t) {
   AddModelFlags(flags, &t->model);

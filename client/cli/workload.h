@@ -12,8 +12,9 @@
 namespace capplan::cli {
 
 struct ModelFlags {
-  std::string name;  // --model
-  std::string file;  // --model_file: a ModelArchitecture in protobuf JSON
+  std::string name;       // --model
+  std::string file;       // --model_file: a ModelArchitecture in protobuf JSON
+  std::string hf_config;  // --hf_config: a Hugging Face config.json, sent as published
 };
 
 struct TrainingFlags {
@@ -35,10 +36,10 @@ void AddModelFlags(FlagSet* flags, ModelFlags* model);
 void AddTrainingFlags(FlagSet* flags, TrainingFlags* training);
 void AddServingFlags(FlagSet* flags, ServingFlags* serving);
 
-// True when --model or --model_file was given.
+// True when --model, --model_file or --hf_config was given.
 bool HasModel(const ModelFlags& model);
 
-// The workload for the request: exactly one of --model and --model_file is
+// The workload for the request: exactly one of --model, --model_file and --hf_config is
 // required.
 absl::Status BuildTraining(const TrainingFlags& flags, v1::TrainingWorkload* out);
 absl::Status BuildServing(const ServingFlags& flags, v1::ServingWorkload* out);

@@ -100,9 +100,12 @@ double CommHighExtraSeconds(const Ctx& c, double iterations) {
          (c.allreduce_latency_high_seconds - c.allreduce_latency_seconds);
 }
 
-// Weight bytes one iteration of `tokens` tokens reads per GPU. MoE: each layer reads the
-// experts its tokens route to; b tokens choosing k of E experts touch E·(1-(1-k/E)^b) of them
-// in expectation; with expert parallelism over the TP group each GPU holds E/tp of them.
+// Weight bytes one iteration of `tokens` tokens reads per GPU. MoE: each layer reads its
+// attention, shared-expert and router weights (and the leading dense layers their FFN) and
+// only the routed experts its tokens route to: b tokens each choosing k of E experts touch
+// E·(1-(1-k/E)^b) of them in expectation (each expert is missed by one token with probability
+// 1-k/E, by all b independently with (1-k/E)^b); not all E, and not only the k·b active.
+// With expert parallelism over the TP group each GPU holds E/tp of them.
 double WeightsRead(const Ctx& c, double tokens) {
   if (!c.s.arch.IsMoe()) return c.mem.weights_bytes;
   const double E = static_cast<double>(c.s.arch.num_experts);

@@ -13,6 +13,22 @@ namespace capplan::core {
 
 namespace serving_internal {
 
+namespace {
+// KV-cache elements one token adds to one layer on each GPU of a tensor-parallel group.
+double KvElementsPerTokenPerLayer(const ModelArchitecture& a, int tp) {
+  if (a.IsMla()) {
+    // Multi-head latent attention caches, per token and layer, the compressed latent c_KV
+    // (kv_lora_rank) and the decoupled rotary key (qk_rope_head_dim), shared by every head
+    // (DeepSeek-V2, arXiv 2405.04434, Sec. 2.1.2-2.1.3 and Table 1: (d_c + d_h^R)·l elements
+    // per token), so each tensor-parallel rank holds it whole.
+    return static_cast<double>(a.kv_lora_rank + a.qk_rope_head_dim);
+  }
+  // Keys and values, their heads split over the tensor-parallel ranks.
+  const double kv_heads_per_gpu = std::ceil(static_cast<double>(a.KvHeads()) / static_cast<double>(tp));
+  return 2.0 * kv_heads_per_gpu * static_cast<double>(a.HeadDim());
+}
+}  // namespace
+
 absl::StatusOr<Shape> ShapeOf(const ModelArchitecture& m) {
   absl::StatusOr<ParameterCounts> c = CountParameters(m);
   if (!c.ok()) return c.status();
@@ -38,9 +54,8 @@ ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& 
   // MoE: expert parallelism over the TP group splits the experts whole; dense layers split
   // by tensor parallelism. Either way each GPU holds 1/tp of the weights.
   m.weights_bytes = ((s.counts.total - s.counts.embedding) * bpp + s.counts.embedding * embed_bpp) / tp;
-  const double kv_heads_per_gpu = std::ceil(static_cast<double>(s.arch.KvHeads()) / static_cast<double>(tp));
-  m.kv_bytes_per_token = 2.0 * static_cast<double>(s.arch.num_layers) * kv_heads_per_gpu *
-                         static_cast<double>(s.arch.HeadDim()) * BytesPerElement(w.kv_precision);
+  m.kv_bytes_per_token =
+      static_cast<double>(s.arch.num_layers) * KvElementsPerTokenPerLayer(s.arch, tp) * BytesPerElement(w.kv_precision);
   m.kv_bytes_per_sequence = m.kv_bytes_per_token * static_cast<double>(w.prompt_tokens + w.output_tokens);
   m.capacity_bytes = gpu.memory_bytes;
   const EngineProfile p = EngineProfileFor(w.engine, gpu, tp);
@@ -91,8 +106,8 @@ double WeightBytesPerParameter(Precision p) {
 }
 
 double KvBytesPerToken(const ModelArchitecture& shape, Precision kv_precision) {
-  return 2.0 * static_cast<double>(shape.num_layers) * static_cast<double>(shape.KvHeads()) *
-         static_cast<double>(shape.HeadDim()) * BytesPerElement(kv_precision);
+  return static_cast<double>(shape.num_layers) * serving_internal::KvElementsPerTokenPerLayer(shape, 1) *
+         BytesPerElement(kv_precision);
 }
 
 absl::StatusOr<ServingMemory> ServingMemoryPerGpu(const ServingWorkload& w, const GpuSpec& gpu, int tp) {

@@ -494,8 +494,16 @@ double LoraParameters(const ModelArchitecture& m, int rank) {
   // Each adapted matrix W (in x out) gains A (in x r) and B (r x out).
   const double attention = r * (h + h) * 2.0 + r * (h + kv) * 2.0;  // Q, O and K, V
   const double mlp = (m.gated_mlp ? 3.0 : 2.0) * r * (h + f);
-  const double experts = m.IsMoe() ? static_cast<double>(m.num_experts) : 1.0;
-  return static_cast<double>(m.num_layers) * (attention + experts * mlp);
+  if (!m.IsMoe()) return static_cast<double>(m.num_layers) * (attention + mlp);
+  // MoE layers adapt every routed and shared expert at its own width; leading dense layers
+  // adapt their dense FFN.
+  const double matrices = m.gated_mlp ? 3.0 : 2.0;
+  const double expert_mlp = matrices * r * (h + static_cast<double>(m.ExpertFfnHiddenSize()));
+  const double shared_mlp = matrices * r * (h + static_cast<double>(m.SharedExpertFfnHiddenSize()));
+  const double moe =
+      static_cast<double>(m.num_experts) * expert_mlp + static_cast<double>(m.num_shared_experts) * shared_mlp;
+  return static_cast<double>(m.num_layers) * attention + static_cast<double>(m.num_dense_layers) * mlp +
+         static_cast<double>(m.MoeLayers()) * moe;
 }
 
 double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int64_t micro_batch, int tp,
@@ -517,9 +525,9 @@ double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int6
   // Dropout masks (1 byte) after attention and MLP only for GELU-era models: Llama-style
   // gated models train without dropout.
   const double kv = sb * static_cast<double>(shape.KvHeads() * shape.HeadDim());
-  const double sbf = sb * static_cast<double>(shape.ffn_hidden_size);
-  const double experts = shape.IsMoe() ? static_cast<double>(shape.experts_per_token) : 1.0;
-  const double mlp = shape.gated_mlp ? 2.0 * sbh + 6.0 * sbf * experts : 2.0 * sbh + 4.0 * sbf * experts;
+  // MoE: the intermediates of the top-k routed experts and the shared ones, each its own width.
+  const double sbf = sb * shape.ActiveFfnWidth();
+  const double mlp = shape.gated_mlp ? 2.0 * sbh + 6.0 * sbf : 2.0 * sbh + 4.0 * sbf;
   const double dropout = shape.gated_mlp ? 0.0 : 2.0 * sbh;
   const double attention = 6.0 * sbh + 4.0 * kv;
   const double norms = 4.0 * sbh;

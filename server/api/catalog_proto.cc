@@ -214,6 +214,16 @@ core::ModelArchitecture ArchitectureFromProto(const v1::ModelArchitecture& m) {
   a.tied_embeddings = m.tied_embeddings();
   a.num_experts = m.num_experts();
   a.experts_per_token = m.experts_per_token();
+  a.head_dim = m.head_dim();
+  a.expert_ffn_hidden_size = m.expert_ffn_hidden_size();
+  a.num_shared_experts = m.num_shared_experts();
+  a.shared_expert_ffn_hidden_size = m.shared_expert_ffn_hidden_size();
+  a.num_dense_layers = m.num_dense_layers();
+  a.q_lora_rank = m.q_lora_rank();
+  a.kv_lora_rank = m.kv_lora_rank();
+  a.qk_rope_head_dim = m.qk_rope_head_dim();
+  a.qk_nope_head_dim = m.qk_nope_head_dim();
+  a.v_head_dim = m.v_head_dim();
   a.parameter_count = m.parameter_count();
   return a;
 }
@@ -239,6 +249,16 @@ void ModelToProto(const store::ModelRow& row, v1::ModelArchitecture* out) {
   out->set_tied_embeddings(a.tied_embeddings);
   out->set_num_experts(a.num_experts);
   out->set_experts_per_token(a.experts_per_token);
+  out->set_head_dim(a.head_dim);
+  out->set_expert_ffn_hidden_size(a.expert_ffn_hidden_size);
+  out->set_num_shared_experts(a.num_shared_experts);
+  out->set_shared_expert_ffn_hidden_size(a.shared_expert_ffn_hidden_size);
+  out->set_num_dense_layers(a.num_dense_layers);
+  out->set_q_lora_rank(a.q_lora_rank);
+  out->set_kv_lora_rank(a.kv_lora_rank);
+  out->set_qk_rope_head_dim(a.qk_rope_head_dim);
+  out->set_qk_nope_head_dim(a.qk_nope_head_dim);
+  out->set_v_head_dim(a.v_head_dim);
   out->set_max_context_tokens(row.max_context_tokens);
   out->set_parameter_count(a.parameter_count);
   SourceToProto(row.source, out->mutable_source());

@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "server/api/catalog_proto.h"
 #include "server/api/fabric_proto.h"
+#include "server/api/hf_config_json.h"
 #include "server/api/time_fields.h"
 
 namespace capplan::server {
@@ -33,10 +34,26 @@ struct ResolvedModel {
   std::string name;                // as a message names it
 };
 
-absl::StatusOr<ResolvedModel> ResolveModel(const core::CatalogView& catalog, bool by_name, const std::string& name,
-                                           bool inline_arch, const v1::ModelArchitecture& arch,
+// How a workload names its model: the oneof's case, whichever workload message it is in.
+struct ModelChoice {
+  bool by_name;
+  const std::string& name;
+  bool inline_arch;
+  const v1::ModelArchitecture& arch;
+  bool from_hf;
+  const std::string& hf_config_json;
+};
+
+absl::StatusOr<ResolvedModel> ResolveModel(const core::CatalogView& catalog, const ModelChoice& c,
                                            const std::string& field) {
-  if (by_name) {
+  const std::string& name = c.name;
+  const v1::ModelArchitecture& arch = c.arch;
+  if (c.from_hf) {
+    absl::StatusOr<core::HfModel> m = ModelFromHfConfigJson(c.hf_config_json, field + ".hf_config_json");
+    if (!m.ok()) return m.status();
+    return ResolvedModel{m->arch, m->max_context_tokens, m->arch.name};
+  }
+  if (c.by_name) {
     const core::ModelRow* m = catalog.FindModel(name);
     if (m == nullptr) {
       return absl::NotFoundError(
@@ -44,7 +61,7 @@ absl::StatusOr<ResolvedModel> ResolveModel(const core::CatalogView& catalog, boo
     }
     return ResolvedModel{m->arch, m->max_context_tokens, name};
   }
-  if (inline_arch) {
+  if (c.inline_arch) {
     core::ModelArchitecture a = ArchitectureFromProto(arch);
     absl::Status s = core::ValidateModel(a);
     if (!s.ok()) return Prefixed(s, field + ".architecture.");
@@ -54,7 +71,7 @@ absl::StatusOr<ResolvedModel> ResolveModel(const core::CatalogView& catalog, boo
     }
     return ResolvedModel{a, arch.max_context_tokens(), arch.name().empty() ? "the architecture" : arch.name()};
   }
-  return absl::InvalidArgumentError(absl::StrCat(field, ": set model_name or architecture"));
+  return absl::InvalidArgumentError(absl::StrCat(field, ": set model_name, architecture or hf_config_json"));
 }
 
 // What a message says of a model's context window, e.g. "Llama-2-7B's context window of
@@ -144,8 +161,11 @@ absl::StatusOr<core::TrainingJob> TrainingJobFrom(const core::CatalogView& catal
                                                   const std::string& field) {
   core::TrainingJob job;
   absl::StatusOr<ResolvedModel> model =
-      ResolveModel(catalog, w.model_case() == v1::TrainingWorkload::kModelName, w.model_name(),
-                   w.model_case() == v1::TrainingWorkload::kArchitecture, w.architecture(), field);
+      ResolveModel(catalog,
+                   ModelChoice{w.model_case() == v1::TrainingWorkload::kModelName, w.model_name(),
+                               w.model_case() == v1::TrainingWorkload::kArchitecture, w.architecture(),
+                               w.model_case() == v1::TrainingWorkload::kHfConfigJson, w.hf_config_json()},
+                   field);
   if (!model.ok()) return model.status();
   job.model = model->arch;
   job.tokens = w.tokens();
@@ -175,8 +195,11 @@ absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogVie
                                                           const v1::ServingWorkload& w, const std::string& field) {
   core::ServingWorkload s;
   absl::StatusOr<ResolvedModel> model =
-      ResolveModel(catalog, w.model_case() == v1::ServingWorkload::kModelName, w.model_name(),
-                   w.model_case() == v1::ServingWorkload::kArchitecture, w.architecture(), field);
+      ResolveModel(catalog,
+                   ModelChoice{w.model_case() == v1::ServingWorkload::kModelName, w.model_name(),
+                               w.model_case() == v1::ServingWorkload::kArchitecture, w.architecture(),
+                               w.model_case() == v1::ServingWorkload::kHfConfigJson, w.hf_config_json()},
+                   field);
   if (!model.ok()) return model.status();
   s.model = model->arch;
   if (w.weight_precision() != v1::PRECISION_UNSPECIFIED) {

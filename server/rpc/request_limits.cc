@@ -129,6 +129,9 @@ const MessageLimits& RequestLimits() {
     auto* l = new MessageLimits;
     // A price list is the one large text the API takes; its reader bounds rows and fields.
     l->string_bytes_overrides["capplan.v1.ImportPricesCsvRequest.csv"] = 64u << 20;
+    // A model's config.json: published ones are 1-5 KB; 64 KiB leaves room for long lists.
+    l->string_bytes_overrides["capplan.v1.TrainingWorkload.hf_config_json"] = 64u << 10;
+    l->string_bytes_overrides["capplan.v1.ServingWorkload.hf_config_json"] = 64u << 10;
     return l;
   }();
   return *limits;

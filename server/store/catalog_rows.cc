@@ -106,7 +106,9 @@ std::vector<ModelRow> ReadModels(sql::Connection& db) {
                    "SELECT name, num_layers, hidden_size, num_attention_heads, num_kv_heads, "
                    "ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, num_experts, "
                    "experts_per_token, max_context_tokens, parameter_count, "
-                   "source_citation, source_as_of_date, source_note FROM models ORDER BY name");
+                   "source_citation, source_as_of_date, source_note, head_dim, expert_ffn_hidden_size, "
+                   "num_shared_experts, shared_expert_ffn_hidden_size, num_dense_layers, q_lora_rank, "
+                   "kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim FROM models ORDER BY name");
   while (q.executeStep()) {
     ModelRow m;
     m.arch.name = q.getColumn(0).getString();
@@ -123,6 +125,13 @@ std::vector<ModelRow> ReadModels(sql::Connection& db) {
     m.max_context_tokens = q.getColumn(11).getInt64();
     m.arch.parameter_count = q.getColumn(12).getDouble();
     m.source = SourceFrom(q, 13, true);
+    int column = 16;
+    for (int64_t* field :
+         {&m.arch.head_dim, &m.arch.expert_ffn_hidden_size, &m.arch.num_shared_experts,
+          &m.arch.shared_expert_ffn_hidden_size, &m.arch.num_dense_layers, &m.arch.q_lora_rank, &m.arch.kv_lora_rank,
+          &m.arch.qk_rope_head_dim, &m.arch.qk_nope_head_dim, &m.arch.v_head_dim}) {
+      *field = q.getColumn(column++).getInt64();
+    }
     out.push_back(std::move(m));
   }
   return out;

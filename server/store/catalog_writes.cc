@@ -128,8 +128,10 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, c
                      "INSERT INTO models (name, num_layers, hidden_size, num_attention_heads, "
                      "num_kv_heads, ffn_hidden_size, gated_mlp, vocab_size, tied_embeddings, "
                      "num_experts, experts_per_token, max_context_tokens, parameter_count, "
-                     "source_citation, source_as_of_date, source_note) "
-                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                     "source_citation, source_as_of_date, source_note, head_dim, expert_ffn_hidden_size, "
+                     "num_shared_experts, shared_expert_ffn_hidden_size, num_dense_layers, q_lora_rank, "
+                     "kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim) "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
                      "ON CONFLICT(name) DO UPDATE SET num_layers=excluded.num_layers, "
                      "hidden_size=excluded.hidden_size, num_attention_heads=excluded.num_attention_heads, "
                      "num_kv_heads=excluded.num_kv_heads, ffn_hidden_size=excluded.ffn_hidden_size, "
@@ -138,7 +140,13 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, c
                      "experts_per_token=excluded.experts_per_token, "
                      "max_context_tokens=excluded.max_context_tokens, "
                      "parameter_count=excluded.parameter_count, source_citation=excluded.source_citation, "
-                     "source_as_of_date=excluded.source_as_of_date, source_note=excluded.source_note");
+                     "source_as_of_date=excluded.source_as_of_date, source_note=excluded.source_note, "
+                     "head_dim=excluded.head_dim, expert_ffn_hidden_size=excluded.expert_ffn_hidden_size, "
+                     "num_shared_experts=excluded.num_shared_experts, "
+                     "shared_expert_ffn_hidden_size=excluded.shared_expert_ffn_hidden_size, "
+                     "num_dense_layers=excluded.num_dense_layers, q_lora_rank=excluded.q_lora_rank, "
+                     "kv_lora_rank=excluded.kv_lora_rank, qk_rope_head_dim=excluded.qk_rope_head_dim, "
+                     "qk_nope_head_dim=excluded.qk_nope_head_dim, v_head_dim=excluded.v_head_dim");
     const core::ModelArchitecture& a = m.arch;
     int i = 1;
     q.bind(i++, a.name);
@@ -157,6 +165,11 @@ absl::StatusOr<WriteResult> CatalogStore::UpsertModel(const WriteContext& ctx, c
     q.bind(i++, m.source.citation);
     q.bind(i++, m.source.as_of_date);
     q.bind(i++, m.source.note);
+    for (int64_t v :
+         {a.head_dim, a.expert_ffn_hidden_size, a.num_shared_experts, a.shared_expert_ffn_hidden_size,
+          a.num_dense_layers, a.q_lora_rank, a.kv_lora_rank, a.qk_rope_head_dim, a.qk_nope_head_dim, a.v_head_dim}) {
+      q.bind(i++, v);
+    }
     q.exec();
     return 0;
   });

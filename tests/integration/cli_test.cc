@@ -252,6 +252,26 @@ TEST_F(CliTest, ModelFileGivesTheArchitecture) {
   EXPECT_EQ(both.exit_code, 2);
 }
 
+// A Hugging Face config.json as published (tests/data/hf_configs/README.md names its source)
+// is sent as is and mapped by the server; one it cannot map names the config.json key.
+TEST_F(CliTest, HfConfigGivesTheArchitecture) {
+  const std::string configs = std::string(CAPPLAN_SOURCE_DIR) + "/tests/data/hf_configs/";
+  ExitResult r = Run({"--json", "plan", "training", "--hf_config=" + configs + "meta-llama--Meta-Llama-3.1-8B.json",
+                      "--tokens=2e9", "--method=lora", "--view=basic"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_GT(ParseJson<v1::PlanResponse>(r.stdout_text).options_size(), 0) << r.stdout_text;
+  ExitResult moe = Run({"--json", "compare", "serving", "--hf_config=" + configs + "Qwen--Qwen3-30B-A3B.json",
+                        "--prompt_tokens=512", "--output_tokens=128", "--targets=gpu:H100-SXM5-80GB:1"});
+  EXPECT_EQ(moe.exit_code, 0) << moe.stderr_text;
+  const std::string path = dir_.path() + "/mamba.json";
+  std::ofstream(path) << R"({"model_type": "mamba", "hidden_size": 768})";
+  ExitResult bad = Run({"plan", "training", "--hf_config=" + path, "--tokens=2e9"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_TRUE(Contains(bad.stderr_text, "hf_config_json.model_type: \"mamba\" is not supported")) << bad.stderr_text;
+  ExitResult two = Run({"plan", "training", "--model=Llama-2-7B", "--hf_config=" + path, "--tokens=2e9"});
+  EXPECT_EQ(two.exit_code, 2);
+}
+
 // The shipped Lambda prices take effect at 2025-11-01T00:00:00Z (1761955200 in
 // migrations/0002_shipped_catalog.sql): a second earlier they have no price.
 TEST_F(CliTest, PricesAsOfTakesAnIsoDateTime) {
