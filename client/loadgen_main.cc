@@ -36,8 +36,7 @@ ABSL_FLAG(std::string, server, "127.0.0.1:50051", "capplan-server address");
 ABSL_FLAG(int, concurrency, 16, "calls in flight at once");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "how long to drive each RPC");
 ABSL_FLAG(std::string, rpcs, "health,plan_serving,plan_training,compare,tco",
-          "comma-separated: health, plan_serving, plan_training, plan_8b_deadline, plan_70b_15t, "
-          "plan_405b_60d, plan_heavy, compare, compare_heavy, "
+          "comma-separated: health, plan_serving, plan_training, plan_heavy, compare, compare_heavy, "
           "tco, set_price, upsert_instance; http_plan_serving, http_health over --http_server");
 ABSL_FLAG(std::string, http_server, "127.0.0.1:8080",
           "capplan-server HTTP/JSON address for the http_* RPCs (one keep-alive connection per slot)");
@@ -168,31 +167,6 @@ Caller PlanCaller(v1::PlannerService::Stub* planner, const std::shared_ptr<v1::P
   };
 }
 
-// Pre-training plans a scheduler asks (no GPU limit, batch searched): Llama-3-8B on 1T tokens
-// within 7 days, Llama-3-70B on 15T tokens (Dubey et al. 2024, Sec. 3.1: Llama 3's 15T),
-// Llama-3.1-405B on 15.6T tokens within 60 days.
-std::shared_ptr<v1::PlanRequest> PretrainingPlan(const std::string& rpc) {
-  auto req = std::make_shared<v1::PlanRequest>();
-  v1::TrainingWorkload* t = req->mutable_training();
-  if (rpc == "plan_8b_deadline") {
-    t->set_model_name("Llama-3-8B");
-    t->set_tokens(1e12);
-    req->set_objective(v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE);
-    req->set_deadline_seconds(7 * 86400.0);
-  } else if (rpc == "plan_70b_15t") {
-    t->set_model_name("Llama-3-70B");
-    t->set_tokens(15e12);
-  } else {
-    t->set_model_name("Llama-3.1-405B");
-    t->set_tokens(15.6e12);
-    t->set_sequence_tokens(8192);
-    req->set_objective(v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE);
-    req->set_deadline_seconds(60 * 86400.0);
-  }
-  req->set_view(absl::GetFlag(FLAGS_view) == "basic" ? v1::VIEW_BASIC : v1::VIEW_FULL);
-  return req;
-}
-
 // The most work one valid Plan can ask for: a 70B full pre-training run over every offer
 // (spot too) up to 65,536 GPUs, 64 owned pools of distinct sizes over 16 GPU types, the
 // largest answer (top_k 100).
@@ -271,9 +245,6 @@ Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner, grp
   }
   if (rpc == "plan_serving" || rpc == "plan_training") return PlanCaller(planner, SeedPlan(rpc == "plan_serving"));
   if (rpc == "plan_heavy") return PlanCaller(planner, HeavyPlan());
-  if (rpc == "plan_8b_deadline" || rpc == "plan_70b_15t" || rpc == "plan_405b_60d") {
-    return PlanCaller(planner, PretrainingPlan(rpc));
-  }
   if (rpc == "compare" || rpc == "compare_heavy") {
     return Unary<v1::CompareRequest, v1::CompareResponse>(CompareRequest(rpc == "compare_heavy"), compare);
   }

@@ -7,34 +7,20 @@ namespace capplan::core {
 
 const char* NetworkKindName(NetworkKind k) { return EnumName(k); }
 
-namespace {
-
-// CheckRange naming prefix.field; the name is built only on failure (this check runs on
-// every training estimate and search).
-template <typename T>
-absl::Status CheckField(const std::string& prefix, absl::string_view field, T value, T lo, T hi) {
-  if (CheckRange(field, value, lo, hi).ok()) return absl::OkStatus();
-  return CheckRange(prefix.empty() ? std::string(field) : absl::StrCat(prefix, ".", field), value, lo, hi);
-}
-
-}  // namespace
-
 absl::Status ValidateFabric(const Fabric& f, const std::string& prefix) {
+  const std::string p = prefix.empty() ? "" : prefix + ".";
+  CAPPLAN_RETURN_IF_ERROR(CheckRange(p + "gpus_per_node", static_cast<int64_t>(f.gpus_per_node), 1, 576));
   CAPPLAN_RETURN_IF_ERROR(
-      CheckField(prefix, "gpus_per_node", static_cast<int64_t>(f.gpus_per_node), int64_t{1}, int64_t{576}));
-  CAPPLAN_RETURN_IF_ERROR(
-      CheckField(prefix, "intra_node_bytes_per_second_per_gpu", f.intra_node_bytes_per_second_per_gpu, 1e8, 1e13));
+      CheckRange(p + "intra_node_bytes_per_second_per_gpu", f.intra_node_bytes_per_second_per_gpu, 1e8, 1e13));
   if (f.network == NetworkKind::kNone) {
     if (f.network_bytes_per_second_per_gpu != 0) {
-      return FieldError(prefix.empty() ? "network_bytes_per_second_per_gpu"
-                                       : absl::StrCat(prefix, ".network_bytes_per_second_per_gpu"),
-                        "must be 0 when the network kind is none");
+      return FieldError(p + "network_bytes_per_second_per_gpu", "must be 0 when the network kind is none");
     }
   } else {
     CAPPLAN_RETURN_IF_ERROR(
-        CheckField(prefix, "network_bytes_per_second_per_gpu", f.network_bytes_per_second_per_gpu, 1e7, 1e12));
+        CheckRange(p + "network_bytes_per_second_per_gpu", f.network_bytes_per_second_per_gpu, 1e7, 1e12));
   }
-  CAPPLAN_RETURN_IF_ERROR(CheckField(prefix, "network_latency_seconds", f.network_latency_seconds, 0.0, 1e-2));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange(p + "network_latency_seconds", f.network_latency_seconds, 0.0, 1e-2));
   return absl::OkStatus();
 }
 

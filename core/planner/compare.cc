@@ -142,11 +142,10 @@ void Ratios(std::vector<CompareRow>* rows) {
 }  // namespace
 
 absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catalog, const TrainingJob& job,
-                                                        const std::vector<CompareTarget>& targets, int64_t as_of,
-                                                        TrainingCache* cache) {
+                                                        const std::vector<CompareTarget>& targets, int64_t as_of) {
   std::vector<CompareRow> rows;
   CAPPLAN_RETURN_IF_ERROR(ResolveTargets(catalog, targets, as_of, &rows));
-  TrainingEvaluator eval(catalog, job, cache);
+  TrainingEvaluator eval(catalog, job);
   for (size_t i = 0; i < rows.size(); ++i) {
     CompareRow& row = rows[i];
     const int gpus = row.units * row.supply.GpusPerUnit();

@@ -58,11 +58,9 @@ struct CompareRow {
 };
 
 // InvalidArgument naming "targets[i]..." for a bad target; NotFound for unknown names.
-// `cache` (may be null): searches and calibrations kept across requests (the same answers).
 absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catalog, const TrainingJob& job,
                                                         const std::vector<CompareTarget>& targets,
-                                                        int64_t prices_as_of_unix_seconds,
-                                                        TrainingCache* cache = nullptr);
+                                                        int64_t prices_as_of_unix_seconds);
 absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalog, const ServingWorkload& w,
                                                        const std::vector<CompareTarget>& targets,
                                                        int64_t prices_as_of_unix_seconds);

@@ -16,12 +16,8 @@ namespace capplan::core::planner {
 const Efficiency& TrainingEvaluator::EfficiencyFor(const GpuRow& gpu) {
   auto it = efficiency_.find(gpu.spec.name);
   if (it == efficiency_.end()) {
-    const ClusterSpec cluster{gpu.spec, {}};
     it = efficiency_
-             .emplace(gpu.spec.name,
-                      cache_ != nullptr
-                          ? cache_->Calibrated(catalog_.Version(), job_, cluster, catalog_.TrainingBenchmarks())
-                          : TrainingEfficiency(job_, cluster, catalog_.TrainingBenchmarks()))
+             .emplace(gpu.spec.name, TrainingEfficiency(job_, ClusterSpec{gpu.spec, {}}, catalog_.TrainingBenchmarks()))
              .first;
   }
   return it->second;
@@ -30,10 +26,7 @@ const Efficiency& TrainingEvaluator::EfficiencyFor(const GpuRow& gpu) {
 TrainingPick TrainingEvaluator::Search(const Supply& supply, const SearchOptions& o) {
   TrainingPick pick;
   const GpuRow& gpu = *supply.gpu;
-  const ClusterSpec cluster{gpu.spec, supply.fabric};
-  absl::StatusOr<SearchResult> r = cache_ != nullptr
-                                       ? cache_->Search(catalog_.Version(), job_, cluster, EfficiencyFor(gpu), o)
-                                       : SearchParallelism(job_, cluster, EfficiencyFor(gpu), o);
+  absl::StatusOr<SearchResult> r = SearchParallelism(job_, ClusterSpec{gpu.spec, supply.fabric}, EfficiencyFor(gpu), o);
   if (!r.ok()) {
     pick.reason = std::string(r.status().message());
   } else if (!r->ranked.empty()) {
@@ -229,13 +222,12 @@ void NoteCeiling(const PlanQuery& q, int max_gpus, TrainingEvaluator& eval, Trai
 
 }  // namespace
 
-absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q,
-                                          TrainingCache* cache) {
+absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q) {
   CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
   TrainingPlan plan;
   const int max_gpus = q.constraints.TrainingMaxGpus();
   plan.supplies = BuildSupplies(catalog, q, max_gpus);
-  TrainingEvaluator eval(catalog, job, cache);
+  TrainingEvaluator eval(catalog, job);
   std::vector<Candidate> cands;
   std::vector<Miss> misses;
   Collect(plan.supplies, q, max_gpus, eval, &cands, &misses, &plan.rejected);

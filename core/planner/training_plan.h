@@ -16,7 +16,6 @@
 #include "core/planner/rejection.h"
 #include "core/planner/supply.h"
 #include "core/training/training.h"
-#include "core/training/training_cache.h"
 
 namespace capplan::core::planner {
 
@@ -33,9 +32,7 @@ struct TrainingPick {
 // the request (a Plan or a Compare).
 class TrainingEvaluator {
  public:
-  // `cache` (may be null) keeps searches and calibrations across requests.
-  TrainingEvaluator(const CatalogView& catalog, const TrainingJob& job, TrainingCache* cache = nullptr)
-      : catalog_(catalog), job_(job), cache_(cache) {}
+  TrainingEvaluator(const CatalogView& catalog, const TrainingJob& job) : catalog_(catalog), job_(job) {}
 
   // The efficiency for this GPU type: cited defaults, or calibrated on its benchmarks.
   const Efficiency& EfficiencyFor(const GpuRow& gpu);
@@ -51,7 +48,6 @@ class TrainingEvaluator {
 
   const CatalogView& catalog_;
   const TrainingJob& job_;
-  TrainingCache* cache_;
   std::map<std::string, Efficiency, std::less<>> efficiency_;
   std::map<PickKey, TrainingPick> picks_;
 };
@@ -75,8 +71,6 @@ struct TrainingPlan {
 };
 
 // FailedPrecondition naming the closest miss when nothing fits.
-// `cache` (may be null): searches and calibrations kept across requests (the same answers).
-absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q,
-                                          TrainingCache* cache = nullptr);
+absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q);
 
 }  // namespace capplan::core::planner

@@ -328,21 +328,11 @@ void CommFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   }
 }
 
-double TokensPerStep(const TrainingJob& job, const ParallelConfig& par, double micro_batches) {
-  const double sequences_per_step = micro_batches * par.dp * par.micro_batch;
-  return sequences_per_step * job.sequence_length;
-}
-
-Eval AtTokens(const Prepared& p, const ParallelConfig& par, const Eval& e) {
-  Eval out = e;
-  out.steps = p.job->tokens / TokensPerStep(*p.job, par, e.micro_batches);
-  return out;
-}
-
 void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   const TrainingJob& job = *p.job;
   const double n = par.NumGpus();
-  const double tokens_per_step = TokensPerStep(job, par, e->micro_batches);
+  const double sequences_per_step = e->micro_batches * par.dp * par.micro_batch;
+  const double tokens_per_step = sequences_per_step * job.sequence_length;
   e->steps = job.tokens / tokens_per_step;
   double hw = p.hw_flops_per_token_base;
   if (par.recompute == Recompute::kFull) {

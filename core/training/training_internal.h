@@ -3,10 +3,6 @@
 // Not part of core's API.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
-#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "core/training/training.h"
 
@@ -67,11 +63,6 @@ struct StepParts {
 };
 
 absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& cluster);
-// Tokens per optimizer step of a layout with `micro_batches` micro-batches per step.
-double TokensPerStep(const TrainingJob& job, const ParallelConfig& par, double micro_batches);
-// `e`, an evaluation of `par` for a job that differs from p's only in its token count, as
-// Evaluate gives it for p's job: only the step count depends on the token count.
-Eval AtTokens(const Prepared& p, const ParallelConfig& par, const Eval& e);
 // Sets the global batch (sequences) a prepared job is evaluated at.
 void SetGlobalBatch(Prepared* p, double global_batch_tokens);
 StageSplit SplitStages(int64_t layers, int pp, double head_layer_equivalents);
@@ -84,33 +75,5 @@ TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const
 // The layout reasons a configuration cannot run on this cluster (tp beyond a node, a
 // network needed where there is none); empty when it can.
 std::string LayoutProblem(const Prepared& p, const ParallelConfig& par);
-
-// What one global batch's layout search found, in a form that holds for every token count:
-// a layout's duration is tokens x (step seconds / tokens per step) / goodput, so the order
-// of layouts does not depend on the token count except between near-equal durations, which
-// are kept here as leaders too (TrainingCache replays them at the asked token count).
-struct BatchLayouts {
-  std::vector<ParallelConfig> leaders;    // the best top_k, and any within rounding of the k-th
-  std::vector<Eval> evals;                // each leader's, at the token count searched (AtTokens)
-  std::vector<LayoutRejection> rejected;  // the closest misses, closest first
-  int64_t configurations_evaluated = 0;
-};
-// The search of one batch (p's global batch) without a deadline (options.deadline_seconds 0).
-BatchLayouts SearchLayouts(const Prepared& p, const Efficiency& efficiency, const SearchOptions& options);
-// The leaders (indices) that search would rank for p's job, best first (at most top_k),
-// timed again at its token count. Sets the best objective, +inf when none fits.
-std::vector<size_t> RankLayouts(const Prepared& p, const BatchLayouts& layouts, const Efficiency& efficiency,
-                                const SearchOptions& options, double* best_key);
-// The estimates of ranked leaders, as the search returns them.
-std::vector<TrainingEstimate> MaterializeLayouts(const Prepared& p, const BatchLayouts& layouts,
-                                                 const std::vector<size_t>& ranked, const Efficiency& efficiency);
-// SearchParallelism with each batch's search given: `search(prepared at the batch, batch
-// tokens, &best objective)` is called once per BatchCandidates entry, after the checks;
-// then `finish(index of the batch chosen, prepared at it, &its result)`, for a search that
-// leaves its estimates to the end.
-absl::StatusOr<SearchResult> SearchBatches(const TrainingJob& job, const ClusterSpec& cluster,
-                                           const Efficiency& efficiency, const SearchOptions& options,
-                                           absl::FunctionRef<SearchResult(const Prepared&, double, double*)> search,
-                                           absl::FunctionRef<void(size_t, const Prepared&, SearchResult*)> finish);
 
 }  // namespace capplan::core::training_internal

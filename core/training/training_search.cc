@@ -13,7 +13,6 @@
 
 namespace capplan::core {
 
-using training_internal::BatchLayouts;
 using training_internal::Eval;
 using training_internal::Evaluate;
 using training_internal::LayoutProblem;
@@ -29,11 +28,6 @@ namespace {
 // 3 turns it on for the 128k-token stage); shorter ones are not split.
 constexpr int64_t kMinSequenceForContextParallel = 16384;
 
-// Durations are tokens / tokens-per-step x step seconds / goodput: three roundings, so two
-// layouts' order can differ between token counts only when their durations are within a few
-// units in the last place. Layouts this close to the k-th best are kept as leaders too.
-constexpr double kTieWindow = 1e-9;
-
 // One batch size's search: candidate GPU counts, the layouts of each, the best few kept
 // sorted and the closest misses noted.
 class LayoutSearch {
@@ -41,7 +35,6 @@ class LayoutSearch {
     ParallelConfig par;
     double duration;
     double gpu_hours;
-    size_t leader = 0;  // Rank: its index in BatchLayouts::leaders
   };
   struct LessBy {
     const LayoutSearch* search;
@@ -51,14 +44,13 @@ class LayoutSearch {
   double Key(const Candidate& c) const { return deadline_ ? c.gpu_hours : c.duration; }
 
  public:
-  // keep_all: every feasible layout is kept (for Leaders).
-  LayoutSearch(const Prepared& p, const Efficiency& efficiency, const SearchOptions& options, bool keep_all = false)
+  LayoutSearch(const Prepared& p, const Efficiency& efficiency, const SearchOptions& options)
       : p_(p),
         job_(*p.job),
         gpu_(p.cluster->gpu),
         efficiency_(efficiency),
         options_(options),
-        bounded_(options.top_k <= 16 && !keep_all),
+        bounded_(options.top_k <= 16),
         deadline_(options.deadline_seconds > 0) {
     if (bounded_) feasible_.reserve(static_cast<size_t>(options.top_k) + 1);
   }
@@ -74,45 +66,6 @@ class LayoutSearch {
   SearchResult Run() {
     for (int n : Counts()) Splits(n);
     return Finish();
-  }
-
-  // The search's layouts in a form that holds for any token count (no deadline, keep_all):
-  // the top_k and any whose duration is within kTieWindow of the k-th, with the misses.
-  BatchLayouts Leaders() {
-    for (int n : Counts()) Splits(n);
-    BatchLayouts out;
-    std::sort(feasible_.begin(), feasible_.end(), Less());
-    size_t k = std::min<size_t>(options_.top_k, feasible_.size());
-    if (k > 0) {
-      const double edge = Key(feasible_[k - 1]) * (1.0 + kTieWindow);
-      while (k < feasible_.size() && Key(feasible_[k]) <= edge) ++k;
-    }
-    for (size_t i = 0; i < k; ++i) {
-      out.leaders.push_back(feasible_[i].par);
-      Evaluate(p_, feasible_[i].par, &out.evals.emplace_back());
-    }
-    SortMisses(&misses_);
-    out.rejected = std::move(misses_);
-    out.configurations_evaluated = result_.configurations_evaluated;
-    return out;
-  }
-
-  // The leaders Run ranks for this job (indices), best first, from a search at another token
-  // count: only they can rank in the top_k, so only they are timed again.
-  std::vector<size_t> Rank(const BatchLayouts& l, double* best_key) {
-    for (size_t i = 0; i < l.leaders.size(); ++i) {
-      eval_ = AtTokens(p_, l.leaders[i], l.evals[i]);
-      Candidate c = Timed(l.leaders[i]);
-      c.leader = i;
-      Keep(c);
-    }
-    *best_key = BestKey();
-    const size_t k = std::min<size_t>(options_.top_k, feasible_.size());
-    if (!bounded_) std::partial_sort(feasible_.begin(), feasible_.begin() + k, feasible_.end(), Less());
-    std::vector<size_t> out;
-    out.reserve(k);
-    for (size_t i = 0; i < k; ++i) out.push_back(feasible_[i].leader);
-    return out;
   }
 
  private:
@@ -211,11 +164,6 @@ class LayoutSearch {
     return 1e9;  // any memory or deadline miss is closer
   }
 
-  static void SortMisses(std::vector<LayoutRejection>* misses) {
-    std::sort(misses->begin(), misses->end(),
-              [](const LayoutRejection& a, const LayoutRejection& b) { return Badness(a) < Badness(b); });
-  }
-
   void NoteMiss(const LayoutRejection& r) {
     if (static_cast<int>(misses_.size()) < options_.max_rejections) {
       misses_.push_back(r);
@@ -260,17 +208,10 @@ class LayoutSearch {
     }
   }
 
-  // The objective of the layout just evaluated (eval_).
-  Candidate Timed(const ParallelConfig& par) const {
-    Candidate c{par, 0, 0};
-    c.duration = eval_.steps * Step(eval_, par, efficiency_.point).total / job_.goodput;
-    c.gpu_hours = c.duration * par.NumGpus() / units::kSecondsPerHour;
-    return c;
-  }
-
   // Micro-batches 1, 2, 4, 8 of one layout until one does not fit; true if any fit.
   bool MicroBatches(ParallelConfig par) {
     bool any_fit = false;
+    const int n = par.NumGpus();
     const int64_t pin_mb = options_.pinned.micro_batch;
     for (int64_t mb = pin_mb > 0 ? pin_mb : 1;
          mb <= std::max<int64_t>(8, pin_mb) && static_cast<double>(mb) * par.dp <= p_.global_sequences; mb *= 2) {
@@ -283,7 +224,9 @@ class LayoutSearch {
         break;  // larger micro-batches need more memory
       }
       any_fit = true;
-      const Candidate c = Timed(par);
+      Candidate c{par, 0, 0};
+      c.duration = eval_.steps * Step(eval_, par, efficiency_.point).total / job_.goodput;
+      c.gpu_hours = c.duration * n / units::kSecondsPerHour;
       if (deadline_ && c.duration > options_.deadline_seconds) {
         NoteMiss({par, LayoutRejectReason::kDeadline, 0, 0, c.duration, options_.deadline_seconds});
         continue;
@@ -300,7 +243,8 @@ class LayoutSearch {
       Evaluate(p_, feasible_[i].par, &eval_);
       result_.ranked.push_back(Materialize(p_, feasible_[i].par, eval_, efficiency_));
     }
-    SortMisses(&misses_);
+    std::sort(misses_.begin(), misses_.end(),
+              [](const LayoutRejection& a, const LayoutRejection& b) { return Badness(a) < Badness(b); });
     result_.rejected = std::move(misses_);
     return std::move(result_);
   }
@@ -340,31 +284,8 @@ std::vector<double> BatchCandidates(const TrainingJob& job) {
   return out;
 }
 
-namespace training_internal {
-
-BatchLayouts SearchLayouts(const Prepared& p, const Efficiency& efficiency, const SearchOptions& options) {
-  return LayoutSearch(p, efficiency, options, /*keep_all=*/true).Leaders();
-}
-
-std::vector<size_t> RankLayouts(const Prepared& p, const BatchLayouts& layouts, const Efficiency& efficiency,
-                                const SearchOptions& options, double* best_key) {
-  return LayoutSearch(p, efficiency, options).Rank(layouts, best_key);
-}
-
-std::vector<TrainingEstimate> MaterializeLayouts(const Prepared& p, const BatchLayouts& layouts,
-                                                 const std::vector<size_t>& ranked, const Efficiency& efficiency) {
-  std::vector<TrainingEstimate> out;
-  out.reserve(ranked.size());
-  for (size_t i : ranked) {
-    out.push_back(Materialize(p, layouts.leaders[i], AtTokens(p, layouts.leaders[i], layouts.evals[i]), efficiency));
-  }
-  return out;
-}
-
-absl::StatusOr<SearchResult> SearchBatches(const TrainingJob& job, const ClusterSpec& cluster,
-                                           const Efficiency& efficiency, const SearchOptions& options,
-                                           absl::FunctionRef<SearchResult(const Prepared&, double, double*)> search,
-                                           absl::FunctionRef<void(size_t, const Prepared&, SearchResult*)> finish) {
+absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
+                                               const Efficiency& efficiency, const SearchOptions& options) {
   absl::StatusOr<Prepared> prepared = Prepare(job, cluster);
   if (!prepared.ok()) return prepared.status();
   CAPPLAN_RETURN_IF_ERROR(CheckRange("max_gpus", static_cast<int64_t>(options.max_gpus), 1, 65536));
@@ -373,48 +294,28 @@ absl::StatusOr<SearchResult> SearchBatches(const TrainingJob& job, const Cluster
   CAPPLAN_RETURN_IF_ERROR(CheckRange("top_k", static_cast<int64_t>(options.top_k), 1, 1000));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.point", efficiency.point, 0.01, 1.0));
   // One search per batch size; the smallest batch within 5% of the best one's objective.
-  const std::vector<double> batches = BatchCandidates(job);
   std::vector<std::pair<double, SearchResult>> per_batch;
   int64_t evaluated = 0;
   double best = INFINITY;
-  for (double b : batches) {
+  for (double b : BatchCandidates(job)) {
     Prepared p = *prepared;
     SetGlobalBatch(&p, b);
-    double key = INFINITY;
-    SearchResult r = search(p, b, &key);
+    LayoutSearch search(p, efficiency, options);
+    SearchResult r = search.Run();
     evaluated += r.configurations_evaluated;
-    best = std::min(best, key);
-    per_batch.emplace_back(key, std::move(r));
+    best = std::min(best, search.BestKey());
+    per_batch.emplace_back(search.BestKey(), std::move(r));
   }
-  // Nothing fits at any batch: the largest batch's misses (fewest batch-limited layouts).
-  size_t chosen = per_batch.size() - 1;
-  for (size_t i = 0; i < per_batch.size(); ++i) {
-    if (std::isfinite(best) && per_batch[i].first <= best * (1.0 + kBatchSpeedupWorthIt)) {
-      chosen = i;
-      break;
+  for (auto& [key, r] : per_batch) {
+    if (std::isfinite(best) && key <= best * (1.0 + kBatchSpeedupWorthIt)) {
+      r.configurations_evaluated = evaluated;
+      return std::move(r);
     }
   }
-  SearchResult r = std::move(per_batch[chosen].second);
+  // Nothing fits at any batch: the largest batch's misses (fewest batch-limited layouts).
+  SearchResult r = std::move(per_batch.back().second);
   r.configurations_evaluated = evaluated;
-  Prepared p = *prepared;
-  SetGlobalBatch(&p, batches[chosen]);
-  finish(chosen, p, &r);
   return r;
-}
-
-}  // namespace training_internal
-
-absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
-                                               const Efficiency& efficiency, const SearchOptions& options) {
-  return training_internal::SearchBatches(
-      job, cluster, efficiency, options,
-      [&](const Prepared& p, double /*batch_tokens*/, double* best_key) {
-        LayoutSearch search(p, efficiency, options);
-        SearchResult r = search.Run();
-        *best_key = search.BestKey();
-        return r;
-      },
-      [](size_t, const Prepared&, SearchResult*) {});
 }
 
 }  // namespace capplan::core

@@ -7,7 +7,6 @@
 #include <grpcpp/support/message_allocator.h>
 
 #include "capplan/v1/planner.grpc.pb.h"
-#include "core/training/training_cache.h"
 #include "server/planning/answer_memo.h"
 #include "server/store/catalog_store.h"
 #include "server/watch/watch_hub.h"
@@ -75,9 +74,6 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
   const store::CatalogStore* store_;
   WatchHub* watch_hub_ = nullptr;
   AnswerMemo memo_;  // Plan and Compare answers by (catalog version, request)
-  // Training searches by what they depend on (not the token count), and calibrations by
-  // catalog version: a new question reuses them.
-  core::TrainingCache training_cache_;
 };
 
 }  // namespace capplan::server

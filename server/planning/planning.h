@@ -9,7 +9,6 @@
 #include "capplan/v1/planner.pb.h"
 #include "core/catalog.h"
 #include "core/planner/query.h"
-#include "core/training/training_cache.h"
 #include "server/api/request_proto.h"
 
 namespace capplan::server {
@@ -18,12 +17,10 @@ namespace capplan::server {
 inline constexpr int kDefaultMaxGpus = core::planner::kDefaultMaxGpus;
 inline constexpr int kDefaultTopK = core::planner::kDefaultTopK;
 
-// `training` (may be null): training searches and calibrations kept across requests; the
-// answers are the same with or without it.
 absl::Status Plan(const core::CatalogView& catalog, const capplan::v1::PlanRequest& req,
-                  capplan::v1::PlanResponse* resp, core::TrainingCache* training = nullptr);
+                  capplan::v1::PlanResponse* resp);
 absl::Status Compare(const core::CatalogView& catalog, const capplan::v1::CompareRequest& req,
-                     capplan::v1::CompareResponse* resp, core::TrainingCache* training = nullptr);
+                     capplan::v1::CompareResponse* resp);
 absl::Status Tco(const core::CatalogView& catalog, const capplan::v1::TcoRequest& req, capplan::v1::TcoResponse* resp);
 
 }  // namespace capplan::server
