@@ -1,6 +1,9 @@
 // Parameter counting for dense and MoE decoder-only transformers.
 #include "core/model.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/validate.h"
 
 namespace capplan::core {
@@ -74,6 +77,22 @@ absl::StatusOr<ParameterCounts> CountParameters(const ModelArchitecture& m) {
   c.total = layers * c.per_layer_total + c.embedding + h;  // + final norm
   c.active = layers * (attention + ffn_active + norms) + c.embedding + h;
   return c;
+}
+
+ModelArchitecture EffectiveShape(const ModelArchitecture& model) {
+  if (model.HasArchitecture()) return model;
+  ModelArchitecture s = model;
+  // N ~ 12·L·h² with h = 128·L  =>  h = (128·N/12)^(1/3), rounded to a multiple of 128.
+  double h = std::cbrt(128.0 * model.parameter_count / 12.0);
+  h = std::max(128.0, std::round(h / 128.0) * 128.0);
+  s.hidden_size = static_cast<int64_t>(h);
+  s.num_layers = std::max<int64_t>(1, static_cast<int64_t>(std::llround(h / 128.0)));
+  s.num_attention_heads = s.hidden_size / 128;
+  s.num_kv_heads = s.num_attention_heads;
+  s.ffn_hidden_size = 4 * s.hidden_size;
+  s.gated_mlp = false;
+  s.vocab_size = 32000;
+  return s;
 }
 
 }  // namespace capplan::core

@@ -19,9 +19,9 @@
 #include "core/planner/rejection.h"
 #include "core/planner/serving_warnings.h"
 #include "core/planner/supply.h"
-#include "core/serving.h"
-#include "core/serving_disagg.h"
-#include "core/serving_queue.h"
+#include "core/serving/serving.h"
+#include "core/serving/serving_disagg.h"
+#include "core/serving/serving_queue.h"
 
 namespace capplan::core::planner {
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/gpu.h"
-#include "core/serving.h"
-#include "core/serving_disagg.h"
-#include "core/serving_queue.h"
+#include "core/serving/serving.h"
+#include "core/serving/serving_disagg.h"
+#include "core/serving/serving_queue.h"
 
 namespace capplan::core::planner {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "core/training.h"
+#include "core/training/training.h"
 
 namespace capplan::core::planner {
 

@@ -35,9 +35,9 @@ TrainingPick TrainingEvaluator::Search(const Supply& supply, const SearchOptions
     pick.ok = true;
     pick.estimate = r->ranked.front();
   } else if (!r->rejected.empty()) {
-    const core::Rejection& miss = r->rejected.front();
+    const core::LayoutRejection& miss = r->rejected.front();
     pick.reason = DescribeRejection(miss, gpu.spec, &job_);
-    if (miss.reason == RejectReason::kMemory) {
+    if (miss.reason == core::LayoutRejectReason::kMemory) {
       pick.code = RejectionReason::kMemory;
       pick.distance = miss.needed_bytes / miss.capacity_bytes;
     } else {

@@ -16,7 +16,7 @@
 #include "core/planner/query.h"
 #include "core/planner/rejection.h"
 #include "core/planner/supply.h"
-#include "core/training.h"
+#include "core/training/training.h"
 
 namespace capplan::core::planner {
 

@@ -3,7 +3,7 @@
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 
-#include "server/status.h"
+#include "server/rpc/status.h"
 
 namespace capplan::server::http {
 

@@ -15,8 +15,8 @@
 #include "core/efficiency.h"
 #include "core/gpu.h"
 #include "core/model.h"
-#include "core/serving.h"
-#include "core/training.h"
+#include "core/serving/serving.h"
+#include "core/training/training.h"
 
 namespace capplan::store {
 

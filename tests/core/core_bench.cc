@@ -2,10 +2,10 @@
 // items_per_second = parallel configurations (or serving batch sizes) evaluated per second.
 #include <benchmark/benchmark.h>
 
-#include "core/serving.h"
-#include "core/serving_disagg.h"
-#include "core/serving_queue.h"
-#include "core/training.h"
+#include "core/serving/serving.h"
+#include "core/serving/serving_disagg.h"
+#include "core/serving/serving_queue.h"
+#include "core/training/training.h"
 #include "fixtures.h"
 
 namespace capplan::core {

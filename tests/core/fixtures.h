@@ -5,7 +5,7 @@
 
 #include "core/gpu.h"
 #include "core/model.h"
-#include "core/tco.h"
+#include "core/tco/tco.h"
 
 namespace capplan::core::testing {
 

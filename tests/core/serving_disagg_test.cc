@@ -1,6 +1,6 @@
 // Disaggregated prefill/decode sizing: KV bytes from the model's config.json, transfer
 // times from the fabric's link speeds, and the decode batch once prefills no longer stall it.
-#include "core/serving_disagg.h"
+#include "core/serving/serving_disagg.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Queueing math against closed-form results from the textbooks (Kleinrock, Queueing Systems
 // Vol. 1, 1975; Gross & Harris, Fundamentals of Queueing Theory, 3rd ed. 1998) and the
 // M/D/1 prefill model of DistServe (Zhong et al., OSDI 2024, Sec. 3.1).
-#include "core/serving_queue.h"
+#include "core/serving/serving_queue.h"
 
 #include <gtest/gtest.h>
 

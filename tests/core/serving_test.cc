@@ -1,5 +1,5 @@
 // Serving estimator against the seeds' figures, published architectures and datasheets.
-#include "core/serving.h"
+#include "core/serving/serving.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The finance layer of own versus rent (core/tco_finance.h): discounting, financing,
 // resale, whole-system power, the use ramp, the ways to rent and the tornado. Each figure
 // is worked by hand from the inputs and sources named beside it.
-#include "core/tco_finance.h"
+#include "core/tco/tco_finance.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Own versus rent (core/tco.h), with figures worked by hand from the inputs named in each test.
-#include "core/tco.h"
+#include "core/tco/tco.h"
 
 #include <gtest/gtest.h>
 

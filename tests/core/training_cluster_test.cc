@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "core/training.h"
-#include "core/training_internal.h"
+#include "core/training/training.h"
+#include "core/training/training_internal.h"
 #include "core/units.h"
 #include "fixtures.h"
 

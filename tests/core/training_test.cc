@@ -1,5 +1,5 @@
 // Training estimator against published figures. Each expected number names its source.
-#include "core/training.h"
+#include "core/training/training.h"
 
 #include <gtest/gtest.h>
 

@@ -27,9 +27,9 @@
 
 #include "capplan/v1/admin.pb.h"
 #include "capplan/v1/planner.pb.h"
-#include "server/convert.h"
-#include "server/planning.h"
-#include "server/request_limits.h"
+#include "server/api/catalog_proto.h"
+#include "server/planning/planning.h"
+#include "server/rpc/request_limits.h"
 #include "server/store/catalog_store.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);

@@ -12,7 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
-#include "server/auth.h"
+#include "server/rpc/auth.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "server/planning.h"
+#include "server/planning/planning.h"
 #include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {

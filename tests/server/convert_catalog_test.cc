@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "server/convert.h"
+#include "server/api/catalog_proto.h"
 
 namespace capplan::server {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "core/planner/compare.h"
 #include "core/planner/serving_plan.h"
-#include "server/option_proto.h"
-#include "server/request_limits.h"
-#include "server/request_proto.h"
+#include "server/api/option_proto.h"
+#include "server/api/request_proto.h"
+#include "server/rpc/request_limits.h"
 #include "tests/core/fixtures.h"
 
 namespace capplan::server {

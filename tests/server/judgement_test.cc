@@ -14,7 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "capplan/v1/planner.pb.h"
-#include "server/planning.h"
+#include "server/planning/planning.h"
 #include "tests/server/judgement_rules.h"
 #include "tests/server/shipped_catalog_test.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "server/planning.h"
+#include "server/planning/planning.h"
 #include "server/store/catalog_store.h"
 
 namespace capplan::server {

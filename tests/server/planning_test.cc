@@ -1,9 +1,9 @@
 // Plan, Compare and Tco over the shipped catalog (a real store on a temporary file).
-#include "server/planning.h"
+#include "server/planning/planning.h"
 
 #include <gtest/gtest.h>
 
-#include "core/serving.h"
+#include "core/serving/serving.h"
 #include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "server/planning.h"
+#include "server/planning/planning.h"
 #include "server/store/catalog_store.h"
 
 namespace capplan::server {

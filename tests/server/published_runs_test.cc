@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "core/training.h"
+#include "core/training/training.h"
 #include "tests/core/published_training_runs.h"
 #include "tests/server/shipped_catalog_test.h"
 

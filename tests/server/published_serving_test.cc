@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "core/serving.h"
+#include "core/serving/serving.h"
 #include "tests/core/published_serving_results.h"
 #include "tests/server/shipped_catalog_test.h"
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "capplan/v1/planner.pb.h"
-#include "server/planning.h"
-#include "server/request_limits.h"
+#include "server/planning/planning.h"
+#include "server/rpc/request_limits.h"
 #include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {

@@ -1,4 +1,4 @@
-#include "server/status.h"
+#include "server/rpc/status.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "server/tco_request.h"
+#include "server/api/tco_request.h"
 #include "tests/core/fixtures.h"
 
 namespace capplan::server {

@@ -1,7 +1,7 @@
 // Standing TCO scenarios in-process: checked like the Tco RPC when written, kept in the store
 // (bounded, durable), and exported as gauges that follow the snapshot: a deleted scenario's
 // series go, a scenario that stops pricing keeps only ok=0.
-#include "server/tco_scenario.h"
+#include "server/tco/tco_scenario.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "prometheus/text_serializer.h"
 #include "server/store/catalog_store.h"
-#include "server/tco_exporter.h"
+#include "server/tco/tco_exporter.h"
 #include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {

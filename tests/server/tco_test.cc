@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "server/planning.h"
+#include "server/planning/planning.h"
 #include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {

@@ -2,7 +2,7 @@
 // cost against the caller's fraction. Prices are the shipped AWS on-demand rows (AWS pricing
 // page, 2024-06-01: p4d.24xlarge $32.7726/h, p5.48xlarge $98.32/h) and the June 2025 P5 cut
 // ($55.04/h); the option lists are built by hand, not taken from a planner run.
-#include "server/watch_diff.h"
+#include "server/watch/watch_diff.h"
 
 #include <gtest/gtest.h>
 

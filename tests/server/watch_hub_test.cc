@@ -3,7 +3,7 @@
 // the newest snapshot rather than once per write, the bounds, Remove and Close. The planner
 // is replaced by a function that reports the snapshot's p5.48xlarge price, so that what is
 // recomputed, and on which version, can be counted exactly.
-#include "server/watch_hub.h"
+#include "server/watch/watch_hub.h"
 
 #include <gtest/gtest.h>
 

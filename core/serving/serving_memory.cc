@@ -1,0 +1,105 @@
+// Serving memory per GPU: weights, the KV cache the engine's budget leaves, activations.
+// Capacities are the datasheet's GiB (tests/core/fixtures.h, migrations/0007).
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_format.h"
+#include "core/serving/serving.h"
+#include "core/serving/serving_internal.h"
+#include "core/units.h"
+#include "core/validate.h"
+
+namespace capplan::core {
+
+namespace serving_internal {
+
+absl::StatusOr<Shape> ShapeOf(const ModelArchitecture& m) {
+  absl::StatusOr<ParameterCounts> c = CountParameters(m);
+  if (!c.ok()) return c.status();
+  return Shape{*c, EffectiveShape(m), !m.HasArchitecture()};
+}
+
+absl::Status Prechecks(const ServingWorkload& w, const GpuSpec& gpu, int tp) {
+  CAPPLAN_RETURN_IF_ERROR(ValidateServingWorkload(w));
+  CAPPLAN_RETURN_IF_ERROR(ValidateGpu(gpu));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("tp", static_cast<int64_t>(tp), 1, 64));
+  if (tp > gpu.gpus_per_node) {
+    return FieldError(
+        "tp", absl::StrFormat("tensor parallelism must stay inside a node of %d GPUs, got %d", gpu.gpus_per_node, tp));
+  }
+  return absl::OkStatus();
+}
+
+ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& gpu, int tp) {
+  ServingMemory m;
+  const double bpp = WeightBytesPerParameter(w.weight_precision);
+  // Embedding and output projection stay 16-bit under 8- and 4-bit weight quantisation.
+  const double embed_bpp = std::max(std::min(bpp, 4.0), 2.0);
+  // MoE: expert parallelism over the TP group splits the experts whole; dense layers split
+  // by tensor parallelism. Either way each GPU holds 1/tp of the weights.
+  m.weights_bytes = ((s.counts.total - s.counts.embedding) * bpp + s.counts.embedding * embed_bpp) / tp;
+  const double kv_heads_per_gpu = std::ceil(static_cast<double>(s.arch.KvHeads()) / static_cast<double>(tp));
+  m.kv_bytes_per_token = 2.0 * static_cast<double>(s.arch.num_layers) * kv_heads_per_gpu *
+                         static_cast<double>(s.arch.HeadDim()) * BytesPerElement(w.kv_precision);
+  m.kv_bytes_per_sequence = m.kv_bytes_per_token * static_cast<double>(w.prompt_tokens + w.output_tokens);
+  m.capacity_bytes = gpu.memory_bytes;
+  const EngineProfile p = EngineProfileFor(w.engine, gpu, tp);
+  // The engine's profile run: one forward pass of max_batched_tokens tokens. Its peak is the
+  // MLP's intermediate (gate and up, 2·ffn/tp) plus a few hidden-sized buffers, 16-bit
+  // (vLLM determine_available_memory profiles exactly this; TensorRT-LLM sizes activations
+  // from max_num_tokens, "Memory Usage of TensorRT-LLM").
+  const double tokens = static_cast<double>(p.max_batched_tokens);
+  const double ffn = static_cast<double>(s.arch.ffn_hidden_size) * (s.arch.gated_mlp ? 2.0 : 1.0) / tp;
+  m.activation_bytes = tokens * (ffn + 4.0 * static_cast<double>(s.arch.hidden_size)) * 2.0;
+  const double after_runtime = gpu.memory_bytes - kRuntimeReservedBytes;
+  if (p.fraction_of_free) {
+    m.kv_budget_bytes = p.memory_fraction * (after_runtime - m.weights_bytes - m.activation_bytes);
+  } else {
+    m.kv_budget_bytes =
+        std::min(p.memory_fraction * gpu.memory_bytes, after_runtime) - m.weights_bytes - m.activation_bytes;
+  }
+  m.kv_budget_bytes = std::max(0.0, m.kv_budget_bytes);
+  m.overhead_bytes = std::max(0.0, gpu.memory_bytes - m.weights_bytes - m.activation_bytes - m.kv_budget_bytes);
+  m.max_concurrent_sequences =
+      m.kv_budget_bytes > 0 ? static_cast<int64_t>(std::floor(m.kv_budget_bytes / m.kv_bytes_per_sequence)) : 0;
+  return m;
+}
+
+absl::Status DoesNotFit(const ServingWorkload& w, const ServingMemory& mem, const GpuSpec& gpu, int tp) {
+  const EngineProfile p = EngineProfileFor(w.engine, gpu, tp);
+  const double usable = p.fraction_of_free
+                            ? gpu.memory_bytes - kRuntimeReservedBytes
+                            : std::min(p.memory_fraction * gpu.memory_bytes, gpu.memory_bytes - kRuntimeReservedBytes);
+  if (mem.weights_bytes + mem.activation_bytes >= usable) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("weights need %.1f GiB per GPU at tp=%d; %s has %.1f GiB usable of %.1f GiB under %s",
+                        mem.weights_bytes / units::kGiB, tp, gpu.name, (usable - mem.activation_bytes) / units::kGiB,
+                        gpu.memory_bytes / units::kGiB, ServingEngineName(w.engine)));
+  }
+  return absl::FailedPreconditionError(
+      absl::StrFormat("one sequence of %d tokens needs %.2f GiB of KV cache per GPU at tp=%d; %s has %.2f GiB "
+                      "left after %.1f GiB of weights",
+                      w.prompt_tokens + w.output_tokens, mem.kv_bytes_per_sequence / units::kGiB, tp, gpu.name,
+                      mem.kv_budget_bytes / units::kGiB, mem.weights_bytes / units::kGiB));
+}
+
+}  // namespace serving_internal
+
+double WeightBytesPerParameter(Precision p) {
+  if (p == Precision::kInt4) return 0.5 + 4.0 / 128.0;  // FP16 scale + zero per 128 weights
+  return BytesPerElement(p);
+}
+
+double KvBytesPerToken(const ModelArchitecture& shape, Precision kv_precision) {
+  return 2.0 * static_cast<double>(shape.num_layers) * static_cast<double>(shape.KvHeads()) *
+         static_cast<double>(shape.HeadDim()) * BytesPerElement(kv_precision);
+}
+
+absl::StatusOr<ServingMemory> ServingMemoryPerGpu(const ServingWorkload& w, const GpuSpec& gpu, int tp) {
+  CAPPLAN_RETURN_IF_ERROR(serving_internal::Prechecks(w, gpu, tp));
+  absl::StatusOr<serving_internal::Shape> s = serving_internal::ShapeOf(w.model);
+  if (!s.ok()) return s.status();
+  return serving_internal::MemoryOf(w, *s, gpu, tp);
+}
+
+}  // namespace capplan::core

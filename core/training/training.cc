@@ -1,0 +1,560 @@
+// Training/fine-tuning estimator. See training.h for the papers each formula comes from.
+#include "core/training/training.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/assumptions.h"
+#include "core/training/training_internal.h"
+#include "core/units.h"
+#include "core/validate.h"
+
+namespace capplan::core {
+
+namespace training_internal {
+
+// Named in the assumptions registry (core/assumptions.h), with ranges and sources.
+constexpr double kContextBytes = assumptions::kContextBytes.value.point;
+constexpr double kFragmentationFraction = assumptions::kFragmentationFraction.value.point;
+constexpr double kQloraBytesPerParameter = assumptions::kQloraBytesPerParameter.value.point;
+constexpr double kLatencyNvlinkSeconds = assumptions::kNvlinkCollectiveLatency.value.point;
+constexpr double kLatencyPcieSeconds = assumptions::kPcieCollectiveLatency.value.point;
+constexpr double kUnoverlappedDpFraction = assumptions::kUnoverlappedDpFraction.value.point;
+constexpr double kFp8PeakUtilisation = assumptions::kFp8PeakUtilisation.value.point;
+
+bool MixedPrecision(Precision p) { return p != Precision::kFp32; }
+
+// Optimizer state bytes per trainable parameter. Mixed precision adds the fp32 master copy
+// (ZeRO paper, Sec. 3.1: K = 12 for mixed-precision Adam). 8-bit Adam keeps m and v in one
+// byte each (Dettmers et al. 2022, "8-bit Optimizers").
+double OptimizerBytes(Optimizer o, Precision p) {
+  const double master = MixedPrecision(p) ? 4.0 : 0.0;
+  switch (o) {
+    case Optimizer::kAdamW:
+      return master + 8.0;
+    case Optimizer::kAdamW8bit:
+      return master + 2.0;
+    case Optimizer::kSgdMomentum:
+      return master + 4.0;
+  }
+  return master + 8.0;
+}
+
+double IntraLatency(const Fabric& f) {
+  return f.intra_link == Interconnect::kPcie ? kLatencyPcieSeconds : kLatencyNvlinkSeconds;
+}
+
+absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
+  double peak = 0;
+  switch (p) {
+    case Precision::kFp32:
+      // FP32 training runs its matmuls on TF32 tensor cores where the part has them
+      // (Megatron-LM and most trainers enable TF32); else the plain FP32 rate.
+      peak = gpu.PeakFlops(Precision::kTf32) > 0 ? gpu.PeakFlops(Precision::kTf32) : gpu.PeakFlops(Precision::kFp32);
+      break;
+    case Precision::kFp8:
+      peak = gpu.PeakFlops(Precision::kFp8) * kFp8PeakUtilisation;
+      break;
+    default:
+      peak = gpu.PeakFlops(p);
+  }
+  if (peak <= 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(gpu.name, " has no ", PrecisionName(p), " math; choose another precision"));
+  }
+  return peak;
+}
+
+// Parameter groups of the effective shape; a bare count is all "layer" parameters.
+void SplitParameters(Prepared* p) {
+  const ModelArchitecture& m = p->shape;
+  const double L = static_cast<double>(m.num_layers);
+  const double h = static_cast<double>(m.hidden_size);
+  const double v = static_cast<double>(m.vocab_size);
+  absl::StatusOr<ParameterCounts> c = CountParameters(m);
+  if (!c.ok()) return;
+  const double experts = m.IsMoe() ? c->expert_per_layer * static_cast<double>(m.num_experts) : 0.0;
+  p->layer_expert_params = experts;
+  p->layer_dense_params = c->per_layer_total - experts;
+  p->embedding_params = v * h;
+  p->head_params = m.tied_embeddings ? 0.0 : v * h;
+  // A bare parameter count: scale the inferred shape's layers to the caller's total.
+  if (!p->job->model.HasArchitecture() && c->total > 0) {
+    const double scale = (p->counts.total - p->embedding_params - p->head_params) / (L * c->per_layer_total);
+    if (scale > 0) p->layer_dense_params *= scale;
+  }
+  // The head's matmul (h x V per token, forward and backward) in units of one layer's.
+  const double layer_flops = 6.0 * (p->layer_dense_params + c->expert_per_layer * m.experts_per_token) +
+                             12.0 * h * static_cast<double>(p->job->sequence_length);
+  p->head_layer_equivalents = layer_flops > 0 ? 6.0 * v * h / layer_flops : 0.0;
+}
+
+void SetGlobalBatch(Prepared* p, double global_batch_tokens) {
+  p->global_sequences = std::max(1.0, std::floor(global_batch_tokens / static_cast<double>(p->job->sequence_length)));
+}
+
+absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& cluster) {
+  CAPPLAN_RETURN_IF_ERROR(ValidateTrainingJob(job));
+  CAPPLAN_RETURN_IF_ERROR(ValidateGpu(cluster.gpu));
+  Prepared p;
+  p.fabric = cluster.fabric.Known() ? cluster.fabric : FallbackFabric(cluster.gpu);
+  CAPPLAN_RETURN_IF_ERROR(ValidateFabric(p.fabric));
+  p.job = &job;
+  p.cluster = &cluster;
+  absl::StatusOr<ParameterCounts> counts = CountParameters(job.model);
+  if (!counts.ok()) return counts.status();
+  p.counts = *counts;
+  p.shape = EffectiveShape(job.model);
+  p.shape_inferred = !job.model.HasArchitecture();
+  absl::StatusOr<double> peak = PeakFor(cluster.gpu, job.precision);
+  if (!peak.ok()) return peak.status();
+  p.peak_flops = *peak;
+  SplitParameters(&p);
+
+  const bool mixed = MixedPrecision(job.precision);
+  // Mixed precision keeps 16-bit weights for the matmuls beside fp32 master weights (in the
+  // optimizer bytes) and accumulates gradients in fp32: 2 + 4 + 12 = 18 bytes per parameter
+  // with Adam (Megatron-LM distributed-optimizer docs, "bf16 params, fp32 grads"; PyTorch
+  // AMP keeps fp32 weights and gradients and casts 16-bit copies per forward, the same 18).
+  p.weight_bytes = mixed ? 2.0 : 4.0;
+  p.grad_bytes = 4.0;
+  p.optimizer_bytes = OptimizerBytes(job.optimizer, job.precision);
+  if (job.method == TrainingMethod::kFull) {
+    p.trainable = p.counts.total;
+  } else {
+    p.trainable = LoraParameters(p.shape, job.lora_rank);
+    p.frozen_bytes_per_parameter = job.method == TrainingMethod::kQlora ? kQloraBytesPerParameter : p.weight_bytes;
+  }
+  // Attention score and value FLOPs per token, forward: 4·L·h·s (PaLM, Chowdhery et al.
+  // 2022, App. B: 6N + 12·L·h·s per token for forward plus backward).
+  const double L = static_cast<double>(p.shape.num_layers);
+  const double h = static_cast<double>(p.shape.hidden_size);
+  const double s = static_cast<double>(job.sequence_length);
+  p.attention_fwd_flops_per_token = 4.0 * L * h * s;
+  // Adapters: the frozen base needs no weight gradients, so backward costs ~2N, not 4N.
+  const double dense = job.method == TrainingMethod::kFull ? 6.0 : 4.0;
+  p.dense_flops_per_token = dense * p.counts.active;
+  p.model_flops_per_token = p.dense_flops_per_token + 3.0 * p.attention_fwd_flops_per_token;
+  p.hw_flops_per_token_base = p.model_flops_per_token;
+  SetGlobalBatch(&p, job.global_batch_tokens > 0 ? job.global_batch_tokens : kDefaultGlobalBatchTokens);
+  p.activation_scale = mixed ? 1.0 : 2.0;
+  p.act_elem_bytes = mixed ? 2.0 : 4.0;
+  return p;
+}
+
+StageSplit SplitStages(int64_t layers, int pp, double head) {
+  StageSplit out;
+  const double L = static_cast<double>(layers);
+  if (pp <= 1) {
+    out.slowest_load = L + head;
+    out.first_layers = out.last_layers = L;
+    return out;
+  }
+  // The last stage also runs the head, so it takes k layers and the others share the rest;
+  // the best k balances (L - k) / (pp - 1) against k + head (Dubey et al. 2024, Sec. 3.3.2:
+  // Llama 3 moves layers off the end stages for the same reason).
+  const double ideal = (L - (pp - 1) * head) / pp;
+  double best = 1e300;
+  for (double k : {std::floor(ideal), std::ceil(ideal)}) {
+    k = std::clamp(k, 0.0, L - (pp - 1));
+    const double others = std::ceil((L - k) / (pp - 1));
+    const double load = std::max(others, k + head);
+    if (load < best) {
+      best = load;
+      out.first_layers = others;
+      out.last_layers = k;
+    }
+  }
+  out.slowest_load = best;
+  out.imbalance = best / ((L + head) / pp);
+  // The first stage holds the most activations in flight, so it takes the fewest layers the
+  // others' pace allows (Dubey et al. 2024, Sec. 3.3.2: one layer fewer on the first stage).
+  const double middle = std::floor(best);
+  out.first_layers = std::clamp(L - out.last_layers - (pp - 2) * middle, 1.0, out.first_layers);
+  return out;
+}
+
+std::string LayoutProblem(const Prepared& p, const ParallelConfig& par) {
+  const Fabric& f = p.fabric;
+  if (par.tp > f.gpus_per_node) {
+    return absl::StrCat("tensor parallel ", par.tp, " spans more than a node of ", f.gpus_per_node, " GPUs");
+  }
+  if (f.network == NetworkKind::kNone && par.NumGpus() > f.gpus_per_node) {
+    return absl::StrCat(par.NumGpus(), " GPUs need more than one node of ", f.gpus_per_node,
+                        " and this offer has no network between nodes");
+  }
+  if (par.ep > 1 && !p.shape.IsMoe()) return "expert parallelism needs a mixture-of-experts model";
+  if (par.ep > 1 && (p.shape.num_experts % par.ep != 0 || (par.dp * par.cp) % par.ep != 0)) {
+    return absl::StrCat("expert parallel ", par.ep, " must divide the experts (", p.shape.num_experts,
+                        ") and data x context parallel (", par.dp * par.cp, ")");
+  }
+  // Every model chunk holds a layer, except that the first may hold only the embedding and
+  // the last only the head (Dubey et al. 2024, Sec. 3.3.2).
+  if (par.vpp > 1 && (par.pp == 1 || par.vpp * par.pp > p.shape.num_layers + 2)) {
+    return absl::StrCat("virtual stages ", par.vpp, " need pipeline parallelism and at least one layer per stage");
+  }
+  if (par.cp > 1 && p.job->sequence_length % (2 * par.cp) != 0) {
+    return absl::StrCat("context parallel ", par.cp, " must split the sequence into 2 x cp equal chunks");
+  }
+  return "";
+}
+
+// Memory of the first pipeline stage (most activations in flight, embedding) and the last
+// (head and logits); the larger one is the layout's need.
+void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
+  const TrainingJob& job = *p.job;
+  const double tp = par.tp;
+  const double shard_dp = static_cast<double>(par.dp) * par.cp;  // ZeRO shards over dp x cp ranks
+  const double ep = par.ep;
+  const StageSplit& st = e->stages;
+  const double sp_len = static_cast<double>(job.sequence_length) / par.cp;
+  const double per_layer = ActivationBytesPerLayer(p.shape, static_cast<int64_t>(sp_len), par.micro_batch, par.tp,
+                                                   par.sequence_parallel, par.recompute, job.flash_attention) *
+                           p.activation_scale;
+  // Full recompute re-runs one layer's forward inside the backward pass, whose activations
+  // then live alongside the stored layer inputs (Korthikanti et al. 2022, Sec. 4.2.2).
+  const double recompute_working_set =
+      par.recompute == Recompute::kFull
+          ? ActivationBytesPerLayer(p.shape, static_cast<int64_t>(sp_len), par.micro_batch, par.tp,
+                                    par.sequence_parallel, Recompute::kNone, job.flash_attention) *
+                p.activation_scale
+          : 0.0;
+  // 1F1B: the first stage holds activations of min(p, m) micro-batches (Korthikanti et al.
+  // 2022, Sec. 4.2.3); interleaving adds (p-1)/(p·v) of that (Narayanan et al. 2021, Sec. 2.2.2).
+  double in_flight = std::min(static_cast<double>(par.pp), e->micro_batches);
+  if (par.vpp > 1) in_flight *= 1.0 + (par.pp - 1.0) / (static_cast<double>(par.pp) * par.vpp);
+  // Output logits in fp32 for the cross-entropy: 4·s·b·V/t (Korthikanti et al. 2022, Sec. 4.3).
+  const double logits = 4.0 * sp_len * par.micro_batch * static_cast<double>(p.shape.vocab_size) / tp;
+  MemoryBreakdown best;
+  for (int stage = 0; stage < (par.pp > 1 ? 2 : 1); ++stage) {
+    const bool first = stage == 0, last = stage == 1 || par.pp == 1;
+    const double layers = first ? st.first_layers : st.last_layers;
+    const double dense = layers * p.layer_dense_params + (first ? p.embedding_params : 0.0) +
+                         (last ? p.head_params + p.shape.hidden_size : 0.0);
+    const double params = (dense + layers * p.layer_expert_params / ep) / tp;
+    const double trainable = job.method == TrainingMethod::kFull ? params : p.trainable / (tp * par.pp);
+    MemoryBreakdown m;
+    const double frozen = job.method == TrainingMethod::kFull ? 0.0 : params * p.frozen_bytes_per_parameter;
+    // ZeRO (Rajbhandari et al. 2020, Sec. 5): stage 1 shards optimizer state over the data
+    // parallel ranks, stage 2 also gradients, stage 3 also parameters.
+    m.weights_bytes = (frozen + trainable * p.weight_bytes) / (par.zero_stage >= 3 ? shard_dp : 1.0);
+    m.gradients_bytes = trainable * p.grad_bytes / (par.zero_stage >= 2 ? shard_dp : 1.0);
+    m.optimizer_bytes = trainable * p.optimizer_bytes / (par.zero_stage >= 1 ? shard_dp : 1.0);
+    m.activations_bytes =
+        per_layer * layers * (first ? in_flight : 1.0) + recompute_working_set + (last ? logits : 0.0);
+    if (job.method == TrainingMethod::kQlora) {
+      // bitsandbytes dequantises one 4-bit matrix to 16 bits per matmul, forward and
+      // backward: two buffers of the largest matrix (h x ffn).
+      m.activations_bytes += 2.0 * 2.0 * p.shape.hidden_size * static_cast<double>(p.shape.ffn_hidden_size) / tp;
+    }
+    const double states = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
+    m.overhead_bytes = kContextBytes + kFragmentationFraction * states;
+    if (m.TotalBytes() > best.TotalBytes()) best = m;
+  }
+  e->memory = best;
+  e->fits = best.TotalBytes() <= p.cluster->gpu.memory_bytes;
+}
+
+// Communication of one step, at the link each group uses. Megatron-LM orders ranks
+// tp-cp-ep-dp-pp (innermost first): a group is inside a node while the product of its
+// own and the inner sizes fits in one.
+void CommFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
+  const TrainingJob& job = *p.job;
+  const Fabric& f = p.fabric;
+  const double node = f.gpus_per_node;
+  const double intra = f.intra_node_bytes_per_second_per_gpu;
+  const double net = f.network == NetworkKind::kNone ? intra : std::min(f.network_bytes_per_second_per_gpu, intra);
+  const double net_lat = std::max(f.network_latency_seconds, IntraLatency(f));
+  const double m = e->micro_batches;
+  const double tokens_mb = static_cast<double>(par.micro_batch) * job.sequence_length / par.cp;  // per CP rank
+  const double h = static_cast<double>(p.shape.hidden_size);
+  const double act_msg = tokens_mb * h * p.act_elem_bytes;  // one layer's activations of a micro-batch
+  const double layers = e->stages.first_layers;
+  e->tp_comm = 0;
+  if (par.tp > 1) {
+    // Two all-reduces forward and two backward per layer (Narayanan et al. 2021, Sec. 2.3),
+    // two more when the forward is recomputed; with sequence parallelism the same volume as
+    // reduce-scatter + all-gather. Not overlapped with compute.
+    const double per_layer = par.recompute == Recompute::kFull ? 6.0 : 4.0;
+    const double ring = 2.0 * (par.tp - 1) / par.tp * act_msg / intra + IntraLatency(f);
+    e->tp_comm = per_layer * layers * m * ring;
+  }
+  e->tp_cp_over_network = static_cast<double>(par.tp) * par.cp > node;
+  e->cp_comm_raw = 0;
+  if (par.cp > 1) {
+    // Ring attention: K and V chunks go around the cp ranks forward (cp - 1 hops), K, V and
+    // their gradients backward; overlapped with the attention it feeds (Liu et al. 2023).
+    const double kv =
+        2.0 * tokens_mb * static_cast<double>(p.shape.KvHeads() * p.shape.HeadDim()) * p.act_elem_bytes / par.tp;
+    const double bw = e->tp_cp_over_network ? net : intra;
+    e->cp_comm_raw = 3.0 * (par.cp - 1) * layers * m * (kv / bw + (e->tp_cp_over_network ? net_lat : 0.0));
+  }
+  e->ep_over_network = static_cast<double>(par.tp) * par.cp * par.ep > node;
+  e->ep_comm = 0;
+  if (par.ep > 1) {
+    // Token dispatch and combine all-to-alls, forward and backward, per MoE layer: each
+    // token's hidden state to top-k experts, (ep-1)/ep of them elsewhere. Not overlapped.
+    const double bytes = tokens_mb / par.tp * h * p.act_elem_bytes * p.shape.experts_per_token * (par.ep - 1) / par.ep;
+    const double bw = e->ep_over_network ? net : intra;
+    e->ep_comm = 4.0 * layers * m * (bytes / bw + (e->ep_over_network ? net_lat : IntraLatency(f)));
+  }
+  // Point-to-point between stages: one micro-batch's activations, scattered over tp.
+  e->pp_over_network = static_cast<double>(par.tp) * par.cp * par.dp * par.pp > node;
+  e->pp_send = par.pp > 1 ? act_msg / par.tp / (e->pp_over_network ? net : intra) +
+                                (e->pp_over_network ? net_lat : IntraLatency(f))
+                          : 0.0;
+  // Data parallel over dp x cp ranks: gradients reduce-scattered (fp32) and parameters
+  // all-gathered (16-bit) with a distributed optimizer / ZeRO-1+, or one all-reduce without
+  // (Rajbhandari et al. 2020, Sec. 7). ZeRO-3 gathers parameters for every micro-batch's
+  // forward and backward. Expert parameters reduce over their own dp x cp / ep ranks.
+  const double d = static_cast<double>(par.dp) * par.cp;
+  e->dp_over_network = static_cast<double>(par.tp) * d > node;
+  e->dp_reduce = e->dp_gather = 0;
+  if (d > 1) {
+    const double stage_params =
+        (e->stages.first_layers * (p.layer_dense_params + p.layer_expert_params / par.ep) + p.embedding_params) /
+        par.tp;
+    const double trainable = job.method == TrainingMethod::kFull ? stage_params : p.trainable / (par.tp * par.pp);
+    const double bw = e->dp_over_network ? net : intra;
+    const double frac = (d - 1) / d;
+    if (par.zero_stage == 0) {
+      e->dp_reduce = 2.0 * frac * trainable * p.grad_bytes / bw;
+    } else {
+      e->dp_reduce = frac * trainable * p.grad_bytes / bw;
+      e->dp_gather = frac * trainable * p.weight_bytes / bw * (par.zero_stage >= 3 ? 2.0 * m : 1.0);
+    }
+  }
+}
+
+void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
+  const TrainingJob& job = *p.job;
+  const double n = par.NumGpus();
+  const double sequences_per_step = e->micro_batches * par.dp * par.micro_batch;
+  const double tokens_per_step = sequences_per_step * job.sequence_length;
+  e->steps = job.tokens / tokens_per_step;
+  double hw = p.hw_flops_per_token_base;
+  if (par.recompute == Recompute::kFull) {
+    // Full recompute repeats the forward pass: 8·N·D instead of 6·N·D.
+    hw += 2.0 * p.counts.active + p.attention_fwd_flops_per_token;
+  } else if (par.recompute == Recompute::kSelective || job.flash_attention) {
+    // Selective recompute, like FlashAttention's backward, recomputes the attention core.
+    hw += p.attention_fwd_flops_per_token;
+  }
+  e->hw_flops_per_token = hw;
+  e->attention_share = 3.0 * p.attention_fwd_flops_per_token / hw;
+  // A short micro-batch makes the layer's GEMMs memory-bound: roofline (Williams et al. 2009)
+  // of the MLP's up-projection, M tokens x K = h x N = ffn/tp at 16-bit elements, whose
+  // arithmetic intensity M·K·N / (M·K + K·N + M·N) FLOP/byte must reach the GPU's peak over
+  // its memory bandwidth to run at the compute rate. Large micro-batches are not faster.
+  const double tokens_mb = static_cast<double>(par.micro_batch) * job.sequence_length / par.cp;
+  const double k = static_cast<double>(p.shape.hidden_size);
+  const double n_dim = static_cast<double>(p.shape.ffn_hidden_size) / par.tp;
+  const double intensity = tokens_mb * k * n_dim / (tokens_mb * k + k * n_dim + tokens_mb * n_dim);
+  const double ridge = p.peak_flops / p.cluster->gpu.memory_bandwidth_bytes_per_second;
+  e->kernel_scale = std::min(1.0, intensity / ridge);
+  // Balanced work per GPU, times the busiest stage's share over the mean.
+  e->compute1 = hw * tokens_per_step / (n * p.peak_flops) * e->stages.imbalance / e->kernel_scale;
+  CommFor(p, par, e);
+}
+
+Bottleneck BottleneckOf(const Eval& e, const StepParts& s) {
+  Bottleneck b = Bottleneck::kCompute;
+  double worst = s.compute;
+  auto consider = [&](double v, Bottleneck which) {
+    if (v > worst) {
+      worst = v;
+      b = which;
+    }
+  };
+  consider(s.bubble, Bottleneck::kPipelineBubble);
+  consider(s.tp, Bottleneck::kInterconnect);
+  consider(s.cp, e.tp_cp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
+  consider(s.ep, e.ep_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
+  consider(s.pp, e.pp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
+  consider(s.dp_exposed, e.dp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
+  return b;
+}
+
+StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
+  StepParts s;
+  s.compute = e.compute1 / efficiency;
+  const double m = e.micro_batches;
+  // Pipeline flush: (p-1)/(m·v) of the ideal time for (interleaved) 1F1B (Narayanan et al.
+  // 2021, Sec. 2.2).
+  s.bubble = s.compute * (par.pp - 1) / (m * par.vpp);
+  s.tp = e.tp_comm;
+  s.ep = e.ep_comm;
+  // Overlapped communication. Each kind hides behind its own phase of the compute: ring
+  // attention behind the attention it feeds; pipeline sends, in the interleaved schedule,
+  // behind the other chunks (Megatron-Core overlap_p2p_comm; in plain 1F1B they are on the
+  // critical path); the gradient reduce-scatter behind the last micro-batch's backward (2/3
+  // of its compute, or of each chunk's with interleaving) and the parameter all-gather behind
+  // the first one's forward (ZeRO-3: behind all compute). The compute hides each second
+  // once: what the windows hide together beyond it is exposed as well.
+  const double m_compute = s.compute / m;
+  const double chunks = std::min(static_cast<double>(par.vpp), m);
+  const bool interleaved = par.pp > 1 && par.vpp > 1;
+  const double pp_total = par.pp > 1 ? 2.0 * m * par.vpp * e.pp_send : 0.0;
+  const double comm[4] = {e.cp_comm_raw, interleaved ? pp_total : 0.0, e.dp_reduce, e.dp_gather};
+  const double window[4] = {e.attention_share * s.compute, s.compute, m_compute * 2.0 / 3.0 * chunks,
+                            par.zero_stage >= 3 ? s.compute : m_compute / 3.0 * chunks};
+  double exposed[4], hidden = 0;
+  for (int i = 0; i < 4; ++i) {
+    exposed[i] = std::max(comm[i] - window[i], 0.0);
+    hidden += comm[i] - exposed[i];
+  }
+  const double over = std::max(hidden - s.compute, 0.0);  // hidden twice: exposed, shared out
+  for (int i = 0; i < 4; ++i) {
+    if (hidden > 0) exposed[i] += over * (comm[i] - exposed[i]) / hidden;
+  }
+  s.cp = exposed[0];
+  s.pp = interleaved ? exposed[1] : pp_total;
+  // The last gradient bucket cannot overlap (Li et al. 2020): 5% of what was hidden.
+  s.dp_exposed =
+      exposed[2] + exposed[3] + kUnoverlappedDpFraction * (e.dp_reduce + e.dp_gather - exposed[2] - exposed[3]);
+  s.total = s.compute + s.bubble + s.tp + s.cp + s.ep + s.pp + s.dp_exposed;
+  return s;
+}
+
+TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const Eval& e, const Efficiency& eff) {
+  const TrainingJob& job = *p.job;
+  const GpuSpec& gpu = p.cluster->gpu;
+  TrainingEstimate out;
+  out.parallel = par;
+  out.memory_per_gpu = e.memory;
+  out.capacity_bytes = gpu.memory_bytes;
+  out.fits = e.fits;
+  out.dense_flops = p.dense_flops_per_token * job.tokens;
+  out.model_flops = p.model_flops_per_token * job.tokens;
+  out.hardware_flops = e.hw_flops_per_token * job.tokens;
+  out.steps = e.steps;
+  out.micro_batches_per_step = e.micro_batches;
+  out.global_batch_tokens = e.micro_batches * par.dp * par.micro_batch * job.sequence_length;
+  const StepParts s = Step(e, par, eff.point);
+  out.compute_seconds_per_step = s.compute;
+  out.bubble_seconds_per_step = s.bubble;
+  out.tp_comm_seconds_per_step = s.tp + s.cp + s.ep;
+  out.pp_comm_seconds_per_step = s.pp;
+  out.dp_comm_exposed_seconds_per_step = s.dp_exposed;
+  out.step_seconds = s.total;
+  out.goodput = job.goodput;
+  out.steady_duration_seconds = e.steps * s.total;
+  out.steady_duration_seconds_low = e.steps * Step(e, par, eff.high).total;
+  out.steady_duration_seconds_high = e.steps * Step(e, par, eff.low).total;
+  out.duration_seconds = out.steady_duration_seconds / job.goodput;
+  out.duration_seconds_low = out.steady_duration_seconds_low / job.goodput;
+  out.duration_seconds_high = out.steady_duration_seconds_high / job.goodput;
+  const double n = par.NumGpus();
+  out.gpu_hours = out.duration_seconds * n / units::kSecondsPerHour;
+  out.model_tflops_per_gpu = out.model_flops / (n * out.steady_duration_seconds) / units::kTera;
+  out.tokens_per_second = job.tokens / out.steady_duration_seconds;
+  const double dense_peak = p.peak_flops / (job.precision == Precision::kFp8 ? kFp8PeakUtilisation : 1.0);
+  out.mfu = out.model_tflops_per_gpu * units::kTera / dense_peak;
+  out.energy_kwh =
+      gpu.tdp_watts * n * (out.duration_seconds / units::kSecondsPerHour) * job.pue / units::kWattHoursPerKilowattHour;
+  out.bottleneck = e.fits ? BottleneckOf(e, s) : Bottleneck::kMemoryCapacity;
+  out.shape_inferred = p.shape_inferred;
+  out.fabric = p.fabric;
+  return out;
+}
+
+void Evaluate(const Prepared& p, const ParallelConfig& par, Eval* e) {
+  e->micro_batches = std::max(1.0, std::floor(p.global_sequences / (static_cast<double>(par.dp) * par.micro_batch)));
+  e->stages = SplitStages(p.shape.num_layers, par.pp, p.head_layer_equivalents);
+  MemoryFor(p, par, e);
+  TimeFor(p, par, e);
+}
+
+}  // namespace training_internal
+
+using training_internal::Eval;
+using training_internal::Evaluate;
+using training_internal::Materialize;
+using training_internal::Prepare;
+using training_internal::Prepared;
+using training_internal::Step;
+
+double LoraParameters(const ModelArchitecture& m, int rank) {
+  const double r = rank;
+  const double h = static_cast<double>(m.hidden_size);
+  const double kv = static_cast<double>(m.KvHeads() * m.HeadDim());
+  const double f = static_cast<double>(m.ffn_hidden_size);
+  // Each adapted matrix W (in x out) gains A (in x r) and B (r x out).
+  const double attention = r * (h + h) * 2.0 + r * (h + kv) * 2.0;  // Q, O and K, V
+  const double mlp = (m.gated_mlp ? 3.0 : 2.0) * r * (h + f);
+  const double experts = m.IsMoe() ? static_cast<double>(m.num_experts) : 1.0;
+  return static_cast<double>(m.num_layers) * (attention + experts * mlp);
+}
+
+double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int64_t micro_batch, int tp,
+                               bool sequence_parallel, Recompute recompute, bool flash_attention) {
+  const double s = static_cast<double>(seq);
+  const double sb = s * static_cast<double>(micro_batch);
+  const double sbh = sb * static_cast<double>(shape.hidden_size);
+  const double t = tp;
+  const bool sp = sequence_parallel && tp > 1;
+  if (recompute == Recompute::kFull) {
+    // Only each layer's input is kept: 2·s·b·h bytes, scattered over t with SP.
+    return sp ? 2.0 * sbh / t : 2.0 * sbh;
+  }
+  // Korthikanti et al. 2022, Sec. 4.1, term by term, for this model's attention and MLP
+  // (their 34·s·b·h is the GPT case: MHA, a 4h GELU MLP, dropout). Bytes, 16-bit values:
+  // two norm inputs 4sbh; attention: QKV input 2sbh, Q 2sbh, K and V 4·s·b·kv, the output
+  // (the projection's input) 2sbh; MLP: input 2sbh, then GELU: its input and output 4·s·b·f,
+  // or SwiGLU (Megatron's fused kernel keeps gate and up, 4sbf, and the product, 2sbf).
+  // Dropout masks (1 byte) after attention and MLP only for GELU-era models: Llama-style
+  // gated models train without dropout.
+  const double kv = sb * static_cast<double>(shape.KvHeads() * shape.HeadDim());
+  const double sbf = sb * static_cast<double>(shape.ffn_hidden_size);
+  const double experts = shape.IsMoe() ? static_cast<double>(shape.experts_per_token) : 1.0;
+  const double mlp = shape.gated_mlp ? 2.0 * sbh + 6.0 * sbf * experts : 2.0 * sbh + 4.0 * sbf * experts;
+  const double dropout = shape.gated_mlp ? 0.0 : 2.0 * sbh;
+  const double attention = 6.0 * sbh + 4.0 * kv;
+  const double norms = 4.0 * sbh;
+  // Selective recompute and FlashAttention both avoid storing the s x s attention scores
+  // (5·a·s²·b without either).
+  const bool keep_scores = recompute == Recompute::kNone && !flash_attention;
+  const double scores = keep_scores ? 5.0 * static_cast<double>(shape.num_attention_heads) * s * sb : 0.0;
+  if (tp == 1) return norms + dropout + attention + mlp + scores;
+  if (sp) return (norms + dropout + attention + mlp + scores) / t;
+  // Without sequence parallelism the norms, dropout masks and the inputs of the attention
+  // and MLP blocks (2sbh each) are replicated on every tensor-parallel rank.
+  return norms + dropout + 4.0 * sbh + (attention + mlp - 4.0 * sbh + scores) / t;
+}
+
+absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job, const ParallelConfig& parallel) {
+  ClusterSpec cluster;
+  // Memory does not depend on the GPU; a placeholder part satisfies validation.
+  cluster.gpu.name = "memory-only";
+  cluster.gpu.memory_bytes = 1e12;
+  cluster.gpu.memory_bandwidth_bytes_per_second = 1e12;
+  cluster.gpu.peak_flops_per_second.fill(1e15);
+  cluster.gpu.tdp_watts = 1;
+  cluster.gpu.interconnect_bandwidth_bytes_per_second = 1e11;
+  cluster.gpu.gpus_per_node = 8;
+  absl::StatusOr<Prepared> p = Prepare(job, cluster);
+  if (!p.ok()) return p.status();
+  CAPPLAN_RETURN_IF_ERROR(ValidateParallelConfig(parallel, p->shape));
+  Eval e;
+  Evaluate(*p, parallel, &e);
+  return e.memory;
+}
+
+absl::StatusOr<TrainingEstimate> EstimateTraining(const TrainingJob& job, const ClusterSpec& cluster,
+                                                  const ParallelConfig& parallel, const Efficiency& efficiency) {
+  absl::StatusOr<Prepared> p = Prepare(job, cluster);
+  if (!p.ok()) return p.status();
+  CAPPLAN_RETURN_IF_ERROR(ValidateParallelConfig(parallel, p->shape));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.point", efficiency.point, 0.01, 1.0));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.low", efficiency.low, 0.01, efficiency.point));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.high", efficiency.high, efficiency.point, 1.0));
+  const std::string problem = LayoutProblem(*p, parallel);
+  if (!problem.empty()) return FieldError("parallelism", problem);
+  Eval e;
+  Evaluate(*p, parallel, &e);
+  return Materialize(*p, parallel, e, efficiency);
+}
+
+}  // namespace capplan::core

@@ -1,0 +1,26 @@
+// Plan, Compare and Tco over one catalog version: the logic behind the planner's handlers,
+// kept apart from the gRPC wiring so it can be tested on its own. Each function converts
+// its request (InvalidArgument naming the field path; NotFound for unknown names), runs the
+// planner in core/, and fills the response; FailedPrecondition when nothing can run the
+// workload.
+#pragma once
+
+#include "absl/status/status.h"
+#include "capplan/v1/planner.pb.h"
+#include "core/catalog.h"
+#include "core/planner/query.h"
+#include "server/api/request_proto.h"
+
+namespace capplan::server {
+
+// API defaults, for callers and tests.
+inline constexpr int kDefaultMaxGpus = core::planner::kDefaultMaxGpus;
+inline constexpr int kDefaultTopK = core::planner::kDefaultTopK;
+
+absl::Status Plan(const core::CatalogView& catalog, const capplan::v1::PlanRequest& req,
+                  capplan::v1::PlanResponse* resp);
+absl::Status Compare(const core::CatalogView& catalog, const capplan::v1::CompareRequest& req,
+                     capplan::v1::CompareResponse* resp);
+absl::Status Tco(const core::CatalogView& catalog, const capplan::v1::TcoRequest& req, capplan::v1::TcoResponse* resp);
+
+}  // namespace capplan::server
