@@ -125,6 +125,11 @@ class CatalogView {
   // Sorted by provider, instance type, region.
   virtual const std::vector<InstanceRow>& Instances() const = 0;
   virtual const GpuRow* FindGpu(absl::string_view name) const = 0;
+  // Every GPU type, by name; a view that cannot list them answers none.
+  virtual const std::vector<GpuRow>& Gpus() const {
+    static const std::vector<GpuRow> kNone;
+    return kNone;
+  }
   virtual const ModelRow* FindModel(absl::string_view name) const = 0;
   virtual const FabricRow* FindFabric(absl::string_view name) const = 0;
   // Electricity price for a region; null when the catalog has none.

@@ -38,4 +38,15 @@ inline std::string Fixed(double value, int digits) {
   return std::string(p, end);
 }
 
+// A latency at its precision: under a second in milliseconds with three significant
+// figures ("0.100 ms", "25.0 ms", "250 ms"), else seconds with three decimals ("1.500 s"),
+// so that a 0.1 ms SLO does not print as "0.000 s".
+inline std::string Latency(double seconds) {
+  if (seconds > 0 && seconds < 1) {
+    const double ms = seconds * 1000;
+    return Fixed(ms, ms >= 100 ? 0 : ms >= 10 ? 1 : ms >= 1 ? 2 : 3) + " ms";
+  }
+  return Fixed(seconds, 3) + " s";
+}
+
 }  // namespace capplan::core

@@ -109,6 +109,13 @@ void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
     k->set_spot_allowed(v == "true");
     return absl::OkStatus();
   });
+  flags->Custom("allow_ethernet_clusters", "",
+                "plan single-GPU and other Ethernet-only VMs across instances (not sold as a cluster)", "false",
+                [k](const std::string& v) {
+                  if (v != "true" && v != "false") return absl::InvalidArgumentError("want true or false");
+                  k->set_allow_ethernet_clusters(v == "true");
+                  return absl::OkStatus();
+                });
   IntField(flags, "max_gpus", "largest fleet to consider, GPUs",
            "0: training up to 65,536 GPUs, saying when a limit binds; serving 64 per deployment", 0, kInt32Max,
            [k](int64_t n) { k->set_max_gpus(static_cast<int32_t>(n)); });
@@ -119,16 +126,13 @@ void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
 void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
   v1::PlanRequest* r = &p->request;
   flags->String("objective", "cheapest|fastest|deadline|budget",
-                "what to rank by; deadline: cheapest within --deadline_hours, "
-                "budget: fastest "
-                "within --budget_usd",
+                "what to rank by; deadline: cheapest within --deadline_hours, budget: fastest within "
+                "--budget_usd; a deadline or budget given holds for every objective",
                 &p->objective);
-  NumberField(flags, "deadline_hours", "HOURS", "training deadline with --objective=deadline", "", 0, false, 1e7,
+  NumberField(flags, "deadline_hours", "HOURS", "training deadline (default bound: 90 days)", "", 0, false, 1e7,
               [p](double d) { p->deadline_hours = d; });
-  NumberField(flags, "budget_usd", "USD",
-              "budget with --objective=budget (training: whole run; serving: "
-              "per month)",
-              "", 0, false, 1e15, [r](double d) { r->set_budget_usd(d); });
+  NumberField(flags, "budget_usd", "USD", "budget (training: whole run; serving: per month)", "", 0, false, 1e15,
+              [r](double d) { r->set_budget_usd(d); });
   AddConstraintFlags(flags, p);
   IntField(flags, "top_k", "options to return", "5", 1, 1000,
            [r](int64_t n) { r->set_top_k(static_cast<int32_t>(n)); });
@@ -239,6 +243,20 @@ void PrintOptionTable(const v1::PlanResponse& resp, bool serving) {
   if (serving) PrintSloWarnings(resp);
 }
 
+// Which rule picked the top option, and the cost-time frontier it sits on.
+void PrintFrontier(const v1::PlanResponse& resp, bool serving) {
+  if (!resp.selection_rule().empty()) std::cout << "\nchosen by: " << resp.selection_rule() << "\n";
+  if (resp.frontier_size() == 0) return;
+  std::cout << "cost-time frontier (" << resp.frontier_size() << " points, * chosen):\n";
+  for (const v1::FrontierPoint& f : resp.frontier()) {
+    std::cout << (f.chosen() ? "  * " : "    ") << f.candidate() << ": "
+              << (serving ? absl::StrCat("p99 e2e ", absl::StrFormat("%.3f", f.e2e_p99_seconds()), " s, ",
+                                         Usd(f.usd_per_month()), "/month")
+                          : absl::StrCat(Days(f.duration_seconds()), " days, ", Usd(f.total_cost_usd())))
+              << "\n";
+  }
+}
+
 // Prints up to `limit` of the rejected candidates (the server may send more
 // than asked).
 void PrintRejected(const v1::PlanResponse& resp, int limit) {
@@ -342,6 +360,7 @@ int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
   if (p.explain) {
     PrintExplanations(options, basic ? google::protobuf::RepeatedPtrField<std::string>() : resp->formulas());
   }
+  if (!basic) PrintFrontier(*resp, serving);
   if (!basic) PrintRejected(*resp, r.max_rejected() > 0 ? r.max_rejected() : 8);
   std::cout << "catalog version " << resp->catalog_version() << "\n";
   return 0;

@@ -17,7 +17,7 @@ absl::Status CheckPin(const Pin& p, const std::string& field) {
        {std::tuple<const char*, int64_t, int64_t>{"tensor_parallel", p.tensor_parallel, kMaxGpus},
         {"pipeline_parallel", p.pipeline_parallel, kMaxGpus},
         {"data_parallel", p.data_parallel, kMaxGpus},
-        {"zero_stage", p.zero_stage, 3},
+        {"zero_stage", p.zero_stage.value_or(0), 3},
         {"micro_batch_sequences", p.micro_batch_sequences, 4096},
         {"virtual_pipeline_stages", p.virtual_pipeline_stages, kMaxGpus},
         {"context_parallel", p.context_parallel, kMaxGpus},
@@ -101,13 +101,13 @@ absl::StatusOr<SearchOptions> PinnedSearch(const Pin& p, int gpus, const std::st
                                           c.dp > 0 ? absl::StrCat(c.dp) : "?", " x ", std::max(c.cp, 1),
                                           all ? " must equal" : " must divide", " the target's ", gpus, " GPUs"));
   }
-  if (p.zero_stage > 0) {
+  if (p.zero_stage.has_value()) {
     o.pin_zero = true;
-    c.zero_stage = static_cast<int>(p.zero_stage);
+    c.zero_stage = static_cast<int>(*p.zero_stage);
   }
-  if (p.recompute != Recompute::kNone) {
+  if (p.recompute.has_value()) {
     o.pin_recompute = true;
-    c.recompute = p.recompute;
+    c.recompute = *p.recompute;
   }
   return o;
 }
@@ -121,10 +121,16 @@ absl::Status ResolveTargets(const CatalogView& catalog, const std::vector<Compar
   for (size_t i = 0; i < targets.size(); ++i) {
     const std::string field = absl::StrCat("targets[", i, "]");
     CompareRow& row = rows->emplace_back();
+    CAPPLAN_RETURN_IF_ERROR(CheckPin(targets[i].pin, field + ".pinned_parallelism"));
     absl::StatusOr<Supply> s = TargetSupply(catalog, targets[i], as_of, field, &row.units);
+    if (!s.ok() && s.status().code() != absl::StatusCode::kInvalidArgument) {
+      // A target the catalog cannot price or does not have: answered on its row, so that
+      // the other targets are still compared.
+      row.infeasible_reason = std::string(s.status().message());
+      continue;
+    }
     if (!s.ok()) return s.status();
     row.supply = *s;
-    CAPPLAN_RETURN_IF_ERROR(CheckPin(targets[i].pin, field + ".pinned_parallelism"));
     CAPPLAN_RETURN_IF_ERROR(ResolveFabric(catalog, *row.supply.gpu, row.supply.instance, targets[i].fabric,
                                           field + ".fabric", &row.supply));
   }
@@ -148,6 +154,7 @@ absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catal
   TrainingEvaluator eval(catalog, job);
   for (size_t i = 0; i < rows.size(); ++i) {
     CompareRow& row = rows[i];
+    if (row.supply.gpu == nullptr) continue;  // its row says why
     const int gpus = row.units * row.supply.GpusPerUnit();
     TrainingPick pick;
     if (targets[i].pin.TrainingPinned()) {
@@ -176,6 +183,38 @@ absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catal
 
 namespace {
 
+// A replica whose KV cache gets under this share of GPU memory runs few sequences at once.
+constexpr double kMinKvShareOfMemory = 0.10;
+
+// The searched layout that carries the most requests per second on the target's GPUs (its
+// replicas filling them): the most throughput per dollar, as the target's price is fixed.
+// Layouts leaving under kMinKvShareOfMemory for the KV cache only when no roomier one fits.
+absl::StatusOr<ServingEstimate> BestLayout(const std::vector<ServingOption>& options, int gpus) {
+  absl::StatusOr<ServingEstimate> e =
+      absl::FailedPreconditionError(absl::StrCat("no tensor-parallel layout fits in ", gpus, " GPUs"));
+  auto roomy = [](const ServingEstimate& x) {
+    return x.memory.capacity_bytes <= 0 || x.memory.kv_budget_bytes >= kMinKvShareOfMemory * x.memory.capacity_bytes;
+  };
+  bool any_roomy = false;
+  for (const ServingOption& o : options)
+    any_roomy = any_roomy || (o.tp <= gpus && o.estimate.ok() && roomy(*o.estimate));
+  double best = -1;
+  for (const ServingOption& o : options) {
+    if (o.tp > gpus) continue;
+    if (!o.estimate.ok()) {
+      if (!e.ok()) e = o.estimate;
+      continue;
+    }
+    if (any_roomy && !roomy(*o.estimate)) continue;
+    const double capacity = o.estimate->requests_per_second_per_replica * static_cast<double>(gpus / o.tp);
+    if (capacity > best) {
+      best = capacity;
+      e = o.estimate;
+    }
+  }
+  return e;
+}
+
 // The target's serving estimate: a pinned batch, a pinned tensor-parallel degree, or the
 // best searched layout that fits its GPUs.
 absl::StatusOr<ServingEstimate> TargetServing(ServingEvaluator& eval, const ServingWorkload& w, const GpuRow& gpu,
@@ -188,12 +227,7 @@ absl::StatusOr<ServingEstimate> TargetServing(ServingEvaluator& eval, const Serv
   } else if (pin.tensor_parallel > 0) {
     e = EstimateServing(w, gpu.spec, static_cast<int>(pin.tensor_parallel), eff);
   } else {
-    e = absl::FailedPreconditionError(absl::StrCat("no tensor-parallel layout fits in ", gpus, " GPUs"));
-    for (const ServingOption& o : eval.Options(gpu)) {
-      if (o.tp > gpus) continue;
-      if (o.estimate.ok()) return o.estimate;
-      if (!e.ok()) e = o.estimate;
-    }
+    return BestLayout(eval.Options(gpu), gpus);
   }
   if (e.ok() && e->tp > gpus) {
     return absl::FailedPreconditionError(
@@ -211,6 +245,7 @@ absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalo
   ServingEvaluator eval(catalog, w);
   for (size_t i = 0; i < rows.size(); ++i) {
     CompareRow& row = rows[i];
+    if (row.supply.gpu == nullptr) continue;  // its row says why
     const int gpus = row.units * row.supply.GpusPerUnit();
     absl::StatusOr<ServingEstimate> e = TargetServing(eval, w, *row.supply.gpu, targets[i].pin, gpus);
     if (!e.ok()) {

@@ -17,11 +17,12 @@ namespace capplan::core::planner {
 
 inline constexpr int kMaxCompareTargets = 32;
 
-// A pinned layout: zero fields are searched.
+// A pinned layout: zero sizes are searched; an unset ZeRO stage or recompute policy is
+// searched, a set one (ZeRO-0, no recompute included) is pinned.
 struct Pin {
   int64_t tensor_parallel = 0, pipeline_parallel = 0, data_parallel = 0;
-  int64_t zero_stage = 0;
-  Recompute recompute = Recompute::kNone;
+  std::optional<int64_t> zero_stage;
+  std::optional<Recompute> recompute;
   bool sequence_parallel = false;
   int64_t micro_batch_sequences = 0;
   int64_t serving_batch_sequences = 0;
@@ -29,8 +30,8 @@ struct Pin {
 
   bool TrainingPinned() const {
     return tensor_parallel > 0 || pipeline_parallel > 0 || data_parallel > 0 || virtual_pipeline_stages > 0 ||
-           context_parallel > 0 || expert_parallel > 0 || zero_stage > 0 || micro_batch_sequences > 0 ||
-           recompute != Recompute::kNone;
+           context_parallel > 0 || expert_parallel > 0 || zero_stage.has_value() || micro_batch_sequences > 0 ||
+           recompute.has_value();
   }
 };
 

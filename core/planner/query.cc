@@ -50,6 +50,8 @@ absl::Status ValidatePlanQuery(const CatalogView& catalog, const PlanQuery& q) {
   }
   const Constraints& c = q.constraints;
   CAPPLAN_RETURN_IF_ERROR(CheckRange("constraints.max_gpus", int64_t{c.max_gpus}, 0, kMaxGpus));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("constraints.spot_interruption_fraction_per_month", c.spot_interruptions_per_month,
+                                     0, kMaxSpotInterruptionsPerMonth));
   CAPPLAN_RETURN_IF_ERROR(KnownGpus(catalog, c.allowed_gpus, "allowed_gpus"));
   CAPPLAN_RETURN_IF_ERROR(KnownGpus(catalog, c.excluded_gpus, "excluded_gpus"));
   if (c.owned_pools.size() > static_cast<size_t>(kMaxOwnedPools)) {

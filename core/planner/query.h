@@ -26,6 +26,13 @@ inline constexpr int kMaxFilterNames = 64;  // providers, regions, allowed or ex
 inline constexpr int kMaxOwnedPools = 64;
 inline constexpr double kMinDeadlineSeconds = 1;  // a positive deadline at least this long
 inline constexpr double kMinBudgetUsd = 0.01;     // a positive budget at least a cent
+inline constexpr double kMaxSpotInterruptionsPerMonth = 100;
+// A training run longer than this is one nobody starts: without a deadline from the caller,
+// every training objective is ranked among the runs that finish within it (and the answer
+// says so). 90 days is about the longest published pre-training run (Llama 3 405B: 54 days
+// of a 16k-GPU cluster in Dubey et al. 2024, Sec. 3.3.4); a caller sets deadline_seconds
+// for longer.
+inline constexpr double kDefaultTrainingBoundSeconds = 90 * 86400.0;
 
 enum class Objective { kCheapest, kFastest, kCheapestWithinDeadline, kFastestWithinBudget };
 
@@ -50,15 +57,23 @@ struct Constraints {
   int ServingMaxGpus() const { return max_gpus > 0 ? max_gpus : kDefaultMaxGpus; }
   int TrainingMaxGpus() const { return max_gpus > 0 ? max_gpus : kMaxGpus; }
   std::vector<OwnedPool> owned_pools;
+  // Offers whose network is not sold as a cluster (plain Ethernet VMs: no placement group,
+  // EFA, InfiniBand or RoCE) are planned one instance at a time unless the caller opts in.
+  bool allow_ethernet_clusters = false;
+  // Spot interruptions per instance per month for training on spot prices (0: the default
+  // band, core/planner/spot.h); at most kMaxSpotInterruptionsPerMonth.
+  double spot_interruptions_per_month = 0;
 
   bool GpuOk(absl::string_view gpu) const;
   bool InstanceOk(const InstanceRow& i) const;
 };
 
+// The objective ranks; the deadline and the budget, whenever given (> 0), are limits every
+// option meets whatever the objective.
 struct PlanQuery {
   Objective objective = Objective::kCheapest;
-  double deadline_seconds = 0;  // kCheapestWithinDeadline
-  double budget_usd = 0;        // kFastestWithinBudget: training per run, serving per month
+  double deadline_seconds = 0;  // training; required by kCheapestWithinDeadline
+  double budget_usd = 0;        // training per run, serving per month; required by kFastestWithinBudget
   int top_k = kDefaultTopK;
   int max_rejected = kDefaultMaxRejected;  // rejected candidates to describe; 0: none
   int64_t prices_as_of_unix_seconds = 0;   // resolved by the caller (0: now)
@@ -68,5 +83,10 @@ struct PlanQuery {
 // InvalidArgument naming the field (as the API spells it) and its range; NotFound for a
 // GPU name the catalog does not have.
 absl::Status ValidatePlanQuery(const CatalogView& catalog, const PlanQuery& q);
+
+// The longest a training option may take: the caller's deadline, else the default bound.
+inline double TrainingBoundSeconds(const PlanQuery& q) {
+  return q.deadline_seconds > 0 ? q.deadline_seconds : kDefaultTrainingBoundSeconds;
+}
 
 }  // namespace capplan::core::planner

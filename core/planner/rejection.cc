@@ -1,6 +1,7 @@
 #include "core/planner/rejection.h"
 
 #include <algorithm>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 
@@ -18,6 +19,24 @@ void KeepClosest(std::vector<Rejection>* rejected, size_t n) {
     rejected->resize(n);
   }
   std::stable_sort(rejected->begin(), rejected->end(), CloserThan);
+}
+
+void KeepClosestPerGpu(std::vector<Rejection>* rejected, size_t n, const std::vector<std::string>& option_gpus,
+                       std::vector<Rejection> fallback) {
+  std::stable_sort(rejected->begin(), rejected->end(), CloserThan);
+  std::set<std::string> named(option_gpus.begin(), option_gpus.end());
+  std::vector<Rejection> first, rest;  // each GPU type's closest line, then the others
+  for (Rejection& r : *rejected) {
+    const bool is_first = !r.gpu_name.empty() && named.insert(r.gpu_name).second;
+    (is_first ? first : rest).push_back(std::move(r));
+  }
+  for (Rejection& r : fallback) {
+    if (named.insert(r.gpu_name).second) first.push_back(std::move(r));
+  }
+  first.resize(std::min(first.size(), n));
+  for (size_t i = 0; i < rest.size() && first.size() < n; ++i) first.push_back(std::move(rest[i]));
+  std::stable_sort(first.begin(), first.end(), CloserThan);
+  *rejected = std::move(first);
 }
 
 absl::Status NothingFits(const std::vector<Rejection>& rejected) {

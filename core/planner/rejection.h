@@ -21,6 +21,8 @@ enum class RejectionReason {
   kSlo,           // misses a latency target even at batch 1
   kNoLayout,      // no parallel layout divides the model
   kInvalid,       // the workload cannot run there at all (the reason says why)
+  kNotClustered,  // single VMs whose network is not sold as a cluster: not planned multi-node
+  kNoOffer,       // a catalog GPU with no offer the query allows (price, provider, region, filter)
   kRankedLower,   // feasible; others rank above it (distance: its rank)
 };
 
@@ -29,6 +31,7 @@ struct Rejection {
   std::string reason;
   RejectionReason code = RejectionReason::kInvalid;
   double distance = 1;
+  std::string gpu_name;  // the GPU type the candidate is of ("" when not one)
 };
 
 // True when `a` is closer to working than `b`.
@@ -36,6 +39,12 @@ bool CloserThan(const Rejection& a, const Rejection& b);
 
 // Keeps the `n` closest, closest first.
 void KeepClosest(std::vector<Rejection>* rejected, size_t n);
+
+// Keeps the `n` closest, closest first, so that every GPU type of `accounted` that no
+// option uses keeps at least one line: its closest rejection, or `fallback`'s line for it
+// (a GPU type's best feasible candidate, ranked lower).
+void KeepClosestPerGpu(std::vector<Rejection>* rejected, size_t n, const std::vector<std::string>& option_gpus,
+                       std::vector<Rejection> fallback);
 
 // FailedPrecondition naming the closest miss (or saying nothing matched the constraints).
 absl::Status NothingFits(const std::vector<Rejection>& rejected);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/format.h"
+#include "core/planner/frontier.h"
 #include "core/planner/ranking.h"
 #include "core/units.h"
 #include "core/validate.h"
@@ -107,10 +108,11 @@ int64_t UnitsFor(const Supply& s, int64_t replicas, int tp) {
   return (replicas + replicas_per_unit - 1) / replicas_per_unit;
 }
 
-int64_t UnitsFor(const Supply& s, const ServingLayout& l) {
+int64_t UnitsFor(const Supply& s, const ServingLayout& l, bool may_cluster) {
   if (!l.disagg) return UnitsFor(s, l.estimate.replicas, l.estimate.tp);
   const DisaggregatedServing& d = *l.disagg;
   if (!GroupFits(s, d.prefill_tp) || !GroupFits(s, d.decode_tp)) return -1;
+  if (d.kv_over_network && !may_cluster) return -1;  // KV moves between instances: a cluster
   if (s.pool != nullptr) return d.total_gpus;
   const int per_unit = s.GpusPerUnit();
   // Pools paired inside nodes share instances; power-of-two groups that divide the
@@ -119,6 +121,22 @@ int64_t UnitsFor(const Supply& s, const ServingLayout& l) {
     return (d.total_gpus + per_unit - 1) / per_unit;
   }
   return UnitsFor(s, d.prefill_replicas, d.prefill_tp) + UnitsFor(s, d.decode_replicas, d.decode_tp);
+}
+
+// A replica whose KV cache gets under this share of GPU memory runs few sequences at once;
+// a wider tensor-parallel group, when one fits, spreads the weights and frees memory for it.
+constexpr double kMinKvShareOfMemory = 0.10;
+
+bool RoomyKv(const ServingLayout& l) {
+  const ServingMemory& m = l.estimate.memory;
+  return l.disagg || m.capacity_bytes <= 0 || m.kv_budget_bytes >= kMinKvShareOfMemory * m.capacity_bytes;
+}
+
+// Requests per second the units carry with replicas filling every instance (co-located).
+double FilledCapacity(const Supply& s, const ServingLayout& l, int64_t units) {
+  if (l.disagg) return l.estimate.requests_per_second_per_replica * static_cast<double>(l.estimate.replicas);
+  const int64_t gpus = units * (s.pool != nullptr ? 1 : s.GpusPerUnit());
+  return l.estimate.requests_per_second_per_replica * static_cast<double>(gpus / l.estimate.tp);
 }
 
 std::string TooManyGpus(const ServingLayout& l, int64_t allowed) {
@@ -167,14 +185,24 @@ const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregate
   return disagg_.emplace(key, std::move(layouts)).first->second;
 }
 
-ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployment kind) {
+ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployment kind, bool may_cluster) {
   ServingFit best;
   const absl::Status* first_error = nullptr;
   const ServingLayout* too_big = nullptr;  // the smallest layout over the limit
   int64_t too_big_units = 0;
-  double best_cost = 0;
+  double best_cost = 0, best_capacity = 0;
+  // Layouts leaving under kMinKvShareOfMemory for the KV cache only when no roomier one fits.
+  bool roomy = false;
+  if (kind == ServingDeployment::kColocated) {
+    for (const absl::StatusOr<ServingLayout>& l : Colocated(*s.gpu)) {
+      roomy = roomy || (l.ok() && RoomyKv(*l) && GroupFits(s, l->estimate.tp));
+    }
+  }
+  // The cheapest; at equal cost the most requests per second on what is billed (replicas
+  // fill the instances), then the lowest TPOT.
   auto consider = [&](const ServingLayout& l) {
-    const int64_t units = UnitsFor(s, l);
+    if (roomy && !RoomyKv(l)) return;
+    const int64_t units = UnitsFor(s, l, may_cluster);
     if (units < 0) return;
     if (units > max_units) {
       if (too_big == nullptr || units < too_big_units) {
@@ -184,11 +212,15 @@ ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployme
       return;
     }
     const double cost = static_cast<double>(units) * s.UsdPerUnitHour();
+    const double capacity = FilledCapacity(s, l, units);
     if (best.estimate == nullptr || cost < best_cost ||
-        (cost == best_cost && l.estimate.tpot_seconds < best.estimate->estimate.tpot_seconds)) {
+        (cost == best_cost &&
+         (capacity > best_capacity ||
+          (capacity == best_capacity && l.estimate.tpot_seconds < best.estimate->estimate.tpot_seconds)))) {
       best.estimate = &l;
       best.units = static_cast<int>(units);
       best_cost = cost;
+      best_capacity = capacity;
     }
   };
   if (kind == ServingDeployment::kColocated) {
@@ -232,17 +264,26 @@ struct Candidate {
   double usd_per_hour;
 };
 
+// A deployment over the monthly budget, formatted only if shown.
+struct OverBudget {
+  size_t supply;
+  int units;
+  ServingDeployment kind;
+  double usd_per_month;
+};
+
 // Every supply's cheapest co-located and cheapest disaggregated deployment within the
-// query's limits; a GPU type that fits nowhere is rejected with its closest miss.
+// query's limits; a GPU type that fits nowhere is rejected with its closest miss, and the
+// closest deployments over the budget (each GPU type's, and the closest overall).
 std::vector<Candidate> Collect(ServingEvaluator& eval, const PlanQuery& q, ServingPlan* plan) {
   std::vector<Candidate> cands;
   std::map<const GpuRow*, ServingFit> gpu_miss;  // by GPU type, its closest miss
   std::set<const GpuRow*> gpu_ok;
-  std::vector<Rejection> over_budget;
+  std::vector<OverBudget> over_budget;
   for (size_t si = 0; si < plan->supplies.size(); ++si) {
     const Supply& s = plan->supplies[si];
     for (ServingDeployment kind : {ServingDeployment::kColocated, ServingDeployment::kDisaggregated}) {
-      ServingFit fit = eval.Fit(s, s.units_max, kind);
+      ServingFit fit = eval.Fit(s, s.units_max, kind, MayCluster(s, q.constraints));
       if (fit.estimate == nullptr) {
         if (gpu_ok.count(s.gpu) > 0) continue;
         auto [it, inserted] = gpu_miss.try_emplace(s.gpu, fit);
@@ -255,23 +296,76 @@ std::vector<Candidate> Collect(ServingEvaluator& eval, const PlanQuery& q, Servi
       gpu_ok.insert(s.gpu);
       const double usd_per_hour = fit.units * s.UsdPerUnitHour();
       const double usd_per_month = usd_per_hour * units::kHoursPerMonth;
-      if (q.objective == Objective::kFastestWithinBudget && usd_per_month > q.budget_usd) {
-        if (over_budget.size() < static_cast<size_t>(q.max_rejected) / 2 + 1) {
-          over_budget.push_back({s.Label(fit.units),
-                                 absl::StrFormat("%s costs $%.0f per month, budget $%.0f", ServingDeploymentName(kind),
-                                                 usd_per_month, q.budget_usd),
-                                 RejectionReason::kOverBudget, usd_per_month / q.budget_usd});
-        }
+      if (q.budget_usd > 0 && usd_per_month > q.budget_usd) {
+        over_budget.push_back({si, fit.units, kind, usd_per_month});
         continue;
       }
       cands.push_back({si, fit.units, fit.estimate, usd_per_hour});
     }
   }
   for (const auto& [gpu, miss] : gpu_miss) {
-    if (gpu_ok.count(gpu) == 0) plan->rejected.push_back({gpu->spec.name, miss.reason, miss.code, miss.distance});
+    if (gpu_ok.count(gpu) == 0) {
+      plan->rejected.push_back({gpu->spec.name, miss.reason, miss.code, miss.distance, gpu->spec.name});
+    }
   }
-  for (Rejection& r : over_budget) plan->rejected.push_back(std::move(r));
+  std::sort(over_budget.begin(), over_budget.end(),
+            [](const OverBudget& a, const OverBudget& b) { return a.usd_per_month < b.usd_per_month; });
+  std::set<const GpuRow*> shown;
+  const size_t keep = static_cast<size_t>(q.max_rejected) / 2 + 1;
+  for (size_t i = 0; i < over_budget.size(); ++i) {
+    const OverBudget& o = over_budget[i];
+    const Supply& s = plan->supplies[o.supply];
+    if (!shown.insert(s.gpu).second && i >= keep) continue;
+    plan->rejected.push_back(
+        {s.Label(o.units),
+         absl::StrFormat("%s costs $%.0f per month, %.2fx the budget of $%.0f ($%.0f over)",
+                         ServingDeploymentName(o.kind), o.usd_per_month, o.usd_per_month / q.budget_usd, q.budget_usd,
+                         o.usd_per_month - q.budget_usd),
+         RejectionReason::kOverBudget, o.usd_per_month / q.budget_usd, s.gpu->spec.name});
+  }
   return cands;
+}
+
+// The layout as billed: co-located replicas fill every instance taken (the extra replicas
+// lower latency at the same load); what still idles is counted.
+ServingLayout Filled(const ServingWorkload& w, const Supply& s, const ServingLayout& l, int units, int* idle_gpus) {
+  const int64_t billed = int64_t{units} * (s.pool != nullptr ? 1 : s.GpusPerUnit());
+  ServingLayout out = l;
+  if (!l.disagg && l.estimate.replicas > 0) {
+    const int64_t replicas = billed / l.estimate.tp;
+    if (replicas > l.estimate.replicas) {
+      const double break_per_replica = l.slo_break_requests_per_second / static_cast<double>(l.estimate.replicas);
+      out.estimate.replicas = replicas;
+      out.estimate.total_gpus = replicas * l.estimate.tp;
+      out.latency = LatencyAt(l.service, w.requests_per_second / static_cast<double>(replicas));
+      out.slo_break_requests_per_second = break_per_replica * static_cast<double>(replicas);
+    }
+  }
+  *idle_gpus = static_cast<int>(std::max<int64_t>(0, billed - out.estimate.total_gpus));
+  return out;
+}
+
+// Which rule picked the top option, in words.
+std::string ServingRule(const PlanQuery& q) {
+  const bool by_latency = q.objective == Objective::kFastest || q.objective == Objective::kFastestWithinBudget;
+  std::string rule = by_latency ? "lowest TPOT (then cheapest)" : "cheapest per hour (then lowest TPOT)";
+  absl::StrAppend(&rule, " deployment meeting the SLOs at the offered load");
+  if (q.budget_usd > 0) absl::StrAppend(&rule, " within the budget of $", Fixed(q.budget_usd, 0), " per month");
+  return rule;
+}
+
+std::vector<FrontierPoint> ServingFrontier(const ServingWorkload& w, const ServingPlan& plan,
+                                           const std::vector<Candidate>& cands, const Candidate& best) {
+  std::vector<FrontierPoint> points;
+  points.reserve(cands.size());
+  for (const Candidate& c : cands) {
+    const Supply& s = plan.supplies[c.supply];
+    int idle = 0;
+    const ServingLayout l = Filled(w, s, *c.layout, c.units, &idle);
+    points.push_back({s.Label(c.units), s.gpu->spec.name, static_cast<int>(l.estimate.total_gpus),
+                      l.latency.e2e_p99_seconds, c.usd_per_hour * units::kHoursPerMonth, &c == &best});
+  }
+  return ParetoFrontier(std::move(points));
 }
 
 }  // namespace
@@ -286,9 +380,16 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
   }
   ServingPlan plan;
   plan.supplies = BuildSupplies(catalog, q, q.constraints.ServingMaxGpus());
+  plan.selection_rule = ServingRule(q);
   ServingEvaluator eval(catalog, w);
   std::vector<Candidate> cands = Collect(eval, q, &plan);
-  if (cands.empty()) return NothingFits(plan.rejected);
+  for (Rejection& r : UnofferedGpus(catalog, q, plan.supplies)) plan.rejected.push_back(std::move(r));
+  if (cands.empty()) {
+    KeepClosestPerGpu(&plan.rejected, static_cast<size_t>(q.max_rejected), {}, {});
+    const absl::Status st = NothingFits(plan.rejected);
+    if (q.budget_usd <= 0) return st;
+    return absl::FailedPreconditionError(absl::StrCat("no option meets ", ServingRule(q), "; ", st.message()));
+  }
 
   const bool by_latency = q.objective == Objective::kFastest || q.objective == Objective::kFastestWithinBudget;
   auto better = [by_latency](const Candidate& a, const Candidate& b) {
@@ -298,6 +399,17 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
     return ta < tb;
   };
   Ranker<Candidate, decltype(better)> ranker(&cands, better, q.top_k, q.max_rejected);
+  auto ranked_lower = [&](const Candidate& c, size_t rank) {
+    const Candidate& best = ranker.Best();
+    const Supply& s = plan.supplies[c.supply];
+    return Rejection{
+        s.Label(c.units),
+        absl::StrCat("ranked #", rank, ": ", ServingDeploymentName(c.layout->deployment), " $",
+                     Fixed(c.usd_per_hour, 2), "/h, TPOT ", Fixed(c.layout->estimate.tpot_seconds, 4),
+                     " s (best: ", ServingDeploymentName(best.layout->deployment), " $", Fixed(best.usd_per_hour, 2),
+                     "/h, TPOT ", Fixed(best.layout->estimate.tpot_seconds, 4), " s)"),
+        RejectionReason::kRankedLower, static_cast<double>(rank), s.gpu->spec.name};
+  };
   // Regions of one offer merge into one option; a co-located and a disaggregated deployment
   // on the same offer are two options.
   ranker.Walk(
@@ -310,8 +422,9 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
       },
       [&](const Candidate& c) {
         ServingChoice& o = plan.options.emplace_back();
-        const ServingLayout& l = *c.layout;
-        const GpuRow& gpu = *plan.supplies[c.supply].gpu;
+        const Supply& s = plan.supplies[c.supply];
+        const ServingLayout l = Filled(w, s, *c.layout, c.units, &o.idle_gpus);
+        const GpuRow& gpu = *s.gpu;
         o.supply = c.supply;
         o.estimate = l.estimate;
         o.deployment = l.deployment;
@@ -330,19 +443,22 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
       [&](size_t option, const Candidate& c) {
         plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
       },
-      [&](const Candidate& c, size_t rank) {
-        const Candidate& best = ranker.Best();
-        plan.rejected.push_back(
-            {plan.supplies[c.supply].Label(c.units),
-             absl::StrCat("ranked #", rank, ": ", ServingDeploymentName(c.layout->deployment), " $",
-                          Fixed(c.usd_per_hour, 2), "/h, TPOT ", Fixed(c.layout->estimate.tpot_seconds, 4),
-                          " s (best: ", ServingDeploymentName(best.layout->deployment), " $",
-                          Fixed(best.usd_per_hour, 2), "/h, TPOT ", Fixed(best.layout->estimate.tpot_seconds, 4),
-                          " s)"),
-             RejectionReason::kRankedLower, static_cast<double>(rank)});
-      },
+      [&](const Candidate& c, size_t rank) { plan.rejected.push_back(ranked_lower(c, rank)); },
       [](const Candidate& c) { return c.supply; });
-  KeepClosest(&plan.rejected, static_cast<size_t>(q.max_rejected));
+  std::vector<std::string> option_gpus;
+  for (const ServingChoice& o : plan.options) option_gpus.push_back(plan.supplies[o.supply].gpu->spec.name);
+  std::map<const GpuRow*, const Candidate*> gpu_best;
+  for (const Candidate& c : cands) {
+    const Candidate*& b = gpu_best[plan.supplies[c.supply].gpu];
+    if (b == nullptr || better(c, *b)) b = &c;
+  }
+  std::vector<Rejection> fallback;
+  for (const auto& [gpu, c] : gpu_best) {
+    fallback.push_back(ranked_lower(*c, 0));
+    fallback.back().reason = absl::StrCat("ranked lower: ", fallback.back().reason.substr(10));
+  }
+  KeepClosestPerGpu(&plan.rejected, static_cast<size_t>(q.max_rejected), option_gpus, std::move(fallback));
+  plan.frontier = ServingFrontier(w, plan, cands, ranker.Best());
   return plan;
 }
 

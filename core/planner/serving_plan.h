@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/catalog.h"
+#include "core/planner/frontier.h"
 #include "core/planner/query.h"
 #include "core/planner/rejection.h"
 #include "core/planner/serving_warnings.h"
@@ -58,9 +59,10 @@ class ServingEvaluator {
   const std::vector<absl::StatusOr<ServingLayout>>& Colocated(const GpuRow& gpu);
   // Each disaggregated pairing sized for the load on this supply's fabric, fewest GPUs first.
   const absl::StatusOr<std::vector<ServingLayout>>& Disaggregated(const Supply& s);
-  // The cheapest deployment of `kind` to carry the load on this supply within `max_units`;
-  // the reason for a miss is formatted only when nothing fits.
-  ServingFit Fit(const Supply& s, int max_units, ServingDeployment kind);
+  // The cheapest deployment of `kind` to carry the load on this supply within `max_units`
+  // (disaggregated pools apart on two instances only when `may_cluster`); the reason for a
+  // miss is formatted only when nothing fits.
+  ServingFit Fit(const Supply& s, int max_units, ServingDeployment kind, bool may_cluster = true);
 
  private:
   const CatalogView& catalog_;
@@ -91,12 +93,18 @@ struct ServingChoice {
   double usd_per_hour = 0;
   double offered_requests_per_second = 0;  // the load the option is priced at
   std::vector<std::string> same_offer_regions;
+  // GPUs billed but running nothing (co-located replicas fill every instance, so only a
+  // group that does not divide the instance, or disaggregated pools, leave any).
+  int idle_gpus = 0;
 };
 
 struct ServingPlan {
   std::vector<Supply> supplies;
   std::vector<ServingChoice> options;
   std::vector<Rejection> rejected;
+  // Cost per month against p99 end-to-end latency at the load; the top option marked.
+  std::vector<FrontierPoint> frontier;
+  std::string selection_rule;  // which rule picked the top option, in words
 };
 
 // The query's budget is per month. FailedPrecondition naming the closest miss when nothing

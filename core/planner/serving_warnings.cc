@@ -31,13 +31,13 @@ void AddLoadWarnings(const ServingWorkload& w, const ReplicaService& slow, int64
     x.slo_seconds = c.slo;
     const double per = c.metric == SloMetric::kTtftP99 ? SloBreakLoad(slow, c.slo, 0) : SloBreakLoad(slow, 0, c.slo);
     x.meets_slo_at_requests_per_second = per * n;
-    x.message = absl::StrCat("at the low efficiency, ", c.name, " ",
-                             at.saturated ? "grows without bound" : absl::StrCat(Fixed(c.high, 3), " s"),
-                             " misses the ", Fixed(c.slo, 3), " s SLO at ", Fixed(offered, 2), " req/s; ");
+    x.message =
+        absl::StrCat("at the low efficiency, ", c.name, " ", at.saturated ? "grows without bound" : Latency(c.high),
+                     " misses the ", Latency(c.slo), " SLO at ", Fixed(offered, 2), " req/s; ");
     if (per > 0) {
       absl::StrAppend(&x.message, "these ", replicas, " replicas meet it up to ", Fixed(per * n, 2), " req/s");
     } else {
-      absl::StrAppend(&x.message, "no load meets it (unqueued TTFT ", Fixed(slow.ttft_seconds, 3), " s)");
+      absl::StrAppend(&x.message, "no load meets it (unqueued TTFT ", Latency(slow.ttft_seconds), ")");
     }
   }
 }
@@ -49,8 +49,8 @@ void AddTpotWarning(const ServingWorkload& w, double tpot_high, int64_t batch, i
   x.high_seconds = tpot_high;
   x.slo_seconds = w.tpot_slo_seconds;
   x.meets_slo_at_batch_sequences = meets_batch;
-  x.message = absl::StrCat("at the pessimistic end, TPOT ", Fixed(tpot_high, 4), " s misses the ",
-                           Fixed(w.tpot_slo_seconds, 4), " s SLO at batch ", batch, "; ",
+  x.message = absl::StrCat("at the pessimistic end, TPOT ", Latency(tpot_high), " misses the ",
+                           Latency(w.tpot_slo_seconds), " SLO at batch ", batch, "; ",
                            meets_batch > 0 ? absl::StrCat("batch ", meets_batch, " meets it") : "no batch meets it");
 }
 

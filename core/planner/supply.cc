@@ -1,8 +1,10 @@
 #include "core/planner/supply.h"
 
 #include <algorithm>
+#include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace capplan::core::planner {
 
@@ -93,6 +95,64 @@ std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q
     Supply s{gpu, nullptr, nullptr, &p, std::min(p.gpu_count, max_gpus), {}, ""};
     // Checked by ValidatePlanQuery, so this cannot fail here.
     if (ResolveFabric(catalog, *gpu, nullptr, p.fabric, "fabric", &s).ok()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool ClusterFabric(const Fabric& f) {
+  switch (f.network) {
+    case NetworkKind::kEfa:
+    case NetworkKind::kInfiniband:
+    case NetworkKind::kRoce:
+      return true;
+    case NetworkKind::kEthernet:
+      return f.network_bytes_per_second_per_gpu >= kClusterEthernetBytesPerSecondPerGpu;
+    case NetworkKind::kNone:
+      break;
+  }
+  return false;
+}
+
+bool MayCluster(const Supply& s, const Constraints& c) {
+  if (s.instance == nullptr) return true;
+  if (s.fabric.network == NetworkKind::kNone) return false;
+  return ClusterFabric(s.fabric) || c.allow_ethernet_clusters;
+}
+
+std::string NotClusteredReason(const Supply& s) {
+  const double gbit_per_gpu = s.fabric.network_bytes_per_second_per_gpu * 8 / 1e9;
+  return absl::StrCat("not planned across instances: ", s.instance->instance_type, " is sold as a single VM on ",
+                      NetworkKindName(s.fabric.network), " (", absl::StrFormat("%.1f", gbit_per_gpu),
+                      " Gbit/s per GPU; no placement group, EFA, InfiniBand or RoCE)",
+                      s.fabric.network == NetworkKind::kNone ? ""
+                                                             : "; set constraints.allow_ethernet_clusters to plan "
+                                                               "it clustered anyway");
+}
+
+std::vector<Rejection> UnofferedGpus(const CatalogView& catalog, const PlanQuery& q,
+                                     const std::vector<Supply>& supplies) {
+  const Constraints& c = q.constraints;
+  std::set<absl::string_view> supplied, listed, allowed;
+  for (const Supply& s : supplies) supplied.insert(s.gpu->spec.name);
+  for (const InstanceRow& i : catalog.Instances()) {
+    listed.insert(i.gpu_name);
+    if (c.InstanceOk(i)) allowed.insert(i.gpu_name);
+  }
+  std::vector<Rejection> out;
+  for (const GpuRow& g : catalog.Gpus()) {
+    const std::string& name = g.spec.name;
+    if (supplied.count(name) > 0) continue;
+    std::string why;
+    if (!c.GpuOk(name)) {
+      why = "left out by constraints.allowed_gpus / excluded_gpus";
+    } else if (listed.count(name) == 0) {
+      why = "no offer in the catalog (owned GPUs: constraints.owned_pools)";
+    } else if (allowed.count(name) == 0) {
+      why = "no offer from the allowed providers and regions";
+    } else {
+      why = absl::StrCat("no ", PriceKindName(c.price_kind), " price at the prices' date");
+    }
+    out.push_back({name, why, RejectionReason::kNoOffer, 1, name});
   }
   return out;
 }

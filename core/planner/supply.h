@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "core/catalog.h"
 #include "core/planner/query.h"
+#include "core/planner/rejection.h"
 
 namespace capplan::core::planner {
 
@@ -48,6 +49,24 @@ std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q
 // Then the caller's override. NotFound naming `field` for an unknown fabric name.
 absl::Status ResolveFabric(const CatalogView& catalog, const GpuRow& gpu, const InstanceRow* instance,
                            const FabricOverride& override, absl::string_view field, Supply* out);
+
+// Ethernet fast enough to be sold as a cluster product: Google Cloud's A3 with
+// GPUDirect-TCPX, 4 x 200 Gbit/s GPU NICs over 8 GPUs (cloud.google.com/compute/docs/gpus/
+// gpudirect), i.e. 100 Gbit/s = 12.5 GB/s per GPU. Slower Ethernet is a VM's ordinary NIC.
+inline constexpr double kClusterEthernetBytesPerSecondPerGpu = 12.5e9;
+
+// Whether instances of this fabric are sold to be clustered: an RDMA network (EFA,
+// InfiniBand, RoCE) or cluster-class Ethernet. Owned pools are the caller's own cluster.
+bool ClusterFabric(const Fabric& f);
+// Whether a plan may span more than one unit of this supply.
+bool MayCluster(const Supply& s, const Constraints& c);
+// Why a supply is planned one instance at a time (for the answer).
+std::string NotClusteredReason(const Supply& s);
+
+// A line for each catalog GPU type no supply offers, saying why: the caller's GPU filter, no
+// offer at all, none from the allowed providers or regions, or none priced at the asked kind.
+std::vector<Rejection> UnofferedGpus(const CatalogView& catalog, const PlanQuery& q,
+                                     const std::vector<Supply>& supplies);
 
 // Options that differ only by region (same provider, instance, count, price kind and price)
 // are shown once; this is their common key (none for owned pools).

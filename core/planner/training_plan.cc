@@ -7,7 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/format.h"
+#include "core/planner/frontier.h"
 #include "core/planner/ranking.h"
+#include "core/planner/spot.h"
 #include "core/units.h"
 #include "core/validate.h"
 
@@ -34,7 +36,7 @@ TrainingPick TrainingEvaluator::Search(const Supply& supply, const SearchOptions
     pick.estimate = r->ranked.front();
   } else if (!r->rejected.empty()) {
     const core::LayoutRejection& miss = r->rejected.front();
-    pick.reason = DescribeRejection(miss, gpu.spec);
+    pick.reason = DescribeRejection(miss, gpu.spec, &job_);
     if (miss.reason == core::LayoutRejectReason::kMemory) {
       pick.code = RejectionReason::kMemory;
       pick.distance = miss.needed_bytes / miss.capacity_bytes;
@@ -86,27 +88,45 @@ struct Candidate {
   double duration, cost;
 };
 
-// Counts tried per supply: powers of two up to what it offers, and an owned pool's whole size.
-std::vector<int> UnitCounts(const Supply& s) {
+// Counts tried per supply: powers of two up to what it offers, and an owned pool's whole size;
+// one instance only of an offer not sold as a cluster (MayCluster).
+std::vector<int> UnitCounts(const Supply& s, bool clustered) {
   std::vector<int> units;
-  for (int u = 1; u <= s.units_max; u *= 2) units.push_back(u);
+  for (int u = 1; u <= s.units_max && (u == 1 || clustered); u *= 2) units.push_back(u);
   if (s.pool != nullptr && !units.empty() && units.back() != s.units_max) units.push_back(s.units_max);
   return units;
 }
 
-// A deadline or budget miss, formatted only if it is shown.
+// A run over the time bound or the budget, formatted only if it is shown.
 struct Miss {
   size_t supply;
   int units;
-  RejectionReason code;
-  double value, limit;
+  double duration, cost;
+  double Distance(const PlanQuery& q) const {
+    const double by_time = duration / TrainingBoundSeconds(q);
+    return std::max(by_time, q.budget_usd > 0 ? cost / q.budget_usd : 0.0);
+  }
 };
 
-Rejection Describe(const std::vector<Supply>& supplies, const Miss& m) {
-  Rejection r{supplies[m.supply].Label(m.units), "", m.code, m.value / m.limit};
-  r.reason = m.code == RejectionReason::kOverDeadline
-                 ? absl::StrFormat("takes %.1f days, deadline %.1f days", m.value / 86400, m.limit / 86400)
-                 : absl::StrFormat("costs $%.0f, budget $%.0f", m.value, m.limit);
+// Each limit the run breaks, and by how much.
+Rejection Describe(const std::vector<Supply>& supplies, const PlanQuery& q, const Miss& m) {
+  const double bound = TrainingBoundSeconds(q);
+  const bool late = m.duration > bound;
+  Rejection r{supplies[m.supply].Label(m.units), "",
+              late ? RejectionReason::kOverDeadline : RejectionReason::kOverBudget, m.Distance(q),
+              supplies[m.supply].gpu->spec.name};
+  if (late) {
+    r.reason = absl::StrFormat("takes %.1f days, %.2fx the %s of %.1f days", m.duration / 86400, m.duration / bound,
+                               q.deadline_seconds > 0 ? "deadline" : "default bound", bound / 86400);
+    if (q.deadline_seconds <= 0) absl::StrAppend(&r.reason, " (set deadline_seconds for a longer run)");
+  }
+  if (q.budget_usd > 0 && m.cost > q.budget_usd) {
+    absl::StrAppend(&r.reason, late ? "; " : "",
+                    absl::StrFormat("costs $%.0f, %.2fx the budget of $%.0f ($%.0f over)", m.cost,
+                                    m.cost / q.budget_usd, q.budget_usd, m.cost - q.budget_usd));
+  } else if (q.budget_usd > 0) {
+    absl::StrAppend(&r.reason, absl::StrFormat("; within the budget ($%.0f)", m.cost));
+  }
   return r;
 }
 
@@ -125,7 +145,7 @@ class CountScan {
  public:
   explicit CountScan(const PlanQuery& q)
       : by_time_(q.objective == Objective::kFastest || q.objective == Objective::kFastestWithinBudget),
-        deadline_(q.objective == Objective::kCheapestWithinDeadline ? q.deadline_seconds : 0) {}
+        deadline_(TrainingBoundSeconds(q)) {}
 
   // False once larger counts cannot help.
   bool Continue(const TrainingPick& pick) {
@@ -152,7 +172,7 @@ const ShapePicks& PicksFor(const Supply& s, const PlanQuery& q, TrainingEvaluato
       shapes->try_emplace(ShapeKey{s.gpu, s.fabric_name, s.GpusPerUnit(), s.units_max, s.pool != nullptr});
   if (inserted) {
     CountScan scan(q);
-    for (int u : UnitCounts(s)) {
+    for (int u : UnitCounts(s, MayCluster(s, q.constraints))) {
       const TrainingPick& pick = eval.Pick(s, u * s.GpusPerUnit());
       it->second.emplace_back(u, &pick);
       if (!scan.Continue(pick)) break;
@@ -161,16 +181,25 @@ const ShapePicks& PicksFor(const Supply& s, const PlanQuery& q, TrainingEvaluato
   return it->second;
 }
 
-// Every supply at every count it offers: feasible candidates, deadline or budget misses,
-// and for each GPU type that fits nowhere, its closest miss.
+// Every supply at every count it offers: feasible candidates, runs over the time bound or
+// the budget, for each GPU type that fits nowhere its closest miss, and for each instance
+// type not sold as a cluster why it was planned one instance at a time.
 void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, int max_gpus, TrainingEvaluator& eval,
              std::vector<Candidate>* cands, std::vector<Miss>* misses, std::vector<Rejection>* rejected) {
   std::map<const GpuRow*, const TrainingPick*> gpu_miss;  // GPU type -> its closest miss
   std::set<const GpuRow*> gpu_ok;
   std::map<ShapeKey, ShapePicks> shapes;
+  std::set<std::pair<absl::string_view, absl::string_view>> not_clustered;  // provider, instance type
+  const double bound = TrainingBoundSeconds(q);
   for (size_t si = 0; si < supplies.size(); ++si) {
     const Supply& s = supplies[si];
     const double usd_per_unit_hour = s.UsdPerUnitHour();
+    if (s.units_max > 1 && !MayCluster(s, q.constraints) &&
+        not_clustered.emplace(s.instance->provider, s.instance->instance_type).second) {
+      rejected->push_back(
+          {absl::StrCat(s.instance->provider, " ", s.instance->instance_type, " x2 or more (", s.gpu->spec.name, ")"),
+           NotClusteredReason(s), RejectionReason::kNotClustered, 1, s.gpu->spec.name});
+    }
     for (const auto& [u, pick] : PicksFor(s, q, eval, &shapes)) {
       if (!pick->ok) {
         const TrainingPick*& miss = gpu_miss[s.gpu];
@@ -181,12 +210,13 @@ void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, int max_gp
         continue;
       }
       gpu_ok.insert(s.gpu);
-      const double duration = pick->estimate.duration_seconds;
+      double duration = pick->estimate.duration_seconds;
+      if (s.price != nullptr && s.price->kind == PriceKind::kSpot) {
+        duration *= 1 + SpotTrainingOverhead(pick->estimate, u, q.constraints.spot_interruptions_per_month).fraction;
+      }
       const double cost = duration / units::kSecondsPerHour * u * usd_per_unit_hour;
-      if (q.objective == Objective::kCheapestWithinDeadline && duration > q.deadline_seconds) {
-        misses->push_back({si, u, RejectionReason::kOverDeadline, duration, q.deadline_seconds});
-      } else if (q.objective == Objective::kFastestWithinBudget && cost > q.budget_usd) {
-        misses->push_back({si, u, RejectionReason::kOverBudget, cost, q.budget_usd});
+      if (duration > bound || (q.budget_usd > 0 && cost > q.budget_usd)) {
+        misses->push_back({si, u, duration, cost});
       } else {
         cands->push_back({si, u, pick, duration, cost});
       }
@@ -195,7 +225,7 @@ void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, int max_gp
   for (const auto& [gpu, miss] : gpu_miss) {
     if (gpu_ok.count(gpu) > 0) continue;  // fits at some other count
     rejected->push_back({absl::StrCat(gpu->spec.name, " (every offer up to ", max_gpus, " GPUs)"), miss->reason,
-                         miss->code, miss->distance});
+                         miss->code, miss->distance, gpu->spec.name});
   }
 }
 
@@ -222,25 +252,94 @@ void NoteCeiling(const PlanQuery& q, int max_gpus, TrainingEvaluator& eval, Trai
 
 }  // namespace
 
+namespace {
+
+// A spot option's end-to-end figures with interruptions, restarts and checkpoints in.
+void AddSpotOverhead(const PlanQuery& q, const Candidate& c, TrainingChoice* o) {
+  const SpotOverhead spot = SpotTrainingOverhead(c.pick->estimate, c.units, q.constraints.spot_interruptions_per_month);
+  TrainingEstimate& e = o->estimate;
+  const double f = 1 + spot.fraction;
+  e.duration_seconds *= f;
+  e.duration_seconds_low *= f;
+  e.duration_seconds_high *= f;
+  e.goodput /= f;
+  e.energy_kwh *= f;
+  o->spot_note = spot.note;
+}
+
+// Which rule picked the top option, in words.
+std::string TrainingRule(const PlanQuery& q) {
+  const bool by_time = q.objective == Objective::kFastest || q.objective == Objective::kFastestWithinBudget;
+  std::string rule = by_time ? "fastest run (then cheapest)" : "cheapest run (then fastest)";
+  if (q.deadline_seconds > 0) {
+    absl::StrAppend(&rule, " finishing within the deadline of ", Fixed(q.deadline_seconds / 86400, 1), " days");
+  } else {
+    absl::StrAppend(&rule, " finishing within ", Fixed(kDefaultTrainingBoundSeconds / 86400, 0),
+                    " days (the default bound; set deadline_seconds to change it)");
+  }
+  if (q.budget_usd > 0) absl::StrAppend(&rule, " and the budget of $", Fixed(q.budget_usd, 0));
+  return rule;
+}
+
+// No option meets the limits: which cannot be met and by how much.
+absl::Status NoTrainingFits(const PlanQuery& q, const std::vector<Rejection>& rejected) {
+  const absl::Status st = NothingFits(rejected);
+  if (std::none_of(rejected.begin(), rejected.end(), [](const Rejection& r) {
+        return r.code == RejectionReason::kOverDeadline || r.code == RejectionReason::kOverBudget;
+      })) {
+    return st;
+  }
+  return absl::FailedPreconditionError(absl::StrCat("no option meets ", TrainingRule(q), "; ", st.message()));
+}
+
+std::vector<FrontierPoint> TrainingFrontier(const TrainingPlan& plan, const std::vector<Candidate>& cands,
+                                            const Candidate& best) {
+  std::vector<FrontierPoint> points;
+  points.reserve(cands.size());
+  for (const Candidate& c : cands) {
+    const Supply& s = plan.supplies[c.supply];
+    points.push_back({"", s.gpu->spec.name, c.units * s.GpusPerUnit(), c.duration, c.cost, &c == &best});
+  }
+  std::vector<FrontierPoint> front = ParetoFrontier(std::move(points));
+  for (FrontierPoint& p : front) {
+    for (const Candidate& c : cands) {  // label only the kept points
+      if (c.duration == p.seconds && c.cost == p.cost) {
+        p.candidate = plan.supplies[c.supply].Label(c.units);
+        break;
+      }
+    }
+  }
+  return front;
+}
+
+}  // namespace
+
 absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q) {
   CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
   TrainingPlan plan;
   const int max_gpus = q.constraints.TrainingMaxGpus();
   plan.supplies = BuildSupplies(catalog, q, max_gpus);
+  plan.selection_rule = TrainingRule(q);
   TrainingEvaluator eval(catalog, job);
   std::vector<Candidate> cands;
   std::vector<Miss> misses;
   Collect(plan.supplies, q, max_gpus, eval, &cands, &misses, &plan.rejected);
+  for (Rejection& r : UnofferedGpus(catalog, q, plan.supplies)) plan.rejected.push_back(std::move(r));
   // Only the closest misses are formatted, at most half the rejections shown, so that the
-  // reasons whole GPU types cannot work still show.
+  // reasons whole GPU types cannot work still show; and each GPU type's closest miss.
   const size_t keep = std::max<size_t>(static_cast<size_t>(q.max_rejected) / 2, 1);
-  if (misses.size() > keep) {
-    std::nth_element(misses.begin(), misses.begin() + static_cast<std::ptrdiff_t>(keep), misses.end(),
-                     [](const Miss& a, const Miss& b) { return a.value / a.limit < b.value / b.limit; });
-    misses.resize(keep);
+  auto closer = [&q](const Miss& a, const Miss& b) { return a.Distance(q) < b.Distance(q); };
+  std::sort(misses.begin(), misses.end(), closer);
+  std::set<const GpuRow*> gpu_shown;
+  for (size_t i = 0; i < misses.size(); ++i) {
+    if (gpu_shown.insert(plan.supplies[misses[i].supply].gpu).second || i < keep) {
+      plan.rejected.push_back(Describe(plan.supplies, q, misses[i]));
+    }
   }
-  for (const Miss& m : misses) plan.rejected.push_back(Describe(plan.supplies, m));
-  if (cands.empty()) return NothingFits(plan.rejected);
+  if (cands.empty()) {
+    KeepClosestPerGpu(&plan.rejected, static_cast<size_t>(q.max_rejected), {}, {});
+    return NoTrainingFits(q, plan.rejected);
+  }
 
   const bool by_time = q.objective == Objective::kFastest || q.objective == Objective::kFastestWithinBudget;
   auto better = [by_time](const Candidate& a, const Candidate& b) {
@@ -249,6 +348,15 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
     return (by_time ? a.cost : a.duration) < (by_time ? b.cost : b.duration);
   };
   Ranker<Candidate, decltype(better)> ranker(&cands, better, q.top_k, q.max_rejected);
+  std::map<const GpuRow*, size_t> gpu_rank;  // each GPU type's best rank
+  auto ranked_lower = [&](const Candidate& c, size_t rank) {
+    const Candidate& best = ranker.Best();
+    const Supply& s = plan.supplies[c.supply];
+    return Rejection{s.Label(c.units),
+                     absl::StrCat("ranked #", rank, ": ", Fixed(c.duration / 86400, 1), " days, $", Fixed(c.cost, 0),
+                                  " (best: ", Fixed(best.duration / 86400, 1), " days, $", Fixed(best.cost, 0), ")"),
+                     RejectionReason::kRankedLower, static_cast<double>(rank), s.gpu->spec.name};
+  };
   ranker.Walk([&](const Candidate& c) { return SameOfferKey(plan.supplies[c.supply], c.units); },
               [&](const Candidate& c) {
                 TrainingChoice& o = plan.options.emplace_back();
@@ -257,21 +365,27 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
                 o.estimate = c.pick->estimate;
                 o.efficiency = eval.EfficiencyFor(*plan.supplies[c.supply].gpu);
                 o.cost_usd = c.cost;
+                if (c.duration != o.estimate.duration_seconds) AddSpotOverhead(q, c, &o);
                 return plan.options.size() - 1;
               },
               [&](size_t option, const Candidate& c) {
                 plan.options[option].same_offer_regions.push_back(plan.supplies[c.supply].instance->region);
               },
-              [&](const Candidate& c, size_t rank) {
-                const Candidate& best = ranker.Best();
-                plan.rejected.push_back(
-                    {plan.supplies[c.supply].Label(c.units),
-                     absl::StrCat("ranked #", rank, ": ", Fixed(c.duration / 86400, 1), " days, $", Fixed(c.cost, 0),
-                                  " (best: ", Fixed(best.duration / 86400, 1), " days, $", Fixed(best.cost, 0), ")"),
-                     RejectionReason::kRankedLower, static_cast<double>(rank)});
-              },
+              [&](const Candidate& c, size_t rank) { plan.rejected.push_back(ranked_lower(c, rank)); },
               [&](const Candidate& c) { return c.supply; });
-  KeepClosest(&plan.rejected, static_cast<size_t>(q.max_rejected));
+  std::vector<std::string> option_gpus;
+  for (const TrainingChoice& o : plan.options) option_gpus.push_back(plan.supplies[o.supply].gpu->spec.name);
+  // Each GPU type's best candidate, for types no line names yet (found in one pass).
+  std::map<const GpuRow*, const Candidate*> gpu_best;
+  for (const Candidate& c : cands) {
+    const Candidate*& b = gpu_best[plan.supplies[c.supply].gpu];
+    if (b == nullptr || better(c, *b)) b = &c;
+  }
+  std::vector<Rejection> fallback;
+  for (const auto& [gpu, c] : gpu_best) fallback.push_back(ranked_lower(*c, 0));
+  for (Rejection& r : fallback) r.reason = absl::StrCat("ranked lower: ", r.reason.substr(r.reason.find(':') + 2));
+  KeepClosestPerGpu(&plan.rejected, static_cast<size_t>(q.max_rejected), option_gpus, std::move(fallback));
+  plan.frontier = TrainingFrontier(plan, cands, ranker.Best());
   if (!plan.options.empty()) NoteCeiling(q, max_gpus, eval, &plan);
   return plan;
 }

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/catalog.h"
+#include "core/planner/frontier.h"
 #include "core/planner/query.h"
 #include "core/planner/rejection.h"
 #include "core/planner/supply.h"
@@ -62,15 +63,22 @@ struct TrainingChoice {
   // Set when the option sits at a GPU ceiling (the caller's max_gpus or the API's limit):
   // the ceiling and what the next size would give.
   std::string ceiling_note;
+  // Set for spot prices: the interruption rate, checkpoint interval and restart overhead
+  // priced into the duration and cost (core/planner/spot.h).
+  std::string spot_note;
 };
 
 struct TrainingPlan {
   std::vector<Supply> supplies;
   std::vector<TrainingChoice> options;  // best first, at most top_k
   std::vector<Rejection> rejected;      // closest first, at most max_rejected
+  // Cost against end-to-end time over every candidate within the limits; the top option marked.
+  std::vector<FrontierPoint> frontier;
+  std::string selection_rule;  // which rule picked the top option, in words
 };
 
-// FailedPrecondition naming the closest miss when nothing fits.
+// FailedPrecondition naming the closest miss, and the limit it breaks by how much, when
+// nothing fits. Without a deadline, options finish within kDefaultTrainingBoundSeconds.
 absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q);
 
 }  // namespace capplan::core::planner

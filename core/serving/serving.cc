@@ -362,12 +362,11 @@ absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w,
   if (!MeetsSlo(w, one)) {
     std::string what;
     if (w.ttft_slo_seconds > 0 && one.ttft > w.ttft_slo_seconds) {
-      what = absl::StrCat("time to first token ", Fixed(one.ttft, 3), " s > SLO ", Fixed(w.ttft_slo_seconds, 3), " s");
+      what = absl::StrCat("time to first token ", Latency(one.ttft), " > SLO ", Latency(w.ttft_slo_seconds));
     } else if (w.tpot_slo_seconds > 0 && one.tpot > w.tpot_slo_seconds) {
-      what =
-          absl::StrCat("time per output token ", Fixed(one.tpot, 4), " s > SLO ", Fixed(w.tpot_slo_seconds, 4), " s");
+      what = absl::StrCat("time per output token ", Latency(one.tpot), " > SLO ", Latency(w.tpot_slo_seconds));
     } else {
-      what = absl::StrCat("end-to-end ", Fixed(one.e2e, 2), " s > SLO ", Fixed(w.e2e_slo_seconds, 2), " s");
+      what = absl::StrCat("end-to-end ", Latency(one.e2e), " > SLO ", Latency(w.e2e_slo_seconds));
     }
     return absl::FailedPreconditionError(
         absl::StrCat(gpu.name, " at tp=", tp, " misses the SLO even at batch 1: ", what));

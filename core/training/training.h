@@ -217,6 +217,7 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
 
 // Why this configuration: the choices and what they buy, for people reading a plan.
 std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu);
-std::string DescribeRejection(const LayoutRejection& r, const GpuSpec& gpu);
+// `job`, when given, leaves out levers it already pulls (LoRA for a LoRA or QLoRA run).
+std::string DescribeRejection(const LayoutRejection& r, const GpuSpec& gpu, const TrainingJob* job = nullptr);
 
 }  // namespace capplan::core

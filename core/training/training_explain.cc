@@ -62,14 +62,19 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
   return why;
 }
 
-std::string DescribeRejection(const LayoutRejection& r, const GpuSpec& gpu) {
+std::string DescribeRejection(const LayoutRejection& r, const GpuSpec& gpu, const TrainingJob* job) {
   const int n = r.parallel.NumGpus();
   if (r.reason == LayoutRejectReason::kMemory) {
-    // What would cut the need: the levers this layout has not pulled yet.
+    // What would cut the need: the levers this layout and this job have not pulled yet.
     std::string levers = "more GPUs (more pipeline or tensor parallel)";
     if (r.parallel.zero_stage < 3) absl::StrAppend(&levers, ", ZeRO-3");
     if (r.parallel.recompute != Recompute::kFull) absl::StrAppend(&levers, ", full recompute");
-    absl::StrAppend(&levers, ", 8-bit optimizer state, LoRA/QLoRA");
+    const TrainingMethod method = job != nullptr ? job->method : TrainingMethod::kFull;
+    if (method == TrainingMethod::kFull && (job == nullptr || job->optimizer == Optimizer::kAdamW)) {
+      absl::StrAppend(&levers, ", 8-bit optimizer state");
+    }
+    if (method == TrainingMethod::kFull) absl::StrAppend(&levers, ", LoRA/QLoRA");
+    if (method == TrainingMethod::kLora) absl::StrAppend(&levers, ", QLoRA (4-bit base weights)");
     return absl::StrFormat("%d x %s (%s): needs %.1f GiB per GPU, %s has %.1f GiB; would fit with %s", n, gpu.name,
                            Layout(r.parallel), r.needed_bytes / units::kGiB, gpu.name, r.capacity_bytes / units::kGiB,
                            levers);

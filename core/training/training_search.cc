@@ -28,6 +28,11 @@ namespace {
 // 3 turns it on for the 128k-token stage); shorter ones are not split.
 constexpr int64_t kMinSequenceForContextParallel = 16384;
 
+// A pipeline idle for more than half of its compute is a layout nobody runs when a larger
+// batch or another split avoids it: such layouts rank after every other (Narayanan et al.
+// 2021, Sec. 2.2: the flush costs (p-1)/(m·v) of the ideal step).
+constexpr double kMaxBubbleFraction = 0.5;
+
 // One batch size's search: candidate GPU counts, the layouts of each, the best few kept
 // sorted and the closest misses noted.
 class LayoutSearch {
@@ -35,6 +40,7 @@ class LayoutSearch {
     ParallelConfig par;
     double duration;
     double gpu_hours;
+    bool high_bubble;  // idle more than kMaxBubbleFraction of compute
   };
   struct LessBy {
     const LayoutSearch* search;
@@ -58,10 +64,10 @@ class LayoutSearch {
   // The best objective value found (duration, or GPU-hours under a deadline); +inf if none.
   double BestKey() const {
     if (feasible_.empty()) return INFINITY;
-    const Candidate& best =
-        bounded_ ? feasible_.front() : *std::min_element(feasible_.begin(), feasible_.end(), Less());
-    return Key(best);
+    return Key(Best());
   }
+  // Whether even the best layout idles more than kMaxBubbleFraction in its pipeline.
+  bool BestHighBubble() const { return !feasible_.empty() && Best().high_bubble; }
 
   SearchResult Run() {
     for (int n : Counts()) Splits(n);
@@ -143,7 +149,12 @@ class LayoutSearch {
     misses_.push_back(r);
   }
 
+  const Candidate& Best() const {
+    return bounded_ ? feasible_.front() : *std::min_element(feasible_.begin(), feasible_.end(), Less());
+  }
+
   bool Better(const Candidate& a, const Candidate& b) const {
+    if (a.high_bubble != b.high_bubble) return b.high_bubble;
     const double ka = Key(a), kb = Key(b);
     if (ka != kb) return ka < kb;
     const ParallelConfig &x = a.par, &y = b.par;
@@ -224,8 +235,10 @@ class LayoutSearch {
         break;  // larger micro-batches need more memory
       }
       any_fit = true;
-      Candidate c{par, 0, 0};
-      c.duration = eval_.steps * Step(eval_, par, efficiency_.point).total / job_.goodput;
+      Candidate c{par, 0, 0, false};
+      const training_internal::StepParts step = Step(eval_, par, efficiency_.point);
+      c.high_bubble = step.bubble > kMaxBubbleFraction * step.compute;
+      c.duration = eval_.steps * step.total / job_.goodput;
       c.gpu_hours = c.duration * n / units::kSecondsPerHour;
       if (deadline_ && c.duration > options_.deadline_seconds) {
         NoteMiss({par, LayoutRejectReason::kDeadline, 0, 0, c.duration, options_.deadline_seconds});
@@ -293,27 +306,39 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
   CAPPLAN_RETURN_IF_ERROR(CheckRange("deadline_seconds", options.deadline_seconds, 0.0, 1e10));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("top_k", static_cast<int64_t>(options.top_k), 1, 1000));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.point", efficiency.point, 0.01, 1.0));
-  // One search per batch size; the smallest batch within 5% of the best one's objective.
-  std::vector<std::pair<double, SearchResult>> per_batch;
+  // One search per batch size; the smallest batch within 5% of the best one's objective,
+  // among the batches whose best layout keeps the pipeline bubble at most half of compute
+  // when any does (a larger batch has more micro-batches to fill the pipeline).
+  struct BatchResult {
+    double key;
+    bool high_bubble;
+    SearchResult r;
+  };
+  std::vector<BatchResult> per_batch;
   int64_t evaluated = 0;
   double best = INFINITY;
+  bool any_low_bubble = false;
   for (double b : BatchCandidates(job)) {
     Prepared p = *prepared;
     SetGlobalBatch(&p, b);
     LayoutSearch search(p, efficiency, options);
     SearchResult r = search.Run();
     evaluated += r.configurations_evaluated;
-    best = std::min(best, search.BestKey());
-    per_batch.emplace_back(search.BestKey(), std::move(r));
+    const bool low = std::isfinite(search.BestKey()) && !search.BestHighBubble();
+    if (low && !any_low_bubble) best = INFINITY;  // the first low-bubble batch resets the bar
+    any_low_bubble = any_low_bubble || low;
+    if (low || !any_low_bubble) best = std::min(best, search.BestKey());
+    per_batch.push_back({search.BestKey(), search.BestHighBubble(), std::move(r)});
   }
-  for (auto& [key, r] : per_batch) {
+  for (auto& [key, high_bubble, r] : per_batch) {
+    if (any_low_bubble && high_bubble) continue;
     if (std::isfinite(best) && key <= best * (1.0 + kBatchSpeedupWorthIt)) {
       r.configurations_evaluated = evaluated;
       return std::move(r);
     }
   }
   // Nothing fits at any batch: the largest batch's misses (fewest batch-limited layouts).
-  SearchResult r = std::move(per_batch.back().second);
+  SearchResult r = std::move(per_batch.back().r);
   r.configurations_evaluated = evaluated;
   return r;
 }

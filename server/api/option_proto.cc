@@ -60,6 +60,10 @@ v1::RejectionReason RejectionReasonToProto(planner::RejectionReason r) {
       return v1::REJECTION_REASON_NO_LAYOUT;
     case planner::RejectionReason::kInvalid:
       return v1::REJECTION_REASON_INVALID;
+    case planner::RejectionReason::kNotClustered:
+      return v1::REJECTION_REASON_NOT_CLUSTERED;
+    case planner::RejectionReason::kNoOffer:
+      return v1::REJECTION_REASON_NO_OFFER;
   }
   return v1::REJECTION_REASON_UNSPECIFIED;
 }
@@ -189,6 +193,11 @@ void FillTrainingOption(int64_t catalog_version, const planner::Supply& s, const
                   s.fabric_name.empty() ? "" : "; fabric " + s.fabric_name,
                   e.shape_inferred ? "; model shape inferred from its parameter count" : "");
   if (!c.ceiling_note.empty()) absl::StrAppend(x, "; ", c.ceiling_note);
+  if (!c.spot_note.empty()) {
+    absl::StrAppend(x, "; ", c.spot_note);
+    v1::Provenance* prov = o->mutable_provenance();
+    prov->set_price_note(absl::StrCat(c.spot_note, ". ", prov->price_note()));
+  }
   AppendRegions(c.same_offer_regions, x);
 }
 
@@ -295,6 +304,7 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
   o->set_usd_per_million_output_tokens(
       core::CostPerMillionTokens(c.usd_per_hour, rps * static_cast<double>(w.output_tokens)));
   o->set_replicas(static_cast<int>(e.replicas));
+  o->set_idle_gpu_count(c.idle_gpus);
   o->set_energy_kwh(s.gpu->spec.tdp_watts * gpus * units::kHoursPerMonth * core::kDefaultPue /
                     units::kWattHoursPerKilowattHour);
   o->set_bottleneck(BottleneckToProto(e.bottleneck));
@@ -314,6 +324,7 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
                                       : core::PessimisticEndAssumptions(w, s.gpu->spec, e.tp, !w.batch_arrives_at_once);
   if (!pessimistic.empty()) absl::StrAppend(x, "; the high latency end also assumes ", pessimistic);
   ExplainServingQueue(c, x);
+  if (c.idle_gpus > 0) absl::StrAppend(x, "; ", c.idle_gpus, " of the ", gpus, " GPUs billed run nothing");
   AppendRegions(c.same_offer_regions, x);
 }
 
@@ -324,6 +335,24 @@ void RejectionsToProto(const std::vector<planner::Rejection>& rejected, v1::Plan
     out->set_reason(r.reason);
     out->set_reason_code(RejectionReasonToProto(r.code));
     out->set_distance(r.distance);
+    out->set_gpu_name(r.gpu_name);
+  }
+}
+
+void FrontierToProto(const std::vector<planner::FrontierPoint>& frontier, bool training, v1::PlanResponse* resp) {
+  for (const planner::FrontierPoint& p : frontier) {
+    v1::FrontierPoint* out = resp->add_frontier();
+    out->set_candidate(p.candidate);
+    out->set_gpu_name(p.gpu_name);
+    out->set_gpu_count(p.gpus);
+    if (training) {
+      out->set_duration_seconds(p.seconds);
+      out->set_total_cost_usd(p.cost);
+    } else {
+      out->set_e2e_p99_seconds(p.seconds);
+      out->set_usd_per_month(p.cost);
+    }
+    out->set_chosen(p.chosen);
   }
 }
 

@@ -26,5 +26,8 @@ void FillTrainingOption(int64_t catalog_version, const core::planner::Supply& s,
 void FillServingOption(int64_t catalog_version, const core::planner::Supply& s, const core::planner::ServingChoice& c,
                        const core::ServingWorkload& w, capplan::v1::PlanOption* o);
 void RejectionsToProto(const std::vector<core::planner::Rejection>& rejected, capplan::v1::PlanResponse* resp);
+// training: duration and cost per run; serving: p99 end to end and cost per month.
+void FrontierToProto(const std::vector<core::planner::FrontierPoint>& frontier, bool training,
+                     capplan::v1::PlanResponse* resp);
 
 }  // namespace capplan::server

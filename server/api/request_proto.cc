@@ -278,6 +278,8 @@ absl::StatusOr<planner::PlanQuery> PlanQueryFrom(const core::CatalogView& catalo
   q.constraints.allowed_gpus.insert(c.allowed_gpus().begin(), c.allowed_gpus().end());
   q.constraints.excluded_gpus.insert(c.excluded_gpus().begin(), c.excluded_gpus().end());
   q.constraints.spot_allowed = c.spot_allowed();
+  q.constraints.allow_ethernet_clusters = c.allow_ethernet_clusters();
+  q.constraints.spot_interruptions_per_month = c.spot_interruption_fraction_per_month();
   if (c.price_kind() != v1::PRICE_KIND_UNSPECIFIED) {
     absl::StatusOr<core::PriceKind> kind = PriceKindFromProto(c.price_kind(), "constraints.price_kind");
     if (!kind.ok()) return kind.status();
@@ -308,10 +310,19 @@ absl::StatusOr<std::vector<planner::CompareTarget>> CompareTargetsFrom(const cor
     c.region = t.region();
     c.count = t.count();
     const v1::Parallelism& p = t.pinned_parallelism();
-    c.pin = {
-        p.tensor_parallel(),          p.pipeline_parallel(), p.data_parallel(),         p.zero_stage(),
-        RecomputeFrom(p.recompute()), p.sequence_parallel(), p.micro_batch_sequences(), p.serving_batch_sequences(),
-        p.virtual_pipeline_stages(),  p.context_parallel(),  p.expert_parallel()};
+    c.pin.tensor_parallel = p.tensor_parallel();
+    c.pin.pipeline_parallel = p.pipeline_parallel();
+    c.pin.data_parallel = p.data_parallel();
+    // Unset: searched. A set zero_stage (0 included) or an explicit RECOMPUTE_NONE pins it;
+    // callers written before zero_stage had presence never sent 0, so their meaning holds.
+    if (p.has_zero_stage()) c.pin.zero_stage = p.zero_stage();
+    if (p.recompute() != v1::RECOMPUTE_UNSPECIFIED) c.pin.recompute = RecomputeFrom(p.recompute());
+    c.pin.sequence_parallel = p.sequence_parallel();
+    c.pin.micro_batch_sequences = p.micro_batch_sequences();
+    c.pin.serving_batch_sequences = p.serving_batch_sequences();
+    c.pin.virtual_pipeline_stages = p.virtual_pipeline_stages();
+    c.pin.context_parallel = p.context_parallel();
+    c.pin.expert_parallel = p.expert_parallel();
     absl::StatusOr<core::FabricOverride> fabric = FabricOverrideFrom(catalog, t.fabric(), field + ".fabric");
     if (!fabric.ok()) return fabric.status();
     c.fabric = *std::move(fabric);

@@ -41,6 +41,8 @@ absl::Status PlanTraining(const core::CatalogView& catalog, const v1::PlanReques
     FillTrainingOption(catalog.Version(), plan->supplies[c.supply], c, o);
   }
   RejectionsToProto(plan->rejected, resp);
+  FrontierToProto(plan->frontier, true, resp);
+  resp->set_selection_rule(plan->selection_rule);
   if (req.view() != v1::VIEW_BASIC) AddFormulas(TrainingFormulas(), resp->mutable_formulas());
   return absl::OkStatus();
 }
@@ -57,6 +59,8 @@ absl::Status PlanServing(const core::CatalogView& catalog, const v1::PlanRequest
     FillServingOption(catalog.Version(), plan->supplies[c.supply], c, *w, o);
   }
   RejectionsToProto(plan->rejected, resp);
+  FrontierToProto(plan->frontier, false, resp);
+  resp->set_selection_rule(plan->selection_rule);
   if (req.view() != v1::VIEW_BASIC) AddFormulas(ServingFormulas(), resp->mutable_formulas());
   return absl::OkStatus();
 }

@@ -152,6 +152,7 @@ class CatalogSnapshot final : public core::CatalogView {
   const std::vector<core::TrainingBenchmark>& TrainingBenchmarks() const override { return training_benchmarks; }
   const std::vector<core::ServingBenchmark>& ServingBenchmarks() const override { return serving_benchmarks; }
   const GpuRow* FindGpu(absl::string_view name) const override;
+  const std::vector<GpuRow>& Gpus() const override { return gpus; }
   const ModelRow* FindModel(absl::string_view name) const override;
   const FabricRow* FindFabric(absl::string_view name) const override;
   const ElectricityRow* FindElectricity(absl::string_view region) const override;

@@ -270,6 +270,12 @@ TEST(PlannerFabricTest, SingleGpuVmsAreNotPlannedAsNvlinkNodes) {
   c.AddOffer("lambda", "gpu_1x_h100_sxm5", "us-east-1", "H100-SXM5-80GB", 1, 3.29);
   PlanQuery q = Query();
   q.constraints.max_gpus = 256;
+  // Not sold as a cluster: one VM alone cannot hold the job, and the answer says why the
+  // VMs were not clustered.
+  absl::StatusOr<TrainingPlan> alone = PlanTraining(c, FullFineTune7B(), q);
+  ASSERT_FALSE(alone.ok());
+  EXPECT_NE(alone.status().message().find("GiB"), std::string::npos) << alone.status();
+  q.constraints.allow_ethernet_clusters = true;  // the caller opts in
   absl::StatusOr<TrainingPlan> p = PlanTraining(c, FullFineTune7B(), q);
   ASSERT_TRUE(p.ok()) << p.status();
   ASSERT_FALSE(p->options.empty());
@@ -289,10 +295,13 @@ TEST(PlannerFabricTest, NoSilentCeilingAndABindingOneIsSaid) {
   job.tokens = 2e12;
   PlanQuery q = Query();
   q.objective = Objective::kFastest;
+  q.constraints.allow_ethernet_clusters = true;  // no catalog fabric: the Ethernet fallback
   absl::StatusOr<TrainingPlan> open = PlanTraining(c, job, q);
   ASSERT_TRUE(open.ok()) << open.status();
   EXPECT_GT(open->options.front().estimate.parallel.NumGpus(), 64);
   q.constraints.max_gpus = 64;
+  // 64 GPUs take about a year: past the default 90-day bound, so the caller says so.
+  q.deadline_seconds = 400 * 86400.0;
   absl::StatusOr<TrainingPlan> capped = PlanTraining(c, job, q);
   ASSERT_TRUE(capped.ok()) << capped.status();
   EXPECT_EQ(capped->options.front().estimate.parallel.NumGpus(), 64);
