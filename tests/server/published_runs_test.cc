@@ -12,12 +12,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "core/training/training.h"
 #include "tests/core/published_training_runs.h"
+#include "tests/core/validation_score.h"
 #include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {
@@ -201,6 +203,17 @@ TEST_F(PublishedRunsTest, EstimatesMatchPublishedRuns) {
           << o.run->name << ": searched " << o.searched_layout << " vs published " << o.layout;
     }
   }
+  // The development set's aggregate per regime, in the form docs/validation/README.md reports
+  // for the frozen test set.
+  std::map<std::string, testdata::RegimeScore> regimes;
+  for (const Outcome& o : all) {
+    testdata::RegimeScore& score = regimes[o.run->experts > 1 ? "moe-training" : "dense-training"];
+    if (o.published > 0)
+      score.Answer(o.published, o.point, o.low, o.high, true);
+    else
+      score.Refuse("published layout not estimated");
+  }
+  testdata::PrintRegimeScores("Development set, training (tests/core/published_training_runs.h)", regimes);
   const size_t rows = steady.size() + e2e.size();
   const double coverage = static_cast<double>(in_range) / static_cast<double>(rows);
   std::printf(
