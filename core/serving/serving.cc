@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/assumptions.h"
 #include "core/format.h"
 #include "core/serving/serving_internal.h"
 #include "core/units.h"
@@ -27,8 +28,8 @@ namespace {
 // we let the search go to 1024 so larger-memory parts show their headroom.
 constexpr int64_t kMaxBatch = 1024;
 constexpr int64_t kBurstSamples = 16;
-constexpr double kAllReduceLatencyNvlinkSeconds = 10e-6;  // as in training.cc
-constexpr double kAllReduceLatencyPcieSeconds = 30e-6;
+constexpr double kAllReduceLatencyNvlinkSeconds = assumptions::kNvlinkCollectiveLatency.value.point;
+constexpr double kAllReduceLatencyPcieSeconds = assumptions::kPcieCollectiveLatency.value.point;
 // The pessimistic PCIe case: the catalog does not say whether an instance's GPUs share a PCIe
 // switch or sit on different CPU sockets, and vLLM turns its custom all-reduce off on more than
 // two PCIe-only GPUs, so each all-reduce is an NCCL ring of 2(tp-1) steps. Behind one switch a
@@ -36,7 +37,7 @@ constexpr double kAllReduceLatencyPcieSeconds = 30e-6;
 // crossing the CPU interconnect, 292 us per decode-sized call on 8 ranks (vLLM PR #50941,
 // 2x4 A800 PCIe), i.e. 292 / 14 steps = ~21 us a step. The high latency (low throughput) end
 // of every PCIe tensor-parallel estimate takes the cross-socket figure.
-constexpr double kAllReduceStepCrossSocketSeconds = 292e-6 / 14.0;
+constexpr double kAllReduceStepCrossSocketSeconds = assumptions::kPcieCrossSocketStepLatency.value.point;
 
 // Everything one evaluation needs, resolved once.
 struct Ctx {

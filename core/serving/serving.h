@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/assumptions.h"
 #include "core/bottleneck.h"
 #include "core/efficiency.h"
 #include "core/gpu.h"
@@ -19,18 +20,14 @@
 
 namespace capplan::core {
 
-// Share of replica capacity planned for; the rest absorbs bursts and keeps queueing delay
-// low (an M/D/1 queue at 70% load waits ~1.2 service times on average). An input.
-inline constexpr double kDefaultTargetUtilization = 0.7;
+// Defaults, named in the assumptions registry (core/assumptions.h) with their sources: the
+// share of replica capacity planned for (the rest absorbs bursts), the share of device memory
+// an engine takes (vLLM's gpu_memory_utilization), and what the runtime holds outside it.
+inline constexpr double kDefaultTargetUtilization = assumptions::kTargetUtilization.value.point;
 // The smallest positive offered load (requests per second) a workload may state.
 inline constexpr double kMinRequestsPerSecond = 1e-6;
-// vLLM's default gpu_memory_utilization (Kwon et al. 2023; vLLM engine arguments): 90% of
-// device memory for weights, activations and KV cache. Other engines: EngineProfileFor.
-inline constexpr double kUsableMemoryFraction = 0.9;
-// Held outside the engine's tensors on every GPU: the driver's reservation (an 80 GiB H100
-// reports 81,559 MiB total in nvidia-smi: 361 MiB held) plus the CUDA context (~300-500 MiB,
-// PyTorch CUDA semantics notes) and CUDA-graph/NCCL buffers. An estimate, 1 GiB.
-inline constexpr double kRuntimeReservedBytes = 1024.0 * 1024.0 * 1024.0;
+inline constexpr double kUsableMemoryFraction = assumptions::kServingUsableMemoryFraction.value.point;
+inline constexpr double kRuntimeReservedBytes = assumptions::kServingRuntimeReservedBytes.value.point;
 
 struct ServingWorkload {
   ModelArchitecture model;

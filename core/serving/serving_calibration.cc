@@ -7,6 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/assumptions.h"
+#include "core/calibration_width.h"
 #include "core/serving/serving.h"
 #include "core/units.h"
 #include "core/validate.h"
@@ -64,9 +66,11 @@ std::vector<Scored> RankBenchmarks(const ServingWorkload& w, const GpuSpec& gpu,
     const double len_b = static_cast<double>((b.prompt_tokens > 0 ? b.prompt_tokens : w.prompt_tokens) +
                                              (b.output_tokens > 0 ? b.output_tokens : w.output_tokens));
     const double len_t = static_cast<double>(w.prompt_tokens + w.output_tokens);
-    candidates.push_back({&b, std::fabs(std::log(c->total / target_total)) +
-                                  (b.precision != w.weight_precision ? 0.7 : 0.0) +
-                                  0.3 * std::fabs(std::log(len_b / len_t))});
+    candidates.push_back(
+        {&b,
+         std::fabs(std::log(c->total / target_total)) +
+             (b.precision != w.weight_precision ? assumptions::kServingBenchmarkPrecisionDistance.value.point : 0.0) +
+             assumptions::kServingBenchmarkLengthWeight.value.point * std::fabs(std::log(len_b / len_t))});
   }
   std::stable_sort(candidates.begin(), candidates.end(), [](const Scored& a, const Scored& b) {
     return a.score != b.score ? a.score < b.score : a.b->id < b.b->id;
@@ -114,7 +118,7 @@ class BenchmarkSetup {
 // A measurement is decode-dominated when its predicted value moves mostly with the bandwidth
 // efficiency, prefill-dominated when mostly with the compute efficiency (elasticities at the
 // benchmark's own defaults); above this share it calibrates that efficiency alone.
-constexpr double kDominantShare = 0.7;
+constexpr double kDominantShare = assumptions::kDominantShare.value.point;
 
 enum class Phase { kDecode, kPrefill, kMixed };
 
@@ -247,8 +251,7 @@ ServingEfficiency ServingEfficiencyFor(const ServingWorkload& w, const GpuSpec& 
       continue;
     }
     absl::StatusOr<ParameterCounts> bc = CountParameters(b.model);
-    const double width = 0.10 + 0.10 * std::fabs(std::log10(bc->total / target->total)) +
-                         (b.precision != w.weight_precision ? 0.10 : 0.0);
+    const double width = CalibrationWidth(bc->total / target->total, b.precision != w.weight_precision);
     const std::string src = absl::StrFormat(
         "calibrated on benchmark #%d (%s: %s %s on %d x %s under %s, %d+%d tokens, %.4g %s, %s): %.2fx the default",
         b.id, b.citation, b.model.name, PrecisionName(b.precision), setup.tp(), b.gpu_name, ServingEngineName(b.engine),

@@ -5,6 +5,8 @@
 #include <array>
 
 #include "absl/strings/str_format.h"
+#include "core/assumptions.h"
+#include "core/range.h"
 #include "core/units.h"
 
 namespace capplan::core {
@@ -30,7 +32,8 @@ KernelFactors KernelFor(const GpuSpec& gpu, Precision weights) {
         // W8A8 FP8 GEMMs run at the FP8 peak, but attention, norms and casts stay 16-bit:
         // published FP8 end-to-end gains are ~1.3-1.5x, not 2x (NVIDIA Transformer Engine
         // docs; the same 0.7 the training estimator applies, core/training.cc).
-        return {1.0, 0.7, "FP8 tensor-core kernels at 0.7 of the FP8 peak's efficiency (Transformer Engine)"};
+        return {1.0, assumptions::kFp8PeakUtilisation.value.point,
+                "FP8 tensor-core kernels at 0.7 of the FP8 peak's efficiency (precision.fp8_peak_utilisation)"};
       }
       // Weight-only FP8 (Marlin FP8) dequantises into 16-bit GEMMs.
       return {0.9, 0.8, "weight-only FP8 dequantised into 16-bit GEMMs: x0.9 bandwidth, x0.8 compute (Marlin)"};
@@ -115,13 +118,14 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
   // Databricks, LLM Inference Performance Engineering: Best Practices, 2023). Prefill GEMMs
   // are large; tensor cores sustain 50-70% of dense peak (Narayanan et al. 2021, Table 1);
   // consumer parts clock down in racks (seed 003), so 0.45.
-  double bw[3] = {0.70, 0.55, 0.85};
-  double fl[3] = {0.55, 0.40, 0.70};
+  namespace a = assumptions;
+  Range bw = a::kServingDecodeBandwidth.value;
+  Range fl = a::kServingPrefillCompute.value;
   std::string bw_why = "decode bandwidth: 60-80% MBU of tuned servers (Databricks 2023)";
   std::string fl_why = "prefill compute: large-GEMM efficiency (Narayanan et al. 2021, Table 1)";
   if (!gpu.datacenter) {
-    fl[0] = 0.45, fl[1] = 0.30, fl[2] = 0.60;
-    fl_why += ", lowered for a consumer part (clocks throttle in racks, seed 003)";
+    fl = a::kServingPrefillComputeConsumer.value;
+    fl_why += ", lowered for a consumer part (clocks throttle in racks)";
   }
   if (engine == ServingEngine::kLlamaCpp) {
     // llama.cpp's own CUDA kernels, from llama.cpp's batch-1 tables in XiongjieDai/
@@ -133,13 +137,8 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
     // Prompt processing with F16 weights: RTX 3090 Llama 3 8B pp512 4444.65 tok/s = 71 TFLOP/s
     // = 50% of its 142 TFLOP/s FP16-accumulate peak (ServingComputePeak); A100 80GB Llama 2 7B
     // 5105.77 tok/s = 69 TFLOP/s = 22% of 312, H100 PCIe 7367 = 99 TFLOP/s = 13% of 756.
-    if (gpu.datacenter) {
-      bw[0] = 0.50, bw[1] = 0.35, bw[2] = 0.60;
-      fl[0] = 0.20, fl[1] = 0.10, fl[2] = 0.35;
-    } else {
-      bw[0] = 0.85, bw[1] = 0.70, bw[2] = 0.92;
-      fl[0] = 0.45, fl[1] = 0.30, fl[2] = 0.60;
-    }
+    bw = gpu.datacenter ? a::kLlamaCppBandwidthDatacenter.value : a::kLlamaCppBandwidthConsumer.value;
+    fl = gpu.datacenter ? a::kLlamaCppComputeDatacenter.value : a::kLlamaCppComputeConsumer.value;
     bw_why = "llama.cpp token generation, F16 tg tables (3090 81%, 4080 91%; A100/H100 PCIe 49-56%)";
     fl_why = "llama.cpp prompt processing, F16 pp tables (3090 50% of the FP16-accumulate peak; A100 22%)";
     if (!gpu.datacenter) fl_why += ", of twice the catalog's FP32-accumulate tensor peak (FP16 accumulation)";
@@ -148,13 +147,15 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
   ServingEfficiency e;
   const std::string tail =
       absl::StrFormat("; %s; engine %s, %s weights", k.source, ServingEngineName(engine), PrecisionName(weights));
-  e.bandwidth = {bw[0] * k.bandwidth, bw[1] * k.bandwidth, bw[2] * k.bandwidth,
+  const Range b = bw.Scaled(k.bandwidth);
+  const Range f = fl.Scaled(k.compute);
+  e.bandwidth = {b.point, b.low, b.high,
                  absl::StrFormat("default decode bandwidth efficiency %.2f (%.2f-%.2f) applied: %s x%.2f kernel",
-                                 bw[0] * k.bandwidth, bw[1] * k.bandwidth, bw[2] * k.bandwidth, bw_why, k.bandwidth) +
+                                 b.point, b.low, b.high, bw_why, k.bandwidth) +
                      tail};
-  e.compute = {fl[0] * k.compute, fl[1] * k.compute, fl[2] * k.compute,
-               absl::StrFormat("default compute efficiency %.2f (%.2f-%.2f) applied: %s x%.2f kernel",
-                               fl[0] * k.compute, fl[1] * k.compute, fl[2] * k.compute, fl_why, k.compute) +
+  e.compute = {f.point, f.low, f.high,
+               absl::StrFormat("default compute efficiency %.2f (%.2f-%.2f) applied: %s x%.2f kernel", f.point, f.low,
+                               f.high, fl_why, k.compute) +
                    tail};
   return e;
 }

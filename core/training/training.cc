@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/assumptions.h"
 #include "core/training/training_internal.h"
 #include "core/units.h"
 #include "core/validate.h"
@@ -14,25 +15,14 @@ namespace capplan::core {
 
 namespace training_internal {
 
-// Per-GPU overhead beyond model states and activations: CUDA context and framework
-// workspace (1-2 GB) plus allocator fragmentation (5-10%) (shared/domain.md, "Fixed
-// overhead per GPU"); midpoints.
-constexpr double kContextBytes = 1.5e9;
-constexpr double kFragmentationFraction = 0.075;
-// QLoRA (Dettmers et al. 2023, Sec. 3): NF4 weights at 4 bits plus double-quantised
-// constants at 0.127 bits per parameter. Embeddings stay 16-bit.
-constexpr double kQloraBytesPerParameter = (4.0 + 0.127) / 8.0;
-// Latency of one small collective inside a node, NCCL over NVLink vs. PCIe; order of
-// magnitude from nccl-tests small-message results. Uncertain; visible only at tiny batches.
-constexpr double kLatencyNvlinkSeconds = 10e-6;
-constexpr double kLatencyPcieSeconds = 30e-6;
-// Bucketed gradient reduction overlaps the backward pass (Li et al. 2020, "PyTorch
-// Distributed", Sec. 3.2.3); the last bucket cannot. We charge 5% of the overlapped part.
-constexpr double kUnoverlappedDpFraction = 0.05;
-// FP8 GEMMs reach 2x BF16 peak on Hopper, but attention, norms and casts stay in BF16:
-// published FP8 training speedups are ~1.3-1.5x (NVIDIA Transformer Engine docs). 0.7 of
-// the FP8 peak's efficiency gives ~1.4x. An estimate, not a measurement.
-constexpr double kFp8PeakUtilisation = 0.7;
+// Named in the assumptions registry (core/assumptions.h), with ranges and sources.
+constexpr double kContextBytes = assumptions::kContextBytes.value.point;
+constexpr double kFragmentationFraction = assumptions::kFragmentationFraction.value.point;
+constexpr double kQloraBytesPerParameter = assumptions::kQloraBytesPerParameter.value.point;
+constexpr double kLatencyNvlinkSeconds = assumptions::kNvlinkCollectiveLatency.value.point;
+constexpr double kLatencyPcieSeconds = assumptions::kPcieCollectiveLatency.value.point;
+constexpr double kUnoverlappedDpFraction = assumptions::kUnoverlappedDpFraction.value.point;
+constexpr double kFp8PeakUtilisation = assumptions::kFp8PeakUtilisation.value.point;
 
 bool MixedPrecision(Precision p) { return p != Precision::kFp32; }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/assumptions.h"
 #include "core/bottleneck.h"
 #include "core/efficiency.h"
 #include "core/fabric.h"
@@ -24,16 +25,10 @@ enum class Optimizer { kAdamW = 0, kAdamW8bit, kSgdMomentum };
 enum class Recompute { kNone = 0, kSelective, kFull };
 const char* RecomputeName(Recompute r);
 
-// Defaults, each with its source.
-// Llama 2 (Touvron et al. 2023, Table 1): 4M-token global batches, 4k context.
-inline constexpr double kDefaultGlobalBatchTokens = 4.0 * 1024 * 1024;
-// Share of wall time spent on useful steps, after restarts, checkpoint stalls and lost
-// work. Llama 3 (Dubey et al. 2024, Sec. 3.3.4) reports >90% effective training time on
-// 16k H100s; smaller fleets see fewer interruptions, so 0.9 is a cautious default.
-inline constexpr double kDefaultGoodput = 0.9;
-// Power usage effectiveness of a typical modern data centre (Uptime Institute 2023 global
-// average 1.58; hyperscalers ~1.1). 1.2 is a well-run colocation figure.
-inline constexpr double kDefaultPue = 1.2;
+// Defaults, named in the assumptions registry (core/assumptions.h) with their sources.
+inline constexpr double kDefaultGlobalBatchTokens = assumptions::kDefaultGlobalBatchTokens.value.point;
+inline constexpr double kDefaultGoodput = assumptions::kGoodput.value.point;
+inline constexpr double kDefaultPue = assumptions::kPue.value.point;
 
 struct TrainingJob {
   ModelArchitecture model;

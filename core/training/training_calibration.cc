@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/assumptions.h"
+#include "core/calibration_width.h"
 #include "core/training/training.h"
 #include "core/training/training_internal.h"
 
@@ -24,24 +26,15 @@ Efficiency DefaultTrainingEfficiency(const GpuSpec& gpu, Precision precision) {
   // for GPT-3/Gopher/MT-NLG (Chowdhery et al. 2022, Table 3), 38-43% for Llama 3 405B on
   // H100 (Dubey et al. 2024, Table 4).
   Efficiency e;
-  if (!gpu.datacenter) {
-    // Consumer parts: lower sustained clocks in racks (seed 003: throttling at 105 °C) and
-    // smaller caches; no published MFU, so a wide range.
-    e = {0.40, 0.25, 0.50,
-         "default for consumer GPUs: 0.40 (0.25-0.50), below datacenter parts that reach "
-         "44-52% end-to-end MFU (Narayanan et al. 2021, Table 1); no measurement"};
-  } else if (gpu.interconnect == Interconnect::kPcie) {
-    e = {0.45, 0.30, 0.55,
-         "default for PCIe datacenter GPUs: 0.45 (0.30-0.55), power-capped boards sustain "
-         "less of peak than SXM parts at 44-52% MFU (Narayanan et al. 2021, Table 1)"};
-  } else {
-    e = {0.55, 0.40, 0.65,
-         "default for NVLink-class datacenter GPUs: 0.55 (0.40-0.65) compute efficiency; "
-         "end-to-end MFU 38-52% (Narayanan et al. 2021 Table 1; Chowdhery et al. 2022 Table 3; "
-         "Dubey et al. 2024 Table 4) with communication modelled separately"};
-  }
+  const Assumption& a = !gpu.datacenter                           ? assumptions::kTrainingEfficiencyConsumer
+                        : gpu.interconnect == Interconnect::kPcie ? assumptions::kTrainingEfficiencyPcie
+                                                                  : assumptions::kTrainingEfficiencyNvlink;
+  e.point = a.value.point;
+  e.low = a.value.low;
+  e.high = a.value.high;
+  e.source = absl::StrFormat("default compute efficiency %s: %s", Quote(a), a.source);
   if (precision == Precision::kFp8) {
-    e.source += "; FP8 peak counted at 70% (attention and norms stay BF16)";
+    e.source += absl::StrCat("; FP8 peak counted at ", Quote(assumptions::kFp8PeakUtilisation));
   }
   return e;
 }
@@ -190,8 +183,7 @@ Efficiency TrainingEfficiency(const TrainingJob& job, const ClusterSpec& cluster
       }
       continue;
     }
-    const double width =
-        0.10 + 0.10 * std::fabs(std::log10(cand.params / target->total)) + (b.precision != job.precision ? 0.10 : 0.0);
+    const double width = CalibrationWidth(cand.params / target->total, b.precision != job.precision);
     Efficiency out;
     out.point = *point;
     out.low = std::max(kLowestEfficiency, *point * (1.0 - width));

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "core/assumptions.h"
 #include "core/training/training.h"
 #include "core/training/training_internal.h"
 #include "core/units.h"
@@ -263,7 +264,7 @@ class LayoutSearch {
 // A bigger batch that buys less than this much speed is not worth its cost in convergence:
 // past the critical batch size, doubling the batch needs nearly twice the data for the
 // same loss (McCandlish et al. 2018, "An Empirical Model of Large-Batch Training", Sec. 2).
-constexpr double kBatchSpeedupWorthIt = 0.05;
+constexpr double kBatchSpeedupWorthIt = assumptions::kBatchSpeedupWorthIt.value.point;
 
 }  // namespace
 

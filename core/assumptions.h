@@ -1,0 +1,219 @@
+// The registry of assumptions: every number that decides an answer and is not a datasheet
+// fact, with its range, unit and source (a publication a reader can open, or "heuristic:"
+// and why). The estimators read these constants by name; provenance strings quote their ids;
+// docs/estimator.md lists each one (a test keeps the two in step). To add one: a constant
+// here, its entry in AllAssumptions() (assumptions.cc) and a row in docs/estimator.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/range.h"
+
+namespace capplan::core {
+
+struct Assumption {
+  const char* id;      // stable dotted name, e.g. "training.efficiency.nvlink"
+  Range value;         // point, low and high, in `unit`
+  const char* unit;    // "fraction", "bytes", "seconds", ...
+  const char* source;  // citation, or "heuristic: why"
+};
+
+namespace assumptions {
+
+// ---- Memory -----------------------------------------------------------------------------
+inline constexpr Assumption kContextBytes{
+    "memory.per_gpu_context_bytes",
+    {1.5e9, 1.0e9, 2.0e9},
+    "bytes",
+    "heuristic: CUDA context (~300-500 MB, PyTorch 'CUDA semantics' notes) plus cuBLAS, cuDNN and "
+    "NCCL workspaces; 1-2 GB per training process in practice, midpoint"};
+inline constexpr Assumption kFragmentationFraction{
+    "memory.allocator_fragmentation_fraction",
+    {0.075, 0.05, 0.10},
+    "fraction of allocated bytes",
+    "heuristic: PyTorch's caching allocator rounds and splits blocks (PyTorch 'CUDA semantics', "
+    "memory management); 5-10% is typical of long training runs, midpoint"};
+inline constexpr Assumption kQloraBytesPerParameter{
+    "memory.qlora_bytes_per_parameter",
+    {(4.0 + 0.127) / 8.0, (4.0 + 0.127) / 8.0, (4.0 + 0.127) / 8.0},
+    "bytes per parameter",
+    "Dettmers et al. 2023, QLoRA, Sec. 3: NF4 at 4 bits plus double-quantised constants at 0.127 "
+    "bits per parameter"};
+inline constexpr Assumption kServingUsableMemoryFraction{
+    "serving.usable_memory_fraction",
+    {0.9, 0.85, 0.95},
+    "fraction of device memory",
+    "vLLM engine arguments: gpu_memory_utilization defaults to 0.9 (Kwon et al. 2023)"};
+inline constexpr Assumption kServingRuntimeReservedBytes{
+    "serving.runtime_reserved_bytes",
+    {1024.0 * 1024 * 1024, 0.5 * 1024 * 1024 * 1024, 1.5 * 1024 * 1024 * 1024},
+    "bytes",
+    "heuristic: the driver's reservation (an 80 GiB H100 reports 81,559 MiB in nvidia-smi) plus "
+    "the CUDA context and CUDA-graph/NCCL buffers outside the engine's tensors"};
+
+// ---- Communication ----------------------------------------------------------------------
+inline constexpr Assumption kNvlinkCollectiveLatency{
+    "collective.nvlink_latency_seconds",
+    {10e-6, 5e-6, 20e-6},
+    "seconds",
+    "heuristic: order of magnitude of NCCL small-message all-reduce inside an NVLink node "
+    "(NVIDIA nccl-tests); visible only at tiny messages"};
+inline constexpr Assumption kPcieCollectiveLatency{
+    "collective.pcie_latency_seconds",
+    {30e-6, 15e-6, 60e-6},
+    "seconds",
+    "heuristic: NCCL small-message all-reduce over PCIe, ~3x NVLink (NVIDIA nccl-tests)"};
+inline constexpr Assumption kPcieCrossSocketStepLatency{
+    "collective.pcie_cross_socket_step_seconds",
+    {292e-6 / 14.0, 292e-6 / 14.0, 292e-6 / 14.0},
+    "seconds",
+    "vLLM pull request #50941: 292 us per decode-sized all-reduce on 8 PCIe ranks across two "
+    "sockets, 2(tp-1) = 14 ring steps"};
+inline constexpr Assumption kUnoverlappedDpFraction{
+    "training.unoverlapped_dp_fraction",
+    {0.05, 0.0, 0.10},
+    "fraction of the overlapped gradient traffic",
+    "Li et al. 2020, 'PyTorch Distributed', Sec. 3.2.3: bucketed reduction overlaps backward "
+    "except the last bucket; 5% charged"};
+
+// ---- Compute efficiency -----------------------------------------------------------------
+inline constexpr Assumption kFp8PeakUtilisation{
+    "precision.fp8_peak_utilisation",
+    {0.7, 0.6, 0.8},
+    "fraction of the FP8 peak's efficiency",
+    "NVIDIA Transformer Engine docs: FP8 training and inference gain ~1.3-1.5x over BF16, not 2x "
+    "(attention, norms and casts stay 16-bit); 0.7 gives ~1.4x"};
+inline constexpr Assumption kTrainingEfficiencyNvlink{
+    "training.efficiency.nvlink",
+    {0.55, 0.40, 0.65},
+    "fraction of dense peak",
+    "end-to-end MFU 38-52% (Narayanan et al. 2021, Table 1; Chowdhery et al. 2022, Table 3; "
+    "Dubey et al. 2024, Table 4) with communication modelled separately"};
+inline constexpr Assumption kTrainingEfficiencyPcie{
+    "training.efficiency.pcie",
+    {0.45, 0.30, 0.55},
+    "fraction of dense peak",
+    "heuristic: power-capped PCIe boards sustain less of peak than SXM parts at 44-52% MFU "
+    "(Narayanan et al. 2021, Table 1)"};
+inline constexpr Assumption kTrainingEfficiencyConsumer{
+    "training.efficiency.consumer",
+    {0.40, 0.25, 0.50},
+    "fraction of dense peak",
+    "heuristic: consumer parts throttle in racks and have smaller caches; no published MFU, so "
+    "below datacenter parts (Narayanan et al. 2021, Table 1) with a wide range"};
+inline constexpr Assumption kServingDecodeBandwidth{
+    "serving.efficiency.decode_bandwidth",
+    {0.70, 0.55, 0.85},
+    "fraction of peak HBM bandwidth",
+    "Databricks 2023, 'LLM Inference Performance Engineering: Best Practices': 60-80% model "
+    "bandwidth utilisation for tuned servers"};
+inline constexpr Assumption kServingPrefillCompute{
+    "serving.efficiency.prefill_compute",
+    {0.55, 0.40, 0.70},
+    "fraction of dense peak",
+    "large-GEMM efficiency of tensor-core engines (Narayanan et al. 2021, Table 1)"};
+inline constexpr Assumption kServingPrefillComputeConsumer{
+    "serving.efficiency.prefill_compute_consumer",
+    {0.45, 0.30, 0.60},
+    "fraction of dense peak",
+    "heuristic: the datacenter figure lowered for consumer parts, whose clocks throttle in racks"};
+inline constexpr Assumption kLlamaCppBandwidthDatacenter{
+    "serving.efficiency.llama_cpp_bandwidth_hbm",
+    {0.50, 0.35, 0.60},
+    "fraction of peak HBM bandwidth",
+    "XiongjieDai/GPU-Benchmarks-on-LLM-Inference README @00dd2bde: Llama 2 7B F16 eval on A100 "
+    "80GB and H100 PCIe reaches 49-56% of peak bandwidth"};
+inline constexpr Assumption kLlamaCppComputeDatacenter{
+    "serving.efficiency.llama_cpp_compute_hbm",
+    {0.20, 0.10, 0.35},
+    "fraction of dense peak",
+    "XiongjieDai/GPU-Benchmarks-on-LLM-Inference README @00dd2bde: F16 prompt processing at 22% "
+    "of peak on A100 80GB, 13% on H100 PCIe"};
+inline constexpr Assumption kLlamaCppBandwidthConsumer{
+    "serving.efficiency.llama_cpp_bandwidth_consumer",
+    {0.85, 0.70, 0.92},
+    "fraction of peak bandwidth",
+    "XiongjieDai/GPU-Benchmarks-on-LLM-Inference README @00dd2bde: F16 token generation at 81% "
+    "(RTX 3090) and 91% (RTX 4080) of peak bandwidth"};
+inline constexpr Assumption kLlamaCppComputeConsumer{
+    "serving.efficiency.llama_cpp_compute_consumer",
+    {0.45, 0.30, 0.60},
+    "fraction of dense peak",
+    "XiongjieDai/GPU-Benchmarks-on-LLM-Inference README @00dd2bde: RTX 3090 F16 prompt "
+    "processing at 50% of its FP16-accumulate peak"};
+
+// ---- Calibration ------------------------------------------------------------------------
+// Width of a range calibrated on one benchmark: base + per_decade x |log10(size ratio)| +
+// precision_mismatch when the benchmark ran another precision.
+inline constexpr Assumption kCalibrationWidthBase{
+    "calibration.width_base",
+    {0.10, 0.10, 0.10},
+    "fraction of the calibrated efficiency",
+    "heuristic: run-to-run and software-version spread of published throughput, ~10%"};
+inline constexpr Assumption kCalibrationWidthPerDecade{
+    "calibration.width_per_decade_of_size",
+    {0.10, 0.10, 0.10},
+    "fraction per decade of model size ratio",
+    "heuristic: an efficiency measured on a model 10x smaller or larger transfers less well"};
+inline constexpr Assumption kCalibrationWidthPrecisionMismatch{
+    "calibration.width_precision_mismatch",
+    {0.10, 0.10, 0.10},
+    "fraction",
+    "heuristic: an efficiency measured at another precision transfers less well"};
+inline constexpr Assumption kServingBenchmarkPrecisionDistance{
+    "calibration.serving_precision_distance",
+    {0.7, 0.7, 0.7},
+    "distance (log size-ratio units)",
+    "heuristic: choosing a serving benchmark, another weight precision counts like a model ~2x "
+    "(e^0.7) the size away"};
+inline constexpr Assumption kServingBenchmarkLengthWeight{
+    "calibration.serving_length_weight",
+    {0.3, 0.3, 0.3},
+    "distance per unit of |log length ratio|",
+    "heuristic: request length matters less than model size when choosing a serving benchmark"};
+inline constexpr Assumption kDominantShare{
+    "calibration.serving_dominant_share",
+    {0.7, 0.7, 0.7},
+    "fraction of the figure's elasticity",
+    "heuristic: a serving benchmark calibrates the bandwidth (or compute) efficiency alone when its "
+    "figure moves at least 70% with it"};
+
+// ---- Planning defaults ------------------------------------------------------------------
+inline constexpr Assumption kGoodput{
+    "training.goodput",
+    {0.9, 0.8, 0.95},
+    "fraction of wall time in useful steps",
+    "Dubey et al. 2024 (Llama 3), Sec. 3.3.4: >90% effective training time on 16k H100s"};
+inline constexpr Assumption kDefaultGlobalBatchTokens{
+    "training.default_global_batch_tokens",
+    {4.0 * 1024 * 1024, 4.0 * 1024 * 1024, 4.0 * 1024 * 1024},
+    "tokens",
+    "Touvron et al. 2023 (Llama 2), Table 1: 4M-token global batches"};
+inline constexpr Assumption kBatchSpeedupWorthIt{
+    "training.batch_speedup_worth_it",
+    {0.05, 0.05, 0.05},
+    "fraction of step-time speed-up",
+    "McCandlish et al. 2018, Sec. 2: past the critical batch a doubled batch needs nearly twice "
+    "the data; the search takes a larger batch only for >5% speed"};
+inline constexpr Assumption kPue{
+    "power.pue",
+    {1.2, 1.1, 1.58},
+    "ratio",
+    "Uptime Institute Global Data Center Survey 2023: average PUE 1.58; hyperscalers ~1.1; 1.2 "
+    "for a well-run colocation site"};
+inline constexpr Assumption kTargetUtilization{
+    "serving.target_utilization",
+    {0.7, 0.5, 0.85},
+    "fraction of replica capacity",
+    "heuristic: an M/D/1 queue at 70% load waits ~1.2 service times on average"};
+
+}  // namespace assumptions
+
+// Every assumption above, in declaration order.
+const std::vector<const Assumption*>& AllAssumptions();
+
+// "id = point unit (low-high)": how provenance strings quote an assumption.
+std::string Quote(const Assumption& a);
+
+}  // namespace capplan::core
