@@ -3,6 +3,7 @@
 // loads, indexes and publishes them, and implements CatalogView over one immutable snapshot.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct Source {
 
 enum class PriceKind { kOnDemand = 0, kSpot, kReserved1y, kReserved3y };
 inline constexpr int kNumPriceKinds = 4;
+// The stored names, in enum order (core/enum_names.h).
+inline constexpr std::array<const char*, kNumPriceKinds> kPriceKindNames = {"on_demand", "spot", "reserved_1y",
+                                                                            "reserved_3y"};
 const char* PriceKindName(PriceKind k);  // on_demand, spot, reserved_1y, reserved_3y
 
 struct GpuRow {

@@ -1,24 +1,11 @@
 #include "core/fabric.h"
 
+#include "core/enum_names.h"
 #include "core/validate.h"
 
 namespace capplan::core {
 
-const char* NetworkKindName(NetworkKind k) {
-  switch (k) {
-    case NetworkKind::kNone:
-      return "none";
-    case NetworkKind::kEthernet:
-      return "ethernet";
-    case NetworkKind::kEfa:
-      return "efa";
-    case NetworkKind::kInfiniband:
-      return "infiniband";
-    case NetworkKind::kRoce:
-      return "roce";
-  }
-  return "none";
-}
+const char* NetworkKindName(NetworkKind k) { return EnumName(k); }
 
 absl::Status ValidateFabric(const Fabric& f, const std::string& prefix) {
   const std::string p = prefix.empty() ? "" : prefix + ".";

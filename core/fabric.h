@@ -4,6 +4,7 @@
 // serving estimators read every size and speed from here, never from a constant.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -14,6 +15,9 @@ namespace capplan::core {
 
 enum class NetworkKind { kNone = 0, kEthernet, kEfa, kInfiniband, kRoce };
 inline constexpr int kNumNetworkKinds = 5;
+// The stored names, in enum order (core/enum_names.h).
+inline constexpr std::array<const char*, kNumNetworkKinds> kNetworkKindNames = {"none", "ethernet", "efa", "infiniband",
+                                                                                "roce"};
 const char* NetworkKindName(NetworkKind k);  // none, ethernet, efa, infiniband, roce
 
 struct Fabric {

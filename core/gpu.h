@@ -10,6 +10,8 @@
 namespace capplan::core {
 
 enum class Interconnect { kPcie = 0, kNvlink, kInfinityFabric, kXeLink };
+// The stored names, in enum order (core/enum_names.h).
+inline constexpr std::array<const char*, 4> kInterconnectNames = {"pcie", "nvlink", "infinity_fabric", "xe_link"};
 
 struct GpuSpec {
   std::string name;

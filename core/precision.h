@@ -27,11 +27,11 @@ constexpr double BytesPerElement(Precision p) {
   return 4.0;
 }
 
-// const char* rather than std::string_view: Abseil 20220623 does not take std::string_view.
-constexpr const char* PrecisionName(Precision p) {
-  constexpr std::array<const char*, kNumPrecisions> kNames = {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
-  return kNames[static_cast<int>(p)];
-}
+// The stored and printed names, in enum order (core/enum_names.h). const char* rather than
+// std::string_view: Abseil 20220623 does not take std::string_view.
+inline constexpr std::array<const char*, kNumPrecisions> kPrecisionNames = {"fp32", "tf32", "fp16", "bf16",
+                                                                            "fp8",  "int8", "int4"};
+constexpr const char* PrecisionName(Precision p) { return kPrecisionNames[static_cast<int>(p)]; }
 
 constexpr bool IsValidPrecision(int value) { return value >= 0 && value < kNumPrecisions; }
 

@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "server/http/request_policy.h"
 #include "server/server.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
@@ -22,7 +23,29 @@ ABSL_FLAG(std::string, metrics_listen, "127.0.0.1:9464",
           "Prometheus /metrics address, host:port. Env: CAPPLAN_METRICS_LISTEN");
 ABSL_FLAG(std::string, http_listen, "127.0.0.1:8080",
           "HTTP/JSON API address (every RPC under /v1/, OpenAPI at /v1/openapi.json), host:port "
-          "(port 0 picks a free one; empty disables). Env: CAPPLAN_HTTP_LISTEN");
+          "(port 0 picks a free one; empty disables). Plaintext only; the container and Kubernetes "
+          "files bind 0.0.0.0:8080 so that the Service can reach it. Env: CAPPLAN_HTTP_LISTEN");
+ABSL_FLAG(int, http_threads, 64,
+          "HTTP/JSON worker threads (1..1024). Each open connection holds one while it sends its request "
+          "and waits for its answer");
+ABSL_FLAG(absl::Duration, http_header_timeout, absl::Seconds(5),
+          "Longest time an HTTP request line and headers may take to arrive (also the longest wait for any "
+          "one read or write); the connection is closed after it (100ms..60s)");
+ABSL_FLAG(absl::Duration, http_body_timeout, absl::Seconds(10),
+          "Longest time an HTTP request body may take to arrive, and an answer to be taken by its client; "
+          "408 after it (100ms..300s)");
+ABSL_FLAG(int, http_max_connections_per_client, 16,
+          "HTTP connections one client address may hold open at once; more are closed on accept, so that "
+          "one slow or idle client cannot hold every worker thread (0: no cap, e.g. behind a proxy whose "
+          "address every client shares; 0..100000)");
+ABSL_FLAG(std::string, http_cors_origins, "",
+          "Comma-separated origins (scheme://host[:port]) whose browser pages may call the HTTP/JSON API "
+          "(CORS); empty: none, and no preflight is approved. Never applies to /v1/admin/ routes, whose "
+          "bearer tokens are for operators' tools. Env: CAPPLAN_HTTP_CORS_ORIGINS");
+ABSL_FLAG(bool, http_allow_plaintext, false,
+          "With --tls_cert_file, start plaintext HTTP/JSON on an address other than loopback anyway (for a "
+          "proxy in front that terminates TLS and checks client certificates); without it such a start "
+          "fails, so that HTTP is no way around gRPC's TLS and mTLS. Env: CAPPLAN_HTTP_ALLOW_PLAINTEXT=1");
 ABSL_FLAG(std::string, db, "var/capplan.db",
           "Catalog database: a SQLite file (created and migrated if missing), or a PostgreSQL DSN "
           "postgresql://user:password@host:port/dbname shared by replicas (migrated at start-up). "
@@ -120,6 +143,44 @@ bool DurationFlagOrEnv(const absl::Flag<absl::Duration>& flag, const char* name,
   return false;
 }
 
+// The HTTP listener's flags into `options`; false (with a line) when one is out of range.
+bool HttpFlags(capplan::server::ServerOptions* options) {
+  options->http_threads = absl::GetFlag(FLAGS_http_threads);
+  options->http_max_connections_per_client = absl::GetFlag(FLAGS_http_max_connections_per_client);
+  const absl::Duration header = absl::GetFlag(FLAGS_http_header_timeout);
+  const absl::Duration body = absl::GetFlag(FLAGS_http_body_timeout);
+  std::string error;
+  if (options->http_threads < 1 || options->http_threads > 1024) {
+    error = absl::StrCat("--http_threads: must be in [1, 1024], got ", options->http_threads);
+  } else if (options->http_max_connections_per_client < 0 || options->http_max_connections_per_client > 100000) {
+    error = absl::StrCat("--http_max_connections_per_client: must be in [0, 100000], got ",
+                         options->http_max_connections_per_client);
+  } else if (header < absl::Milliseconds(100) || header > absl::Seconds(60)) {
+    error = absl::StrCat("--http_header_timeout: must be in [100ms, 60s], got ", absl::FormatDuration(header));
+  } else if (body < absl::Milliseconds(100) || body > absl::Seconds(300)) {
+    error = absl::StrCat("--http_body_timeout: must be in [100ms, 300s], got ", absl::FormatDuration(body));
+  }
+  if (!error.empty()) {
+    std::cerr << "capplan-server: " << error << "\n";
+    return false;
+  }
+  options->http_header_timeout_ms = static_cast<int>(absl::ToInt64Milliseconds(header));
+  options->http_body_timeout_ms = static_cast<int>(absl::ToInt64Milliseconds(body));
+  absl::StatusOr<std::vector<std::string>> origins = capplan::server::http::ParseCorsOrigins(
+      FlagOrEnv(FLAGS_http_cors_origins, "http_cors_origins", "CAPPLAN_HTTP_CORS_ORIGINS"));
+  if (!origins.ok()) {
+    std::cerr << "capplan-server: " << origins.status().message() << "\n";
+    return false;
+  }
+  options->http_cors_origins = std::move(*origins);
+  options->http_allow_plaintext = absl::GetFlag(FLAGS_http_allow_plaintext);
+  if (const char* env = std::getenv("CAPPLAN_HTTP_ALLOW_PLAINTEXT");
+      env != nullptr && !OnCommandLine("http_allow_plaintext")) {
+    options->http_allow_plaintext = std::string(env) == "1" || std::string(env) == "true";
+  }
+  return true;
+}
+
 // ", http/json on http://host:port/v1/", or nothing when HTTP is disabled.
 std::string HttpNote(const std::string& address, int port) {
   if (address.empty()) return "";
@@ -169,7 +230,7 @@ int main(int argc, char** argv) {
     std::cerr << "capplan-server: --max_connections: must be in [0, 1000000], got " << options.max_connections << "\n";
     return 1;
   }
-  if (!WatchBounds(&options)) return 1;
+  if (!WatchBounds(&options) || !HttpFlags(&options)) return 1;
   absl::Duration poll;
   absl::Duration grace;
   if (!DurationFlagOrEnv(FLAGS_db_poll_interval, "db_poll_interval", "CAPPLAN_DB_POLL_INTERVAL", &poll) ||

@@ -1,11 +1,14 @@
 #include "server/server.h"
 
+#include <arpa/inet.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -108,6 +111,35 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(const Serve
   return grpc::SslServerCredentials(ssl);
 }
 
+// Whether host:port names a loopback address (127.0.0.0/8, ::1 or localhost); an address
+// without a host ("8080", ":8080") listens on every interface.
+bool IsLoopback(const std::string& address) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos) return false;
+  std::string host = address.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host == "localhost" || host == "::1") return true;
+  in_addr v4{};
+  return inet_pton(AF_INET, host.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127;
+}
+
+// Debian 12's civetweb (1.15) cannot serve TLS: it loads OpenSSL by the development names
+// libssl.so/libcrypto.so and calls SSL_get_peer_certificate, which OpenSSL 3 no longer
+// exports, so its first TLS connection jumps to a null function. So the HTTP listener stays
+// plaintext, and must not open a way around gRPC's TLS and client certificates.
+absl::Status CheckHttpTransport(const ServerOptions& options) {
+  if (options.http_address.empty() || options.tls_cert_file.empty() || options.http_allow_plaintext ||
+      IsLoopback(options.http_address)) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("http_listen ", options.http_address, ": gRPC requires TLS",
+                   options.tls_client_ca_file.empty() ? "" : " and client certificates",
+                   " but the HTTP/JSON listener serves plaintext without either; bind it to loopback (e.g. "
+                   "127.0.0.1:8080), disable it (--http_listen=), or pass --http_allow_plaintext if a proxy in "
+                   "front terminates TLS"));
+}
+
 // The HTTP/JSON gateway on options.http_address (none when empty), calling the started gRPC
 // server in-process.
 absl::Status StartHttp(const ServerOptions& options, Server::State* state) {
@@ -115,7 +147,10 @@ absl::Status StartHttp(const ServerOptions& options, Server::State* state) {
   http::HttpServerOptions http_options;
   http_options.address = options.http_address;
   http_options.threads = options.http_threads;
-  http_options.request_timeout_ms = options.http_request_timeout_ms;
+  http_options.header_timeout_ms = options.http_header_timeout_ms;
+  http_options.body_timeout_ms = options.http_body_timeout_ms;
+  http_options.max_connections_per_client = options.http_max_connections_per_client;
+  http_options.cors_origins = options.http_cors_origins;
   http_options.max_body_bytes = options.max_receive_message_bytes;
   http_options.default_timeout_ms = options.http_default_timeout_ms;
   http_options.version = options.version;
@@ -153,13 +188,34 @@ absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
   state->catalog_db = std::make_shared<CatalogDbCollector>([catalog] { return catalog->database_up(); },
                                                            [catalog] { return catalog->sync_reloads(); });
   try {
-    // civetweb options: enough threads that slow clients cannot hold every one, and a short
-    // request timeout so that each is freed quickly (the default is 2 threads, 30 s). Linger
-    // is bounded but not 0: a 0 linger is an abortive close (RST) that drops whatever of a
-    // large /metrics body (over ~128 KB) the client has not yet received.
-    state->exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
-        "listening_ports", options.metrics_address, "num_threads", std::to_string(options.metrics_threads),
-        "request_timeout_ms", std::to_string(options.metrics_request_timeout_ms), "linger_timeout_ms", "1000"});
+    // civetweb options: enough threads that slow clients cannot hold every one, a short
+    // request timeout (headers in all, and any one read or write) so that each is freed
+    // quickly (the default is 2 threads, 30 s), and keep-alive idling as short. Linger is
+    // bounded but not 0: a 0 linger is an abortive close (RST) that drops whatever of a large
+    // /metrics body (over ~128 KB) the client has not yet received. No CORS (civetweb's
+    // default approves every origin's preflight).
+    const std::string timeout_ms = std::to_string(options.metrics_request_timeout_ms);
+    state->exposer =
+        std::make_unique<prometheus::Exposer>(std::vector<std::string>{"listening_ports",
+                                                                       options.metrics_address,
+                                                                       "num_threads",
+                                                                       std::to_string(options.metrics_threads),
+                                                                       "connection_queue",
+                                                                       std::to_string(options.metrics_threads),
+                                                                       "request_timeout_ms",
+                                                                       timeout_ms,
+                                                                       "keep_alive_timeout_ms",
+                                                                       timeout_ms,
+                                                                       "linger_timeout_ms",
+                                                                       "1000",
+                                                                       "access_control_allow_origin",
+                                                                       "",
+                                                                       "access_control_allow_methods",
+                                                                       "",
+                                                                       "access_control_allow_headers",
+                                                                       "",
+                                                                       "additional_header",
+                                                                       "X-Content-Type-Options: nosniff"});
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
   }
@@ -168,6 +224,9 @@ absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
   state->exposer->RegisterCollectable(state->catalog_db);
   const std::vector<int> metric_ports = state->exposer->GetListeningPorts();
   state->metrics_port = metric_ports.empty() ? 0 : metric_ports.front();
+  // One client address may hold all threads but one, so that a stuck or hostile client
+  // cannot stop another's scrape.
+  TrackConnections(state->metrics_port, std::max(1, options.metrics_threads - 1));
   return absl::OkStatus();
 }
 
@@ -213,6 +272,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> creds = Credentials(options);
   if (!creds.ok()) return creds.status();
+  if (absl::Status http = CheckHttpTransport(options); !http.ok()) return http;
 
   store::DatabaseOptions db_options;
   db_options.path = options.db_path;
@@ -270,20 +330,28 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
 void Server::Shutdown(std::chrono::milliseconds grace) {
   if (state_ == nullptr || state_->shut_down) return;
   state_->shut_down = true;
+  const auto start = std::chrono::steady_clock::now();
+  const auto system_deadline = std::chrono::system_clock::now() + grace;
   state_->store->BeginDrain();
   if (state_->grpc_server != nullptr) {
     // Shutdown() of the health service flips every status to NOT_SERVING and holds it there.
     state_->grpc_server->GetHealthCheckService()->Shutdown();
-    // HTTP first: it stops accepting and finishes its in-flight (in-process) calls while
-    // gRPC still serves them.
-    if (state_->http != nullptr) state_->http->Stop();
+    // HTTP first: it answers new requests 503 and finishes those it has taken, whose
+    // in-process calls gRPC still serves.
+    if (state_->http != nullptr) state_->http->Stop(start + grace);
+    // gRPC's own shutdown cancels every call that has reached the server but not yet a
+    // handler, so calls already on their way get a notice period to arrive while health
+    // says NOT_SERVING.
+    const auto notice = std::min<std::chrono::milliseconds>(grace / 4, std::chrono::milliseconds(500));
+    std::this_thread::sleep_until(start + notice);
     // Open watches never end by themselves: end them now (UNAVAILABLE, so that clients
     // reconnect elsewhere) instead of letting them hold the whole grace period.
     if (state_->watch_hub != nullptr) state_->watch_hub->Close();
-    state_->grpc_server->Shutdown(std::chrono::system_clock::now() + grace);
+    state_->grpc_server->Shutdown(system_deadline);
     state_->grpc_server->Wait();
   }
   state_->exposer.reset();
+  if (state_->metrics_port > 0) UntrackConnections(state_->metrics_port);
 }
 
 }  // namespace capplan::server

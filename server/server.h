@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -45,10 +46,19 @@ struct ServerOptions {
   // Threads serving /metrics, and how long one may wait for a slow client's request.
   int metrics_threads = 8;
   int metrics_request_timeout_ms = 3000;
-  // The same bounds for the HTTP/JSON listener, and the deadline of a call that names none.
-  int http_threads = 8;
-  int http_request_timeout_ms = 10000;
+  // The HTTP/JSON listener's bounds (see http::HttpServerOptions): worker threads, the time
+  // a request's headers and its body may take, connections per client address (0: no cap),
+  // and the deadline of a call that names none.
+  int http_threads = 64;
+  int http_header_timeout_ms = 5000;
+  int http_body_timeout_ms = 10000;
+  int http_max_connections_per_client = 16;
   int http_default_timeout_ms = 30000;
+  // Origins allowed to call the non-admin HTTP routes from a browser; empty: CORS off.
+  std::vector<std::string> http_cors_origins;
+  // With TLS configured, plaintext HTTP on an address other than loopback is refused at
+  // start-up unless this is set (e.g. behind a proxy that terminates TLS and checks clients).
+  bool http_allow_plaintext = false;
   std::string version;
 };
 
@@ -70,8 +80,10 @@ class Server {
   // The catalog database: the SQLite path, or the PostgreSQL DSN without its password.
   std::string catalog_location() const;
 
-  // Health goes NOT_SERVING, new calls are refused, in-flight calls get up to `grace` to
-  // finish, then are cancelled. Idempotent.
+  // Health goes NOT_SERVING; HTTP answers new requests 503 and finishes those it has taken;
+  // gRPC keeps serving for a short notice (at most 500 ms, a quarter of `grace`) so that
+  // calls already sent reach it, then refuses new calls; in-flight calls get up to `grace`
+  // from the start to finish, then are cancelled. Idempotent.
   void Shutdown(std::chrono::milliseconds grace);
 
   struct State;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_format.h"
 #include "core/assumptions.h"
+#include "core/enum_names.h"
 #include "core/range.h"
 #include "core/units.h"
 
@@ -53,11 +54,7 @@ KernelFactors KernelFor(const GpuSpec& gpu, Precision weights) {
 
 }  // namespace
 
-const char* ServingEngineName(ServingEngine e) {
-  constexpr std::array<const char*, kNumServingEngines> kNames = {"vllm", "tensorrt_llm", "sglang", "llama_cpp"};
-  const int i = static_cast<int>(e);
-  return IsValidServingEngine(i) ? kNames[i] : "unknown";
-}
+const char* ServingEngineName(ServingEngine e) { return EnumName(e); }
 
 EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp) {
   EngineProfile p;

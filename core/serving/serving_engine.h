@@ -3,6 +3,7 @@
 // reaches per GPU class and weight precision, each with its source.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -14,6 +15,9 @@ namespace capplan::core {
 
 enum class ServingEngine { kVllm = 0, kTensorRtLlm, kSglang, kLlamaCpp };
 inline constexpr int kNumServingEngines = 4;
+// The stored names, in enum order (core/enum_names.h).
+inline constexpr std::array<const char*, kNumServingEngines> kServingEngineNames = {"vllm", "tensorrt_llm", "sglang",
+                                                                                    "llama_cpp"};
 
 // vllm, tensorrt_llm, sglang, llama_cpp.
 const char* ServingEngineName(ServingEngine e);

@@ -4,6 +4,7 @@
 // Rajbhandari et al. 2020 (ZeRO), Dettmers et al. 2023 (QLoRA).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -21,6 +22,8 @@
 namespace capplan::core {
 
 enum class TrainingMethod { kFull = 0, kLora, kQlora };
+// The stored names, in enum order (core/enum_names.h).
+inline constexpr std::array<const char*, 3> kTrainingMethodNames = {"full", "lora", "qlora"};
 enum class Optimizer { kAdamW = 0, kAdamW8bit, kSgdMomentum };
 enum class Recompute { kNone = 0, kSelective, kFull };
 const char* RecomputeName(Recompute r);

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -12,109 +13,14 @@
 #include "CivetServer.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "prometheus/counter.h"
-#include "prometheus/histogram.h"
+#include "server/http/api_handler.h"
 #include "server/http/gateway.h"
 #include "server/http/openapi.h"
+#include "server/rpc/accept_guard.h"
 
 namespace capplan::server::http {
 
 namespace {
-
-// The same latency buckets as grpc_server_handling_seconds (from 50 µs).
-const prometheus::Histogram::BucketBoundaries& Buckets() {
-  static const prometheus::Histogram::BucketBoundaries kBuckets = {
-      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0};
-  return kBuckets;
-}
-
-const char* Header(mg_connection* conn, const char* name) {
-  const char* v = mg_get_header(conn, name);
-  return v == nullptr ? "" : v;
-}
-
-void Write(mg_connection* conn, const HttpResponse& r, bool head, bool close) {
-  mg_response_header_start(conn, r.status);
-  mg_response_header_add(conn, "Content-Type", "application/json", -1);
-  mg_response_header_add(conn, "Content-Length", std::to_string(r.body.size()).c_str(), -1);
-  if (!r.allow.empty()) mg_response_header_add(conn, "Allow", r.allow.c_str(), -1);
-  if (close) mg_response_header_add(conn, "Connection", "close", -1);
-  mg_response_header_send(conn);
-  if (!head) mg_write(conn, r.body.data(), r.body.size());
-}
-
-// Serves every method of every path under /v1 through the gateway.
-class ApiHandler final : public CivetHandler {
- public:
-  ApiHandler(Gateway* gateway, int max_body_bytes, const std::shared_ptr<prometheus::Registry>& registry)
-      : gateway_(gateway),
-        max_body_bytes_(max_body_bytes),
-        requests_(&prometheus::BuildCounter()
-                       .Name("capplan_http_requests_total")
-                       .Help("HTTP/JSON gateway requests, by route (\"other\": no route) and HTTP status.")
-                       .Register(*registry)),
-        seconds_(&prometheus::BuildHistogram()
-                      .Name("capplan_http_request_seconds")
-                      .Help("HTTP/JSON gateway latency from request headers to response, by route.")
-                      .Register(*registry)) {}
-
-  bool handleGet(CivetServer*, mg_connection* conn) override { return Serve(conn); }
-  bool handlePost(CivetServer*, mg_connection* conn) override { return Serve(conn); }
-  bool handleHead(CivetServer*, mg_connection* conn) override { return Serve(conn); }
-  bool handlePut(CivetServer*, mg_connection* conn) override { return Serve(conn); }
-  bool handleDelete(CivetServer*, mg_connection* conn) override { return Serve(conn); }
-  bool handleOptions(CivetServer*, mg_connection* conn) override { return Serve(conn); }
-  bool handlePatch(CivetServer*, mg_connection* conn) override { return Serve(conn); }
-
- private:
-  bool Serve(mg_connection* conn) {
-    const mg_request_info* info = mg_get_request_info(conn);
-    HttpRequest req;
-    req.method = info->request_method == nullptr ? "" : info->request_method;
-    req.path = info->local_uri == nullptr ? "" : info->local_uri;
-    req.query = info->query_string == nullptr ? "" : info->query_string;
-    HttpResponse resp;
-    bool close = false;
-    if (std::unique_ptr<HttpResponse> refused = gateway_->Refuse(req)) {
-      resp = std::move(*refused);
-      close = info->content_length != 0;  // an unread body cannot be skipped safely
-    } else if (!ReadBody(conn, info->content_length, &req.body)) {
-      resp = ErrorResponse(absl::ResourceExhaustedError(
-                               absl::StrCat("body: larger than the server's limit of ", max_body_bytes_, " bytes")),
-                           413);
-      resp.route = gateway_->Find(req.path) != nullptr ? req.path : kOpenApiPath;
-      close = true;
-    } else {
-      req.authorization = Header(conn, "Authorization");
-      req.timeout_ms = Header(conn, kTimeoutHeader);
-      resp = gateway_->Handle(req);
-    }
-    // Counted before the answer goes out, so a client that has its answer sees it counted.
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - req.received;
-    requests_->Add({{"route", resp.route}, {"code", std::to_string(resp.status)}}).Increment();
-    seconds_->Add({{"route", resp.route}}, Buckets()).Observe(elapsed.count());
-    Write(conn, resp, req.method == "HEAD", close);
-    return true;
-  }
-
-  // False when the body is over the limit (by its Content-Length or by what arrives).
-  bool ReadBody(mg_connection* conn, long long content_length, std::string* body) const {
-    if (content_length > max_body_bytes_) return false;
-    if (content_length > 0) body->reserve(static_cast<size_t>(content_length));
-    char buf[16384];
-    while (true) {
-      const int n = mg_read(conn, buf, sizeof buf);
-      if (n <= 0) return true;
-      if (body->size() + static_cast<size_t>(n) > static_cast<size_t>(max_body_bytes_)) return false;
-      body->append(buf, static_cast<size_t>(n));
-    }
-  }
-
-  Gateway* gateway_;
-  int max_body_bytes_;
-  prometheus::Family<prometheus::Counter>* requests_;
-  prometheus::Family<prometheus::Histogram>* seconds_;
-};
 
 // Opens and closes one connection to the listener at `address` (host:port as configured,
 // with `port` the bound one). civetweb's accept loop notices a stop request only when its
@@ -138,6 +44,28 @@ void Poke(const std::string& address, int port) {
   freeaddrinfo(found);
 }
 
+// civetweb's options. Its defaults would approve every origin's CORS preflight on every path
+// ("*" for origin, methods and headers): emptied, so that CORS is the API handler's alone.
+std::vector<std::string> CivetOptions(const HttpServerOptions& o) {
+  const int keep_alive_ms = std::min(o.keep_alive_timeout_ms, o.header_timeout_ms);
+  return {"listening_ports", o.address, "num_threads", std::to_string(o.threads),
+          // Accepted connections waiting for a worker, and the kernel's queue behind them.
+          "connection_queue", std::to_string(o.threads), "listen_backlog", "1024",
+          // civetweb counts request_timeout_ms from the first byte of a request to the end of
+          // its headers, and uses it as the longest wait for any one read or write.
+          "request_timeout_ms", std::to_string(o.header_timeout_ms), "keep_alive_timeout_ms",
+          std::to_string(keep_alive_ms),
+          // Linger bounded but not 0 (an abortive close could drop the end of a large answer).
+          "linger_timeout_ms", "1000", "enable_keep_alive", "yes",
+          // TCP_NODELAY: headers and body go out in two writes, and Nagle's algorithm would
+          // hold the body until the client's delayed ACK (about 40 ms per keep-alive request).
+          "tcp_nodelay", "1", "access_control_allow_origin", "", "access_control_allow_methods", "",
+          "access_control_allow_headers", "",
+          // On civetweb's own answers (400 for a malformed request, 404 outside /v1 and the
+          // page); the handlers add it to theirs.
+          "additional_header", "X-Content-Type-Options: nosniff"};
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOptions& options,
@@ -154,20 +82,21 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
   server->address_ = options.address;
   server->gateway_ = std::make_unique<Gateway>(std::move(*routes), grpc_server->InProcessChannel(args),
                                                std::move(*openapi), options.default_timeout_ms);
-  server->api_handler_ = std::make_unique<ApiHandler>(server->gateway_.get(), options.max_body_bytes, registry);
+  ApiHandlerOptions api;
+  api.max_body_bytes = options.max_body_bytes;
+  api.body_timeout = std::chrono::milliseconds(options.body_timeout_ms);
+  api.cors_origins = options.cors_origins;
+  server->api_handler_ = std::make_unique<ApiHandler>(server->gateway_.get(), std::move(api), registry);
   try {
-    // Linger bounded but not 0 (an abortive close could drop the end of a large answer).
-    // TCP_NODELAY: headers and body go out in two writes, and Nagle's algorithm would hold
-    // the body until the client's delayed ACK (about 40 ms per keep-alive request).
-    server->civet_ = std::make_unique<CivetServer>(
-        std::vector<std::string>{"listening_ports", options.address, "num_threads", std::to_string(options.threads),
-                                 "request_timeout_ms", std::to_string(options.request_timeout_ms), "linger_timeout_ms",
-                                 "1000", "enable_keep_alive", "yes", "tcp_nodelay", "1"});
+    server->civet_ = std::make_unique<CivetServer>(CivetOptions(options));
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat("cannot serve HTTP on ", options.address, ": ", e.what()));
   }
   const std::vector<int> ports = server->civet_->getListeningPorts();
   server->port_ = ports.empty() ? 0 : ports.front();
+  // Connections may have arrived before this: they are neither capped nor given deadlines
+  // beyond civetweb's, which only a client racing start-up can be.
+  TrackConnections(server->port_, options.max_connections_per_client);
   server->civet_->addHandler("/v1", server->api_handler_.get());
   return server;
 }
@@ -186,12 +115,19 @@ absl::Status HttpServer::AddHandler(const std::string& uri, std::unique_ptr<Cive
   return absl::OkStatus();
 }
 
-void HttpServer::Stop() {
+void HttpServer::Stop(std::chrono::steady_clock::time_point deadline) {
   std::lock_guard<std::mutex> lock(mu_);
   if (civet_ == nullptr) return;
+  api_handler_->BeginDrain();
+  while (api_handler_->taken_before_drain() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  // Requests whose bytes had arrived, or that waited in civetweb's queue for a worker, get
+  // their 503 meanwhile (each takes microseconds).
+  std::this_thread::sleep_until(std::min(deadline, std::chrono::steady_clock::now() + std::chrono::milliseconds(200)));
   std::atomic<bool> closed{false};
   std::thread closer([this, &closed] {
-    civet_->close();  // waits for in-flight requests, joins the worker threads
+    civet_->close();  // joins the worker threads (requests still running get cut)
     closed = true;
   });
   while (!closed) {
@@ -200,6 +136,7 @@ void HttpServer::Stop() {
   }
   closer.join();
   civet_.reset();
+  UntrackConnections(port_);
 }
 
 }  // namespace capplan::server::http

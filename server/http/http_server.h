@@ -2,6 +2,7 @@
 // add handlers for paths outside /v1/ (the web page at "/", "/static/...").
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,14 +22,26 @@ class Server;
 
 namespace capplan::server::http {
 
+class ApiHandler;
 class Gateway;
 
 struct HttpServerOptions {
   std::string address = "127.0.0.1:8080";  // host:port; port 0 picks a free one
-  // Bounded like the metrics endpoint: enough threads that slow clients cannot hold every
-  // one, a short per-request timeout to free them.
-  int threads = 8;
-  int request_timeout_ms = 10000;
+  // civetweb gives every open connection a worker thread until it closes, so these bound how
+  // long a slow or idle client can hold one, and how many one client address can hold.
+  int threads = 64;
+  // The request line and headers, in all; also the longest wait for any one read or write.
+  int header_timeout_ms = 5000;
+  // The whole body, from the end of the headers (also the longest time an answer may take
+  // to go out to a client that does not read it).
+  int body_timeout_ms = 10000;
+  // Idle time between two requests on one connection.
+  int keep_alive_timeout_ms = 2000;
+  // Connections one client address may hold open at once; more are closed on accept. 0: no
+  // cap (behind a proxy every client shares its address).
+  int max_connections_per_client = 16;
+  // Origins allowed to call the non-admin routes from a browser (CORS); empty: none.
+  std::vector<std::string> cors_origins;
   // Bodies larger than this are refused with 413 (the gRPC server's receive limit).
   int max_body_bytes = 4 * 1024 * 1024;
   // Deadline of the in-process call when the request names none (X-Capplan-Timeout-Ms).
@@ -51,14 +64,16 @@ class HttpServer {
   // on. Paths under /v1 are the gateway's: refused with InvalidArgument. Safe while serving.
   absl::Status AddHandler(const std::string& uri, std::unique_ptr<CivetHandler> handler);
 
-  // Stops accepting and finishes in-flight requests. Idempotent.
-  void Stop();
+  // Drains, then stops: every request from now on is answered 503 UNAVAILABLE and closes its
+  // connection; requests already taken finish (their in-process calls still run) until none
+  // is left or `deadline` passes; then the listener closes. Idempotent.
+  void Stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::now());
 
  private:
   HttpServer() = default;
 
   std::unique_ptr<Gateway> gateway_;
-  std::unique_ptr<CivetHandler> api_handler_;
+  std::unique_ptr<ApiHandler> api_handler_;
   std::mutex mu_;
   std::vector<std::unique_ptr<CivetHandler>> extra_handlers_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<CivetServer> civet_ ABSL_GUARDED_BY(mu_);

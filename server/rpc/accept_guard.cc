@@ -1,15 +1,21 @@
 #include "server/rpc/accept_guard.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -39,7 +45,127 @@ bool ShedWithReserve(int listen_fd) {
   return c >= 0;
 }
 
+// A connection accepted on a tracked listener: its descriptor and the socket's
+// inode. The guard never sees the close (civetweb closes), so an entry counts only while its
+// descriptor still names the same socket; a closed or reused one drops out when looked at.
+struct Held {
+  int fd;
+  ino_t inode;
+};
+
+std::mutex g_clients_mu;
+std::map<int, int> g_caps;  // tracked local port -> connections per client (0: no cap)
+// "<local port>/<client address bytes>/<client port>" -> the connection.
+std::map<std::string, Held> g_held;
+size_t g_sweep_above = 1024;  // entries before stale ones are swept (doubles with live ones)
+
+bool StillOpen(const Held& h) {
+  struct stat st {};
+  return fstat(h.fd, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_ino == h.inode;
+}
+
+int PortOf(const sockaddr_storage& ss) {
+  if (ss.ss_family == AF_INET) return ntohs(reinterpret_cast<const sockaddr_in*>(&ss)->sin_port);
+  if (ss.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6*>(&ss)->sin6_port);
+  return 0;
+}
+
+int LocalPort(int fd) {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof ss;
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len) != 0) return 0;
+  return PortOf(ss);
+}
+
+// "<port>/<address bytes>/"; empty for a non-IP address. An IPv4-mapped IPv6 address counts
+// as the IPv4 one.
+std::string ClientPrefix(int port, const sockaddr_storage& ss) {
+  std::string key = std::to_string(port) + "/";
+  if (ss.ss_family == AF_INET) {
+    const auto& a = reinterpret_cast<const sockaddr_in*>(&ss)->sin_addr;
+    return key.append(reinterpret_cast<const char*>(&a), sizeof a).append("/");
+  }
+  if (ss.ss_family == AF_INET6) {
+    const auto& a = reinterpret_cast<const sockaddr_in6*>(&ss)->sin6_addr;
+    if (IN6_IS_ADDR_V4MAPPED(&a)) return key.append(reinterpret_cast<const char*>(&a) + 12, 4).append("/");
+    return key.append(reinterpret_cast<const char*>(&a), sizeof a).append("/");
+  }
+  return "";
+}
+
+void SweepLocked() {
+  for (auto it = g_held.begin(); it != g_held.end();) {
+    it = StillOpen(it->second) ? std::next(it) : g_held.erase(it);
+  }
+  g_sweep_above = std::max<size_t>(1024, 2 * g_held.size());
+}
+
+// False when the client of `c`, just accepted on `listen_fd`, already holds its listener's
+// per-client cap; otherwise records `c`.
+bool AdmitClient(int listen_fd, int c) {
+  std::lock_guard<std::mutex> lock(g_clients_mu);
+  if (g_caps.empty()) return true;
+  const int port = LocalPort(listen_fd);
+  const auto cap = g_caps.find(port);
+  if (cap == g_caps.end()) return true;
+  sockaddr_storage peer{};
+  socklen_t len = sizeof peer;
+  struct stat st {};
+  if (getpeername(c, reinterpret_cast<sockaddr*>(&peer), &len) != 0 || fstat(c, &st) != 0) return true;
+  const std::string prefix = ClientPrefix(port, peer);
+  if (prefix.empty()) return true;
+  if (g_held.size() > g_sweep_above) SweepLocked();
+  int held = 0;
+  for (auto it = g_held.lower_bound(prefix); it != g_held.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
+    if (!StillOpen(it->second)) {
+      it = g_held.erase(it);
+      continue;
+    }
+    ++held;
+    ++it;
+  }
+  if (cap->second > 0 && held >= cap->second) return false;
+  g_held[prefix + std::to_string(PortOf(peer))] = Held{c, st.st_ino};
+  return true;
+}
+
 }  // namespace
+
+void TrackConnections(int port, int max_per_client) {
+  std::lock_guard<std::mutex> lock(g_clients_mu);
+  g_caps[port] = std::max(0, max_per_client);
+}
+
+void UntrackConnections(int port) {
+  std::lock_guard<std::mutex> lock(g_clients_mu);
+  g_caps.erase(port);
+  const std::string prefix = std::to_string(port) + "/";
+  for (auto it = g_held.lower_bound(prefix); it != g_held.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
+    it = g_held.erase(it);
+  }
+}
+
+int AcceptedConnection(int port, const std::string& client_address, int client_port) {
+  sockaddr_storage ss{};
+  if (inet_pton(AF_INET, client_address.c_str(), &reinterpret_cast<sockaddr_in*>(&ss)->sin_addr) == 1) {
+    ss.ss_family = AF_INET;
+  } else if (inet_pton(AF_INET6, client_address.c_str(), &reinterpret_cast<sockaddr_in6*>(&ss)->sin6_addr) == 1) {
+    ss.ss_family = AF_INET6;
+  } else {
+    return -1;
+  }
+  std::lock_guard<std::mutex> lock(g_clients_mu);
+  const auto it = g_held.find(ClientPrefix(port, ss) + std::to_string(client_port));
+  if (it == g_held.end() || !StillOpen(it->second)) return -1;
+  // The descriptor may have been closed and reused for another connection of the same inode
+  // only if the kernel reused the inode too; the peer check rules out the rest.
+  sockaddr_storage peer{};
+  socklen_t len = sizeof peer;
+  if (getpeername(it->second.fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0 || PortOf(peer) != client_port) {
+    return -1;
+  }
+  return it->second.fd;
+}
 
 absl::Status InstallAcceptGuard(const AcceptGuardOptions& options) {
   rlimit lim{};
@@ -94,4 +220,25 @@ extern "C" int accept4(int fd, sockaddr* addr, socklen_t* len, int flags) {
     }
     g_shed.fetch_add(1, std::memory_order_relaxed);
   }
+}
+
+// The interposed accept (civetweb's). One connection per call: civetweb polls its listeners
+// level-triggered and ignores a failed accept, so a shed connection is reported as EAGAIN and
+// the next pending one comes with the next poll. The ceiling does not apply: civetweb bounds
+// its own connections (threads plus queue), and /metrics must be reachable in the headroom
+// above the ceiling while gRPC clients fill everything below it.
+extern "C" int accept(int fd, sockaddr* addr, socklen_t* len) {
+  using capplan::server::g_ceiling;
+  using capplan::server::g_shed;
+  const int c = capplan::server::RawAccept4(fd, addr, len, 0);
+  if (c >= 0) {
+    if (capplan::server::AdmitClient(fd, c)) return c;
+    close(c);
+  } else if (g_ceiling.load(std::memory_order_relaxed) == 0 || (errno != EMFILE && errno != ENFILE) ||
+             !capplan::server::ShedWithReserve(fd)) {
+    return c;
+  }
+  g_shed.fetch_add(1, std::memory_order_relaxed);
+  errno = EAGAIN;
+  return -1;
 }

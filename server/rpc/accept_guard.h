@@ -9,10 +9,16 @@
 //   - sheds any connection whose descriptor number reaches the ceiling (descriptors are
 //     allocated lowest first, so the number is a count of what is open), which caps
 //     concurrent connections and keeps headroom for the database, logs and /metrics.
-// Until Install is called, accept4 behaves exactly as libc's.
+// civetweb (the HTTP/JSON listener and prometheus-cpp's /metrics) calls accept, not accept4:
+// the guard interposes it too, with the same shedding when descriptors run out (civetweb
+// bounds its connection count itself: threads plus queue), and on those listeners can cap the
+// connections one client address holds at once (civetweb gives every open connection a
+// worker thread, so one client holding them all locks everyone else out).
+// Until Install is called, accept4 and accept behave exactly as libc's.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/status.h"
 
@@ -29,7 +35,20 @@ struct AcceptGuardOptions {
 // the ceiling. Fails only when no reserve descriptor can be opened. Idempotent.
 absl::Status InstallAcceptGuard(const AcceptGuardOptions& options);
 
-// Connections shed since start (over the ceiling, or while descriptors were exhausted).
+// Records the connections accepted (by accept, civetweb's call) on the listener bound to local
+// `port`, and caps those one client address may hold open at once: more are closed on accept
+// and counted as shed (0: no cap). Works before or after InstallAcceptGuard.
+void TrackConnections(int port, int max_per_client);
+// Forgets `port` (its listener has closed).
+void UntrackConnections(int port);
+
+// The descriptor of the connection accepted on local `port` (a tracked listener) from `client_address` (numeric, as
+// civetweb reports it) and `client_port`, while it is open; -1 otherwise. For bounding what civetweb does not: the time
+// one connection may take to send its body or read its answer (see server/http/socket_deadlines.h).
+int AcceptedConnection(int port, const std::string& client_address, int client_port);
+
+// Connections shed since start (over the ceiling or a per-client cap, or while descriptors
+// were exhausted).
 int64_t AcceptGuardShedConnections();
 
 }  // namespace capplan::server

@@ -2,6 +2,7 @@
 #include "server/store/catalog_rows.h"
 
 #include "absl/strings/str_cat.h"
+#include "core/enum_names.h"
 #include "core/validate.h"
 
 namespace capplan::store {
@@ -18,114 +19,38 @@ Source SourceFrom(sql::Statement& q, int first, bool has_note) {
 
 }  // namespace
 
-const char* InterconnectText(core::Interconnect i) {
-  switch (i) {
-    case core::Interconnect::kPcie:
-      return "pcie";
-    case core::Interconnect::kNvlink:
-      return "nvlink";
-    case core::Interconnect::kInfinityFabric:
-      return "infinity_fabric";
-    case core::Interconnect::kXeLink:
-      return "xe_link";
-  }
-  return "pcie";
-}
-
+// Stored spellings come from the enums' name tables (core/enum_names.h); a value the table
+// does not know (only possible in a database edited by hand) reads as the column's default.
+const char* InterconnectText(core::Interconnect i) { return core::EnumName(i); }
 core::Interconnect InterconnectFrom(const std::string& s) {
-  if (s == "nvlink") return core::Interconnect::kNvlink;
-  if (s == "infinity_fabric") return core::Interconnect::kInfinityFabric;
-  if (s == "xe_link") return core::Interconnect::kXeLink;
-  return core::Interconnect::kPcie;
+  return core::EnumFromName<core::Interconnect>(s).value_or(core::Interconnect::kPcie);
 }
-
 core::Precision PrecisionFrom(const std::string& s) {
-  for (int i = 0; i < core::kNumPrecisions; ++i) {
-    if (s == core::PrecisionName(static_cast<core::Precision>(i))) return static_cast<core::Precision>(i);
-  }
-  return core::Precision::kFp16;
+  return core::EnumFromName<core::Precision>(s).value_or(core::Precision::kFp16);
 }
-
-const char* WorkloadText(core::WorkloadKind w) {
-  switch (w) {
-    case core::WorkloadKind::kTraining:
-      return "training";
-    case core::WorkloadKind::kFineTuning:
-      return "fine_tuning";
-    case core::WorkloadKind::kServing:
-      return "serving";
-  }
-  return "serving";
-}
-
+const char* WorkloadText(core::WorkloadKind w) { return core::EnumName(w); }
 core::WorkloadKind WorkloadFrom(const std::string& s) {
-  if (s == "training") return core::WorkloadKind::kTraining;
-  if (s == "fine_tuning") return core::WorkloadKind::kFineTuning;
-  return core::WorkloadKind::kServing;
+  return core::EnumFromName<core::WorkloadKind>(s).value_or(core::WorkloadKind::kServing);
 }
-
-const char* MethodText(core::TrainingMethod m) {
-  switch (m) {
-    case core::TrainingMethod::kFull:
-      return "full";
-    case core::TrainingMethod::kLora:
-      return "lora";
-    case core::TrainingMethod::kQlora:
-      return "qlora";
-  }
-  return "full";
-}
-
+const char* MethodText(core::TrainingMethod m) { return core::EnumName(m); }
 core::TrainingMethod MethodFrom(const std::string& s) {
-  if (s == "lora") return core::TrainingMethod::kLora;
-  if (s == "qlora") return core::TrainingMethod::kQlora;
-  return core::TrainingMethod::kFull;
+  return core::EnumFromName<core::TrainingMethod>(s).value_or(core::TrainingMethod::kFull);
 }
-
-const char* UnitText(core::MeasuredUnit u) {
-  switch (u) {
-    case core::MeasuredUnit::kRequestsPerSecond:
-      return "requests_per_second";
-    case core::MeasuredUnit::kTokensPerSecond:
-      return "tokens_per_second";
-    case core::MeasuredUnit::kSecondsPerStep:
-      return "seconds_per_step";
-  }
-  return "requests_per_second";
-}
-
+const char* UnitText(core::MeasuredUnit u) { return core::EnumName(u); }
 core::MeasuredUnit UnitFrom(const std::string& s) {
-  if (s == "tokens_per_second") return core::MeasuredUnit::kTokensPerSecond;
-  if (s == "seconds_per_step") return core::MeasuredUnit::kSecondsPerStep;
-  return core::MeasuredUnit::kRequestsPerSecond;
+  return core::EnumFromName<core::MeasuredUnit>(s).value_or(core::MeasuredUnit::kRequestsPerSecond);
 }
-
 PriceKind PriceKindFrom(const std::string& s) {
-  for (int i = 0; i < kNumPriceKinds; ++i) {
-    if (s == PriceKindName(static_cast<PriceKind>(i))) return static_cast<PriceKind>(i);
-  }
-  return PriceKind::kOnDemand;
+  return core::EnumFromName<PriceKind>(s).value_or(PriceKind::kOnDemand);
 }
-
 core::NetworkKind NetworkKindFrom(const std::string& s) {
-  for (int i = 0; i < core::kNumNetworkKinds; ++i) {
-    if (s == core::NetworkKindName(static_cast<core::NetworkKind>(i))) return static_cast<core::NetworkKind>(i);
-  }
-  return core::NetworkKind::kNone;
+  return core::EnumFromName<core::NetworkKind>(s).value_or(core::NetworkKind::kNone);
 }
-
 core::BenchmarkFigure FigureFrom(const std::string& s) {
-  return s == core::BenchmarkFigureName(core::BenchmarkFigure::kEndToEnd) ? core::BenchmarkFigure::kEndToEnd
-                                                                          : core::BenchmarkFigure::kSteadyState;
+  return core::EnumFromName<core::BenchmarkFigure>(s).value_or(core::BenchmarkFigure::kSteadyState);
 }
-
-// The engines migrations/0007 allows; anything else reads as vLLM, the default.
 core::ServingEngine EngineFrom(const std::string& s) {
-  for (int i = 0; i < core::kNumServingEngines; ++i) {
-    const auto e = static_cast<core::ServingEngine>(i);
-    if (s == core::ServingEngineName(e)) return e;
-  }
-  return core::ServingEngine::kVllm;
+  return core::EnumFromName<core::ServingEngine>(s).value_or(core::ServingEngine::kVllm);
 }
 
 absl::Status CheckFabricExists(sql::Connection& db, const std::string& name, const std::string& field) {

@@ -21,6 +21,8 @@
 #include <sstream>
 #include <thread>
 
+#include "absl/strings/match.h"
+
 namespace capplan::testing {
 
 namespace {
@@ -229,7 +231,13 @@ HttpReply HttpCall(int port, const std::string& method, const std::string& path,
     return reply;
   }
   std::string head = method + " " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n";
-  for (const std::string& h : options.headers) head += h + "\r\n";
+  bool typed = false;
+  for (const std::string& h : options.headers) {
+    head += h + "\r\n";
+    typed = typed || absl::StartsWithIgnoreCase(h, "Content-Type:");
+  }
+  // A JSON body says so, as the server requires.
+  if (!body.empty() && !typed) head += "Content-Type: application/json\r\n";
   const long long length = options.content_length >= 0 ? options.content_length : static_cast<long long>(body.size());
   if (!body.empty() || method == "POST" || options.content_length >= 0) {
     head += "Content-Length: " + std::to_string(length) + "\r\n";

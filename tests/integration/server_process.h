@@ -83,7 +83,7 @@ int UnusedLoopbackPort();
 std::string HttpGet(int port, const std::string& path, int* http_status);
 
 struct HttpCallOptions {
-  std::vector<std::string> headers;  // "Name: value"
+  std::vector<std::string> headers;  // "Name: value"; with a body and no Content-Type, application/json
   long long content_length = -1;     // -1: the body's size (sent only with a body or POST)
   int pause_before_body_ms = 0;      // sends the headers, waits, then the body
 };

@@ -79,5 +79,51 @@ TEST(TlsTest, UnreadableCertificateFailsStartup) {
   EXPECT_NE(r.stderr_text.find("tls_cert_file"), std::string::npos) << r.stderr_text;
 }
 
+// The HTTP/JSON listener serves plaintext (Debian's civetweb cannot serve TLS; see
+// server/server.cc): with TLS on gRPC it may not listen beyond loopback unless told to, or it
+// would serve the whole API without TLS or a client certificate.
+TEST(TlsTest, PlaintextHttpBeyondLoopbackIsRefusedWhileGrpcRequiresMutualTls) {
+  TempDir dir;
+  MakeCertificates(dir.path());
+  for (const std::string http : {"0.0.0.0:0", ":0", "[::]:0"}) {
+    std::vector<std::string> args = Args(dir, true);
+    args.insert(args.begin(), CAPPLAN_SERVER_BINARY);
+    args.push_back("--http_listen=" + http);
+    const ExitResult r = RunProgram(args, 20000);
+    EXPECT_EQ(r.exit_code, 1) << http << "\n" << r.stdout_text;
+    EXPECT_NE(r.stderr_text.find("http_listen " + http), std::string::npos) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("client certificates"), std::string::npos) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("--http_allow_plaintext"), std::string::npos) << r.stderr_text;
+  }
+}
+
+TEST(TlsTest, PlaintextHttpServesOnLoopbackOrWhenAllowed) {
+  TempDir dir;
+  MakeCertificates(dir.path());
+  std::vector<std::string> loopback = Args(dir, true);
+  loopback.push_back("--http_listen=127.0.0.1:0");
+  ServerProcess local(loopback);
+  ASSERT_TRUE(local.started()) << local.Wait(0).stderr_text;
+  int status = 0;
+  HttpGet(local.http_port(), "/v1/health", &status);
+  EXPECT_EQ(status, 200);
+
+  std::vector<std::string> allowed = Args(dir, true);
+  allowed.push_back("--http_listen=0.0.0.0:0");
+  allowed.push_back("--http_allow_plaintext");
+  ServerProcess proxied(allowed);
+  ASSERT_TRUE(proxied.started()) << proxied.Wait(0).stderr_text;
+  HttpGet(proxied.http_port(), "/v1/health", &status);
+  EXPECT_EQ(status, 200);
+
+  // The same by the environment, as the container sets its addresses.
+  std::vector<std::string> by_env = Args(dir, true);
+  by_env.push_back("--http_listen=0.0.0.0:0");
+  ServerProcess env(by_env, {{"CAPPLAN_HTTP_ALLOW_PLAINTEXT", "1"}});
+  ASSERT_TRUE(env.started()) << env.Wait(0).stderr_text;
+  // gRPC still refuses a client without a certificate.
+  EXPECT_FALSE(Health(env, dir.path() + "/ca.pem").ok());
+}
+
 }  // namespace
 }  // namespace capplan::testing

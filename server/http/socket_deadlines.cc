@@ -1,0 +1,57 @@
+#include "server/http/socket_deadlines.h"
+
+#include <sys/socket.h>
+
+namespace capplan::server::http {
+
+SocketDeadlines::SocketDeadlines() : thread_([this] { Run(); }) {}
+
+SocketDeadlines::~SocketDeadlines() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+uint64_t SocketDeadlines::Arm(int fd, int how, Clock::time_point deadline) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t id = next_id_++;
+  const bool earliest = armed_.empty() || deadline < armed_.begin()->first.first;
+  armed_.emplace(std::make_pair(deadline, id), Armed{fd, how});
+  by_id_.emplace(id, std::make_pair(deadline, false));
+  if (earliest) cv_.notify_all();
+  return id;
+}
+
+bool SocketDeadlines::Disarm(uint64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = by_id_.find(id);
+  if (it == by_id_.end()) return false;
+  const bool fired = it->second.second;
+  if (!fired) armed_.erase(std::make_pair(it->second.first, id));
+  by_id_.erase(it);
+  return fired;
+}
+
+void SocketDeadlines::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    if (armed_.empty()) {
+      cv_.wait(lock);
+      continue;
+    }
+    const auto first = armed_.begin();
+    if (Clock::now() < first->first.first) {
+      cv_.wait_until(lock, first->first.first);
+      continue;
+    }
+    // Under the lock: the owner cannot disarm and close the descriptor meanwhile.
+    shutdown(first->second.fd, first->second.how);
+    by_id_[first->first.second].second = true;
+    armed_.erase(first);
+  }
+}
+
+}  // namespace capplan::server::http
