@@ -39,6 +39,8 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kBatchSpeedupWorthIt,
       &a::kPue,
       &a::kTargetUtilization,
+      &a::kRangeTrainingDense,
+      &a::kRangeTrainingMoe,
   };
   return kAll;
 }

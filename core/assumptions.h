@@ -208,6 +208,25 @@ inline constexpr Assumption kTargetUtilization{
     "fraction of replica capacity",
     "heuristic: an M/D/1 queue at 70% load waits ~1.2 service times on average"};
 
+// ---- Ranges from development-set residuals ----------------------------------------------
+// An answer's low-high is its point times the band of published over estimated throughput
+// that the development set shows for its regime (10th-90th percentile), not the product of
+// pessimistic assumptions. Re-derived when the model changes (tests/server/published_runs_test.cc
+// checks the bands against the residuals).
+inline constexpr Assumption kRangeTrainingDense{
+    "range.training_dense",
+    {1.0, 0.848, 1.132},
+    "published over estimated throughput",
+    "development-set residuals, docs/validation/README.md: 10th-90th percentile of published over "
+    "estimated throughput, 23 dense runs of tests/core/published_training_runs.h (GPU-hour rows "
+    "inverted)"};
+inline constexpr Assumption kRangeTrainingMoe{
+    "range.training_moe",
+    {1.0, 0.848, 1.349},
+    "published over estimated throughput",
+    "development-set residuals, docs/validation/README.md: the development set has 2 MoE runs "
+    "(0.861 and 1.348), too few for percentiles, so the dense band widened to hold both, rounded outward"};
+
 }  // namespace assumptions
 
 // Every assumption above, in declaration order.

@@ -441,8 +441,11 @@ TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const
   out.step_seconds = s.total;
   out.goodput = job.goodput;
   out.steady_duration_seconds = e.steps * s.total;
-  out.steady_duration_seconds_low = e.steps * Step(e, par, eff.high).total;
-  out.steady_duration_seconds_high = e.steps * Step(e, par, eff.low).total;
+  // The range is how wrong the model is on published runs of the same regime, not the
+  // efficiency range's ends (docs/validation/README.md).
+  out.range_band = job.model.IsMoe() ? &assumptions::kRangeTrainingMoe : &assumptions::kRangeTrainingDense;
+  out.steady_duration_seconds_low = out.steady_duration_seconds / out.range_band->value.high;
+  out.steady_duration_seconds_high = out.steady_duration_seconds / out.range_band->value.low;
   out.duration_seconds = out.steady_duration_seconds / job.goodput;
   out.duration_seconds_low = out.steady_duration_seconds_low / job.goodput;
   out.duration_seconds_high = out.steady_duration_seconds_high / job.goodput;

@@ -110,8 +110,8 @@ struct TrainingEstimate {
   double steady_duration_seconds_low = 0;
   double steady_duration_seconds_high = 0;
   double duration_seconds = 0;       // end to end: wall clock, goodput included
-  double duration_seconds_low = 0;   // at the efficiency range's high end
-  double duration_seconds_high = 0;  // at its low end
+  double duration_seconds_low = 0;   // the regime's residual band (range_band), fast end
+  double duration_seconds_high = 0;  // its slow end
   double goodput = 0;
   double gpu_hours = 0;
   double model_tflops_per_gpu = 0;  // steady-state model FLOP/s per GPU / 1e12
@@ -121,6 +121,8 @@ struct TrainingEstimate {
   Bottleneck bottleneck = Bottleneck::kCompute;
   bool shape_inferred = false;  // model given as a bare count: shape from aspect ratio
   Fabric fabric;                // the fabric the estimate assumed
+  // The development-set regime whose residuals give low-high (assumptions::kRangeTraining*).
+  const Assumption* range_band = nullptr;
 };
 
 absl::Status ValidateTrainingJob(const TrainingJob& job);

@@ -1,6 +1,7 @@
 // Names and one-line explanations of training estimates and rejected layouts.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/assumptions.h"
 #include "core/training/training.h"
 #include "core/units.h"
 
@@ -59,6 +60,11 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
                         "steady-state MFU %.0f%%",
                         e.global_batch_tokens / 1048576.0, e.memory_per_gpu.TotalBytes() / units::kGiB,
                         e.capacity_bytes / units::kGiB, BottleneckName(e.bottleneck), e.mfu * 100);
+  if (e.range_band != nullptr) {
+    // Which regime's development-set residuals the low-high comes from.
+    absl::StrAppend(&why, "; low-high from the ", e.range_band == &assumptions::kRangeTrainingMoe ? "MoE" : "dense",
+                    " training runs' residuals (", Quote(*e.range_band), ", docs/validation/README.md)");
+  }
   return why;
 }
 

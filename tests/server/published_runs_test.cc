@@ -12,12 +12,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "core/assumptions.h"
 #include "core/training/training.h"
 #include "tests/core/published_training_runs.h"
+#include "tests/core/validation_score.h"
 #include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {
@@ -179,6 +182,36 @@ double Median(std::vector<double> v) {
   return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
+// The 10th-90th percentile of v, linearly interpolated between ranks.
+double Percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double at = q * static_cast<double>(v.size() - 1);
+  const size_t i = static_cast<size_t>(at);
+  const double next = v[std::min(i + 1, v.size() - 1)];
+  return v[i] + (next - v[i]) * (at - static_cast<double>(i));
+}
+
+// The ranges answers carry are the development set's residuals (core/assumptions.h,
+// range.training_*): a model change that moves the residuals fails here until the bands are
+// derived again and docs/validation/README.md says so.
+void ExpectRegisteredBandsAreTheResiduals(const std::vector<Outcome>& all) {
+  std::vector<double> dense, moe;  // published over estimated throughput
+  for (const Outcome& o : all) {
+    if (o.published <= 0) continue;
+    const double ratio = EndToEnd(*o.run) ? o.point / o.published : o.published / o.point;
+    (o.run->experts > 1 ? moe : dense).push_back(ratio);
+  }
+  ASSERT_GE(dense.size(), 20u);
+  ASSERT_FALSE(moe.empty());
+  const core::Range d = core::assumptions::kRangeTrainingDense.value;
+  EXPECT_NEAR(Percentile(dense, 0.1), d.low, 0.001);
+  EXPECT_NEAR(Percentile(dense, 0.9), d.high, 0.001);
+  // Too few MoE runs for percentiles: the dense band widened to hold each of them.
+  const core::Range m = core::assumptions::kRangeTrainingMoe.value;
+  EXPECT_NEAR(m.low, std::min(d.low, *std::min_element(moe.begin(), moe.end())), 0.001);
+  EXPECT_NEAR(m.high, std::max(d.high, *std::max_element(moe.begin(), moe.end())), 0.002);
+}
+
 TEST_F(PublishedRunsTest, EstimatesMatchPublishedRuns) {
   std::vector<Outcome> all;
   for (const PublishedRun& r : testdata::kPublishedRuns) all.push_back(Estimate(r));
@@ -201,6 +234,18 @@ TEST_F(PublishedRunsTest, EstimatesMatchPublishedRuns) {
           << o.run->name << ": searched " << o.searched_layout << " vs published " << o.layout;
     }
   }
+  // The development set's aggregate per regime, in the form docs/validation/README.md reports
+  // for the frozen test set.
+  std::map<std::string, testdata::RegimeScore> regimes;
+  for (const Outcome& o : all) {
+    testdata::RegimeScore& score = regimes[o.run->experts > 1 ? "moe-training" : "dense-training"];
+    if (o.published > 0)
+      score.Answer(o.published, o.point, o.low, o.high, true);
+    else
+      score.Refuse("published layout not estimated");
+  }
+  testdata::PrintRegimeScores("Development set, training (tests/core/published_training_runs.h)", regimes);
+  ExpectRegisteredBandsAreTheResiduals(all);
   const size_t rows = steady.size() + e2e.size();
   const double coverage = static_cast<double>(in_range) / static_cast<double>(rows);
   std::printf(

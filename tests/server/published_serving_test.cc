@@ -18,11 +18,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "core/serving/serving.h"
 #include "tests/core/published_serving_results.h"
+#include "tests/core/validation_score.h"
 #include "tests/server/shipped_catalog_test.h"
 
 namespace capplan::server {
@@ -81,6 +83,12 @@ double Median(std::vector<double> v) {
 
 class PublishedServingTest : public testing::ShippedCatalogTest {
  protected:
+  // serving-nvidia or serving-other, by the catalog GPU's vendor.
+  std::string Regime(const PublishedServingResult& r) {
+    const core::GpuRow* gpu = snap().FindGpu(r.gpu);
+    return gpu == nullptr || gpu->vendor == "NVIDIA" ? "serving-nvidia" : "serving-other";
+  }
+
   // Why a row is not estimated; empty when it is.
   std::string Skip(const PublishedServingResult& r) {
     ServingEngine e;
@@ -130,17 +138,20 @@ class PublishedServingTest : public testing::ShippedCatalogTest {
 
 TEST_F(PublishedServingTest, EstimatesMatchPublishedServingResults) {
   std::vector<Comparison> rows;
+  std::map<std::string, testdata::RegimeScore> regimes;  // per comparison, as docs/validation/README.md
   int refused = 0, skipped = 0;
   for (const PublishedServingResult& r : testdata::kPublishedServingResults) {
     const std::string skip = Skip(r);
     if (!skip.empty()) {
       std::printf("| %s | skipped: %s |\n", r.id, skip.c_str());
+      regimes[Regime(r)].Refuse(skip);
       ++skipped;
       continue;
     }
     absl::StatusOr<ServingEstimate> e = Estimate(r);
     if (!e.ok()) {
       ADD_FAILURE() << r.id << ": a configuration the engine ran was refused: " << e.status();
+      regimes[Regime(r)].Refuse("estimator refused");
       ++refused;
       continue;
     }
@@ -166,6 +177,7 @@ TEST_F(PublishedServingTest, EstimatesMatchPublishedServingResults) {
   int in_range = 0;
   for (const Comparison& c : rows) {
     errors.push_back(std::fabs(c.Error()));
+    regimes[Regime(*c.row)].Answer(c.published, c.point, c.low, c.high, true);
     in_range += c.InRange() ? 1 : 0;
     std::printf("| %s | %s | %.4g | %.4g | %.4g-%.4g | %+.1f%%%s |\n", c.row->id, c.metric, c.published, c.point, c.low,
                 c.high, 100 * c.Error(), c.InRange() ? "" : " (outside)");
@@ -173,6 +185,8 @@ TEST_F(PublishedServingTest, EstimatesMatchPublishedServingResults) {
   const double coverage = rows.empty() ? 0 : static_cast<double>(in_range) / static_cast<double>(rows.size());
   std::printf("%zu comparisons (%d rows skipped, %d refused): median |error| %.1f%%, %d inside low-high (%.0f%%)\n",
               rows.size(), skipped, refused, 100 * Median(errors), in_range, 100 * coverage);
+  testdata::PrintRegimeScores(
+      "Development set, serving (tests/core/published_serving_results.h; one row per comparison)", regimes);
   EXPECT_EQ(refused, 0);
   EXPECT_GE(rows.size(), 15u);
   EXPECT_LE(Median(errors), kMedianErrorBound) << "median |error| " << Median(errors);
