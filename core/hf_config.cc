@@ -70,7 +70,7 @@ class Reader {
     if (!capplan_hf_value_.ok()) {       \
       return capplan_hf_value_.status(); \
     }                                    \
-    lhs = *capplan_hf_value_;            \
+    (lhs) = *capplan_hf_value_;          \
   } while (0)
 
 // Fields every supported decoder shares. Gemma 3's text config leaves the attention shape and

@@ -206,7 +206,8 @@ absl::StatusOr<ServingEstimate> BestLayout(const std::vector<ServingOption>& opt
       continue;
     }
     if (any_roomy && !roomy(*o.estimate)) continue;
-    const double capacity = o.estimate->requests_per_second_per_replica * static_cast<double>(gpus / o.tp);
+    const int64_t replicas = gpus / o.tp;  // whole replicas only
+    const double capacity = o.estimate->requests_per_second_per_replica * static_cast<double>(replicas);
     if (capacity > best) {
       best = capacity;
       e = o.estimate;

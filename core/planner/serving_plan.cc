@@ -136,7 +136,8 @@ bool RoomyKv(const ServingLayout& l) {
 double FilledCapacity(const Supply& s, const ServingLayout& l, int64_t units) {
   if (l.disagg) return l.estimate.requests_per_second_per_replica * static_cast<double>(l.estimate.replicas);
   const int64_t gpus = units * (s.pool != nullptr ? 1 : s.GpusPerUnit());
-  return l.estimate.requests_per_second_per_replica * static_cast<double>(gpus / l.estimate.tp);
+  const int64_t replicas = gpus / l.estimate.tp;  // whole replicas only
+  return l.estimate.requests_per_second_per_replica * static_cast<double>(replicas);
 }
 
 std::string TooManyGpus(const ServingLayout& l, int64_t allowed) {
@@ -370,7 +371,8 @@ std::vector<FrontierPoint> ServingFrontier(const ServingWorkload& w, const Servi
 
 }  // namespace
 
-absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q) {
+// The checks a serving Plan adds to the query's own.
+absl::Status ValidateServingPlanQuery(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q) {
   CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
   if (!(w.requests_per_second > 0)) {
     return FieldError("serving.requests_per_second", "must be > 0 to plan capacity");
@@ -378,6 +380,32 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
   if (q.objective == Objective::kCheapestWithinDeadline) {
     return FieldError("objective", "CHEAPEST_WITHIN_DEADLINE applies to training; serving has SLOs");
   }
+  return absl::OkStatus();
+}
+
+// One option from a ranked candidate: its layout with replicas filling the billed units, and
+// the SLO warnings at the offered load.
+template <typename Evaluator>
+void FillChoice(const ServingWorkload& w, const Supply& s, Evaluator& eval, const Candidate& c, ServingChoice* o) {
+  const ServingLayout l = Filled(w, s, *c.layout, c.units, &o->idle_gpus);
+  const GpuRow& gpu = *s.gpu;
+  o->supply = c.supply;
+  o->estimate = l.estimate;
+  o->deployment = l.deployment;
+  o->disagg = l.disagg;
+  o->latency = l.latency;
+  o->slo_break_requests_per_second = l.slo_break_requests_per_second;
+  o->units = c.units;
+  o->efficiency = eval.EfficiencyFor(gpu);
+  o->usd_per_hour = c.usd_per_hour;
+  o->offered_requests_per_second = w.requests_per_second;
+  o->warnings = l.disagg
+                    ? DisaggregatedSloWarnings(w, gpu.spec, o->efficiency, *l.disagg, w.requests_per_second)
+                    : ColocatedSloWarnings(w, gpu.spec, o->efficiency, l.estimate, l.service, w.requests_per_second);
+}
+
+absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q) {
+  CAPPLAN_RETURN_IF_ERROR(ValidateServingPlanQuery(catalog, w, q));
   ServingPlan plan;
   plan.supplies = BuildSupplies(catalog, q, q.constraints.ServingMaxGpus());
   plan.selection_rule = ServingRule(q);
@@ -386,7 +414,7 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
   for (Rejection& r : UnofferedGpus(catalog, q, plan.supplies)) plan.rejected.push_back(std::move(r));
   if (cands.empty()) {
     KeepClosestPerGpu(&plan.rejected, static_cast<size_t>(q.max_rejected), {}, {});
-    const absl::Status st = NothingFits(plan.rejected);
+    absl::Status st = NothingFits(plan.rejected);
     if (q.budget_usd <= 0) return st;
     return absl::FailedPreconditionError(absl::StrCat("no option meets ", ServingRule(q), "; ", st.message()));
   }
@@ -421,23 +449,7 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
         return key;
       },
       [&](const Candidate& c) {
-        ServingChoice& o = plan.options.emplace_back();
-        const Supply& s = plan.supplies[c.supply];
-        const ServingLayout l = Filled(w, s, *c.layout, c.units, &o.idle_gpus);
-        const GpuRow& gpu = *s.gpu;
-        o.supply = c.supply;
-        o.estimate = l.estimate;
-        o.deployment = l.deployment;
-        o.disagg = l.disagg;
-        o.latency = l.latency;
-        o.slo_break_requests_per_second = l.slo_break_requests_per_second;
-        o.units = c.units;
-        o.efficiency = eval.EfficiencyFor(gpu);
-        o.usd_per_hour = c.usd_per_hour;
-        o.offered_requests_per_second = w.requests_per_second;
-        o.warnings =
-            l.disagg ? DisaggregatedSloWarnings(w, gpu.spec, o.efficiency, *l.disagg, w.requests_per_second)
-                     : ColocatedSloWarnings(w, gpu.spec, o.efficiency, l.estimate, l.service, w.requests_per_second);
+        FillChoice(w, plan.supplies[c.supply], eval, c, &plan.options.emplace_back());
         return plan.options.size() - 1;
       },
       [&](size_t option, const Candidate& c) {
@@ -446,6 +458,7 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
       [&](const Candidate& c, size_t rank) { plan.rejected.push_back(ranked_lower(c, rank)); },
       [](const Candidate& c) { return c.supply; });
   std::vector<std::string> option_gpus;
+  option_gpus.reserve(plan.options.size());
   for (const ServingChoice& o : plan.options) option_gpus.push_back(plan.supplies[o.supply].gpu->spec.name);
   std::map<const GpuRow*, const Candidate*> gpu_best;
   for (const Candidate& c : cands) {

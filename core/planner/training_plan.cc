@@ -283,7 +283,7 @@ std::string TrainingRule(const PlanQuery& q) {
 
 // No option meets the limits: which cannot be met and by how much.
 absl::Status NoTrainingFits(const PlanQuery& q, const std::vector<Rejection>& rejected) {
-  const absl::Status st = NothingFits(rejected);
+  absl::Status st = NothingFits(rejected);
   if (std::none_of(rejected.begin(), rejected.end(), [](const Rejection& r) {
         return r.code == RejectionReason::kOverDeadline || r.code == RejectionReason::kOverBudget;
       })) {
@@ -374,6 +374,7 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
               [&](const Candidate& c, size_t rank) { plan.rejected.push_back(ranked_lower(c, rank)); },
               [&](const Candidate& c) { return c.supply; });
   std::vector<std::string> option_gpus;
+  option_gpus.reserve(plan.options.size());
   for (const TrainingChoice& o : plan.options) option_gpus.push_back(plan.supplies[o.supply].gpu->spec.name);
   // Each GPU type's best candidate, for types no line names yet (found in one pass).
   std::map<const GpuRow*, const Candidate*> gpu_best;
@@ -382,6 +383,7 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
     if (b == nullptr || better(c, *b)) b = &c;
   }
   std::vector<Rejection> fallback;
+  fallback.reserve(gpu_best.size());
   for (const auto& [gpu, c] : gpu_best) fallback.push_back(ranked_lower(*c, 0));
   for (Rejection& r : fallback) r.reason = absl::StrCat("ranked lower: ", r.reason.substr(r.reason.find(':') + 2));
   KeepClosestPerGpu(&plan.rejected, static_cast<size_t>(q.max_rejected), option_gpus, std::move(fallback));
