@@ -40,7 +40,10 @@ void KeepClosestPerGpu(std::vector<Rejection>* rejected, size_t n, const std::ve
 }
 
 absl::Status NothingFits(const std::vector<Rejection>& rejected) {
-  if (rejected.empty()) {
+  // Only GPUs without an allowed offer: nothing was estimated, so the constraints are the
+  // cause, not a closest miss.
+  if (std::all_of(rejected.begin(), rejected.end(),
+                  [](const Rejection& r) { return r.code == RejectionReason::kNoOffer; })) {
     return absl::FailedPreconditionError(
         "no catalog offer or owned pool matches the constraints (providers, regions, GPUs, price kind)");
   }

@@ -64,8 +64,14 @@ TEST_F(PlannerRpcTest, CompareAndItsErrors) {
   ASSERT_EQ(c->rows_size(), 2);
   EXPECT_DOUBLE_EQ(c->rows(0).speed_ratio_vs_first(), 1.0);
   EXPECT_GT(c->rows(0).option().cost_usd_per_hour(), 0);
+  // A target the catalog lacks answers on its own row, naming it; the others still compare.
   r.add_targets()->set_gpu_name("no-such-gpu");
-  EXPECT_EQ(MakeClient().Compare(r).status().code(), absl::StatusCode::kNotFound);
+  absl::StatusOr<v1::CompareResponse> missing = MakeClient().Compare(r);
+  ASSERT_TRUE(missing.ok()) << missing.status();
+  ASSERT_EQ(missing->rows_size(), 3);
+  EXPECT_TRUE(missing->rows(0).infeasible_reason().empty()) << missing->rows(0).infeasible_reason();
+  EXPECT_NE(missing->rows(2).infeasible_reason().find("no GPU named \"no-such-gpu\""), std::string::npos)
+      << missing->rows(2).infeasible_reason();
   r.clear_targets();
   EXPECT_EQ(MakeClient().Compare(r).status().code(), absl::StatusCode::kInvalidArgument);
 }
