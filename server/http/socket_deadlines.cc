@@ -44,7 +44,10 @@ void SocketDeadlines::Run() {
     }
     const auto first = armed_.begin();
     if (Clock::now() < first->first.first) {
-      cv_.wait_until(lock, first->first.first);
+      // A copy: wait_until reads the deadline again after waking, when the entry may be gone
+      // (another thread disarms it while the lock is released).
+      const Clock::time_point when = first->first.first;
+      cv_.wait_until(lock, when);
       continue;
     }
     // Under the lock: the owner cannot disarm and close the descriptor meanwhile.
