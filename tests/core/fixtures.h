@@ -110,4 +110,29 @@ inline TcoFleet SeedTemplate() {
   return f;
 }
 
+// deepseek-ai/DeepSeek-V3 config.json (tests/data/hf_configs/): MLA attention, 3 leading dense
+// layers, 256 routed experts (8 per token) plus one shared expert.
+inline ModelArchitecture DeepSeekV3() {
+  ModelArchitecture m;
+  m.name = "DeepSeek-V3";
+  m.num_layers = 61;
+  m.hidden_size = 7168;
+  m.num_attention_heads = 128;
+  m.num_kv_heads = 128;
+  m.head_dim = 192;                 // qk_nope_head_dim + qk_rope_head_dim
+  m.ffn_hidden_size = 18432;        // intermediate_size: the 3 dense layers
+  m.num_dense_layers = 3;           // first_k_dense_replace
+  m.num_experts = 256;              // n_routed_experts
+  m.experts_per_token = 8;          // num_experts_per_tok
+  m.num_shared_experts = 1;         // n_shared_experts
+  m.expert_ffn_hidden_size = 2048;  // moe_intermediate_size
+  m.q_lora_rank = 1536;
+  m.kv_lora_rank = 512;
+  m.qk_rope_head_dim = 64;
+  m.qk_nope_head_dim = 128;
+  m.v_head_dim = 128;
+  m.vocab_size = 129280;
+  return m;
+}
+
 }  // namespace capplan::core::testing

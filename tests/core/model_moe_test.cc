@@ -4,32 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "core/model.h"
+#include "fixtures.h"
 
 namespace capplan::core {
 namespace {
-
-ModelArchitecture DeepSeekV3() {
-  // deepseek-ai/DeepSeek-V3 config.json.
-  ModelArchitecture m;
-  m.name = "DeepSeek-V3";
-  m.num_layers = 61;
-  m.hidden_size = 7168;
-  m.num_attention_heads = 128;
-  m.num_kv_heads = 128;
-  m.ffn_hidden_size = 18432;        // intermediate_size: the 3 dense layers
-  m.num_dense_layers = 3;           // first_k_dense_replace
-  m.num_experts = 256;              // n_routed_experts
-  m.experts_per_token = 8;          // num_experts_per_tok
-  m.num_shared_experts = 1;         // n_shared_experts
-  m.expert_ffn_hidden_size = 2048;  // moe_intermediate_size
-  m.q_lora_rank = 1536;
-  m.kv_lora_rank = 512;
-  m.qk_rope_head_dim = 64;
-  m.qk_nope_head_dim = 128;
-  m.v_head_dim = 128;
-  m.vocab_size = 129280;
-  return m;
-}
 
 ModelArchitecture Qwen3_30B_A3B() {
   // Qwen/Qwen3-30B-A3B config.json: head_dim 128 (not 2048 / 32).
@@ -69,7 +47,7 @@ void ExpectWithin(double actual, double published, double fraction) {
 TEST(CountParametersMoeTest, DeepSeekV3MatchesTechnicalReport) {
   // DeepSeek-V3 Technical Report (arXiv 2412.19437), abstract: 671B total, 37B activated per
   // token (the main model; the 14B multi-token-prediction module is not part of it).
-  absl::StatusOr<ParameterCounts> c = CountParameters(DeepSeekV3());
+  absl::StatusOr<ParameterCounts> c = CountParameters(testing::DeepSeekV3());
   ASSERT_TRUE(c.ok()) << c.status();
   ExpectWithin(c->total, 671e9, 0.01);
   ExpectWithin(c->active, 37e9, 0.02);
@@ -78,7 +56,7 @@ TEST(CountParametersMoeTest, DeepSeekV3MatchesTechnicalReport) {
 TEST(CountParametersMoeTest, DeepSeekV3WithoutItsStructureIsFarOff) {
   // Read as Mixtral-style (every layer 256 experts of the dense width, full attention), the
   // same config would be several trillion parameters: each new field carries weight.
-  ModelArchitecture m = DeepSeekV3();
+  ModelArchitecture m = testing::DeepSeekV3();
   m.num_dense_layers = 0;
   m.expert_ffn_hidden_size = 0;
   absl::StatusOr<ParameterCounts> c = CountParameters(m);
@@ -93,7 +71,7 @@ TEST(CountParametersMoeTest, MlaAttentionMatchesDeepSeekV2Formula) {
   const double h = 7168, heads = 128, q_lora = 1536, kv_lora = 512, rope = 64, nope = 128, v = 128;
   const double expected = h * q_lora + q_lora * heads * (nope + rope) + h * (kv_lora + rope) +
                           kv_lora * heads * (nope + v) + heads * v * h + q_lora + kv_lora;
-  absl::StatusOr<ParameterCounts> c = CountParameters(DeepSeekV3());
+  absl::StatusOr<ParameterCounts> c = CountParameters(testing::DeepSeekV3());
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_DOUBLE_EQ(c->attention_per_layer, expected);
 }
@@ -124,7 +102,7 @@ TEST(CountParametersMoeTest, GptOssMatchesModelCard) {
 TEST(CountParametersMoeTest, RoutedExpertsAveragedOverAllLayers) {
   // expert_per_layer x num_experts x num_layers is every routed expert's parameters, however
   // many leading layers are dense: the estimators scale it that way.
-  absl::StatusOr<ParameterCounts> c = CountParameters(DeepSeekV3());
+  absl::StatusOr<ParameterCounts> c = CountParameters(testing::DeepSeekV3());
   ASSERT_TRUE(c.ok()) << c.status();
   const double routed = 58.0 * 256.0 * 3.0 * 7168.0 * 2048.0;  // 58 MoE layers, SwiGLU experts
   EXPECT_NEAR(c->expert_per_layer * 256.0 * 61.0 / routed, 1.0, 1e-12);
@@ -132,7 +110,7 @@ TEST(CountParametersMoeTest, RoutedExpertsAveragedOverAllLayers) {
 
 TEST(CountParametersMoeTest, ActiveFfnWidthCountsRoutedSharedAndDense) {
   // DeepSeek-V3: 3 dense layers of 18432, 58 MoE layers of 8 routed + 1 shared expert of 2048.
-  EXPECT_DOUBLE_EQ(DeepSeekV3().ActiveFfnWidth(), (3.0 * 18432.0 + 58.0 * 9.0 * 2048.0) / 61.0);
+  EXPECT_DOUBLE_EQ(testing::DeepSeekV3().ActiveFfnWidth(), (3.0 * 18432.0 + 58.0 * 9.0 * 2048.0) / 61.0);
   ModelArchitecture dense;
   dense.ffn_hidden_size = 11008;
   EXPECT_DOUBLE_EQ(dense.ActiveFfnWidth(), 11008.0);
@@ -148,7 +126,7 @@ TEST(ValidateModelMoeTest, RejectsMoeFieldsOnDenseModel) {
 }
 
 TEST(ValidateModelMoeTest, RejectsAllLayersDense) {
-  ModelArchitecture m = DeepSeekV3();
+  ModelArchitecture m = testing::DeepSeekV3();
   m.num_dense_layers = 61;
   absl::Status s = ValidateModel(m);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
@@ -156,7 +134,7 @@ TEST(ValidateModelMoeTest, RejectsAllLayersDense) {
 }
 
 TEST(ValidateModelMoeTest, RejectsLatentFieldsWithoutKvLoraRank) {
-  ModelArchitecture m = DeepSeekV3();
+  ModelArchitecture m = testing::DeepSeekV3();
   m.kv_lora_rank = 0;
   absl::Status s = ValidateModel(m);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);

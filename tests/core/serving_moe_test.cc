@@ -11,33 +11,9 @@
 namespace capplan::core {
 namespace {
 
-ModelArchitecture DeepSeekV3() {
-  // deepseek-ai/DeepSeek-V3 config.json (tests/data/hf_configs/).
-  ModelArchitecture m;
-  m.name = "DeepSeek-V3";
-  m.num_layers = 61;
-  m.hidden_size = 7168;
-  m.num_attention_heads = 128;
-  m.num_kv_heads = 128;
-  m.head_dim = 192;  // qk_nope_head_dim + qk_rope_head_dim
-  m.ffn_hidden_size = 18432;
-  m.num_dense_layers = 3;
-  m.num_experts = 256;
-  m.experts_per_token = 8;
-  m.num_shared_experts = 1;
-  m.expert_ffn_hidden_size = 2048;
-  m.q_lora_rank = 1536;
-  m.kv_lora_rank = 512;
-  m.qk_rope_head_dim = 64;
-  m.qk_nope_head_dim = 128;
-  m.v_head_dim = 128;
-  m.vocab_size = 129280;
-  return m;
-}
-
 ServingWorkload Fp8Workload() {
   ServingWorkload w;
-  w.model = DeepSeekV3();
+  w.model = testing::DeepSeekV3();
   w.weight_precision = Precision::kFp8;
   w.kv_precision = Precision::kFp8;
   w.prompt_tokens = 1000;
@@ -50,7 +26,7 @@ TEST(MlaKvCacheTest, LatentPlusRotaryKeyPerLayerOnEveryRank) {
   // per token and layer; DeepSeek-V3: d_c = kv_lora_rank 512, d_h^R = qk_rope_head_dim 64.
   // The latent is shared by all heads, so tensor parallelism does not split it.
   const double per_token = 61.0 * (512.0 + 64.0) * 1.0;  // FP8: 1 byte
-  EXPECT_DOUBLE_EQ(KvBytesPerToken(DeepSeekV3(), Precision::kFp8), per_token);
+  EXPECT_DOUBLE_EQ(KvBytesPerToken(testing::DeepSeekV3(), Precision::kFp8), per_token);
   absl::StatusOr<ServingMemory> m = ServingMemoryPerGpu(Fp8Workload(), testing::H200(), 8);
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_DOUBLE_EQ(m->kv_bytes_per_token, per_token);
