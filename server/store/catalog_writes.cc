@@ -386,16 +386,19 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
   result.gpu_rows = read->gpu_rows;
   result.errors = read->errors;
   result.warnings = read->warnings;
-  result.diff = DiffOffers(*before, provider, read->offers);
-  result.rows_imported = static_cast<int>(read->offers.size());
+  result.diff = DiffOffers(*before, provider, read->offers, effective_unix_seconds, &read->warnings);
+  result.warnings = read->warnings;
+  result.rows_imported = static_cast<int>(result.diff.writes.size());
   if (!options.partial && !result.errors.empty()) {
     result.rows_imported = 0;
     return result;
   }
-  if (options.dry_run || read->offers.empty()) return result;
+  // An unchanged list writes nothing: no price row, no catalog version, no audit entry.
+  if (options.dry_run || result.diff.writes.empty()) return result;
   const std::vector<CsvOffer>& offers = read->offers;
-  Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", offers.size(), "-offers")};
-  key.rows = static_cast<int64_t>(offers.size());
+  const std::vector<OfferWrite>& writes = result.diff.writes;
+  Key key{"prices", {}, 0, absl::StrCat("prices/import/", provider, "/", writes.size(), "-offers")};
+  key.rows = static_cast<int64_t>(writes.size());
   key.reload = kInstanceTable | kPriceTable;
   key.audit_after = ImportAuditJson(options, *read, result.diff);
   absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
@@ -403,14 +406,17 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
     sql::Statement upsert(db, kImportInstance);
     sql::Statement insert_price(db, kInsertPrice);
     size_t done = 0;
-    for (const CsvOffer& o : offers) {
+    for (const OfferWrite& ow : writes) {
       // A shutdown must not wait for the rest of a large import: give up and roll back.
       if (++done % 256 == 0 && draining_) {
         return absl::UnavailableError("server is shutting down; import rolled back, nothing written");
       }
-      upsert.reset();
-      BindInstance(upsert, o.instance);
-      upsert.exec();
+      const CsvOffer& o = offers[ow.offer];
+      if (ow.instance) {
+        upsert.reset();
+        BindInstance(upsert, o.instance);
+        upsert.exec();
+      }
       PriceRow p{0,
                  provider,
                  o.instance.instance_type,
@@ -419,8 +425,8 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
                  o.on_demand_usd_per_hour,
                  effective_unix_seconds,
                  source};
-      InsertPrice(insert_price, p);
-      if (o.spot_usd_per_hour >= 0) {
+      if (ow.on_demand) InsertPrice(insert_price, p);
+      if (ow.spot) {
         p.kind = PriceKind::kSpot;
         p.price_usd_per_hour = o.spot_usd_per_hour;
         InsertPrice(insert_price, p);

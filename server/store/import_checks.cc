@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "server/store/price_bands.h"
 
 namespace capplan::store {
 
@@ -24,34 +25,26 @@ std::string Family(const std::string& gpu) {
   return parts.empty() ? gpu : parts[0];
 }
 
-// The catalog's per-GPU current on-demand prices and GPU counts, by GPU.
-struct GpuMarket {
-  double min_usd = -1, max_usd = -1;
-  std::set<int> counts;
-};
-
-std::map<std::string, GpuMarket> Markets(const CatalogSnapshot& catalog) {
-  std::map<std::string, GpuMarket> out;
-  for (const InstanceRow& i : catalog.instances) {
-    GpuMarket& m = out[i.gpu_name];
-    m.counts.insert(i.gpu_count);
-    const PriceRow* p = catalog.PriceAt(i, PriceKind::kOnDemand, 0);
-    if (p == nullptr || i.gpu_count <= 0 || p->price_usd_per_hour <= 0) continue;
-    const double per_gpu = p->price_usd_per_hour / i.gpu_count;
-    m.min_usd = m.min_usd < 0 ? per_gpu : std::min(m.min_usd, per_gpu);
-    m.max_usd = std::max(m.max_usd, per_gpu);
-  }
+// The GPU counts the catalog sells each GPU in.
+std::map<std::string, std::set<int>> Counts(const CatalogSnapshot& catalog) {
+  std::map<std::string, std::set<int>> out;
+  for (const InstanceRow& i : catalog.instances) out[i.gpu_name].insert(i.gpu_count);
   return out;
 }
 
 // The first rule `o` breaks as {field, reason}; empty when none. May relabel `o` back to the
 // GPU its existing offer has (an alias names a family), noting that in `note`.
 std::pair<std::string, std::string> BrokenRule(const CatalogSnapshot& catalog, const std::string& provider,
-                                               const std::map<std::string, GpuMarket>& markets, CsvOffer* o,
+                                               const std::map<std::string, std::set<int>>& counts, CsvOffer* o,
                                                std::string* note) {
   InstanceRow& in = o->instance;
   if (const InstanceRow* existing = catalog.FindInstance(provider, in.instance_type, in.region)) {
-    if (existing->gpu_name != in.gpu_name) {
+    if (existing->gpu_name != in.gpu_name && !o->variant_evidence.empty() &&
+        Family(existing->gpu_name) == Family(in.gpu_name)) {
+      // The offer itself names its card (gpu_variants.h): an earlier import that filed it under
+      // the family's SXM part was wrong, and is corrected.
+      *note = absl::StrCat("relabelled from ", existing->gpu_name, " to ", in.gpu_name, ": ", o->variant_evidence);
+    } else if (existing->gpu_name != in.gpu_name) {
       if (!o->via_alias || Family(existing->gpu_name) != Family(in.gpu_name)) {
         return {"AcceleratorName",
                 absl::StrCat("the catalog's offer has GPU ", existing->gpu_name, "; the file says \"", o->accelerator,
@@ -62,10 +55,10 @@ std::pair<std::string, std::string> BrokenRule(const CatalogSnapshot& catalog, c
       in.gpu_name = existing->gpu_name;
     }
   }
-  auto m = markets.find(in.gpu_name);
+  auto m = counts.find(in.gpu_name);
   const bool usual =
       in.gpu_count == 1 || in.gpu_count == 2 || in.gpu_count == 4 || in.gpu_count == 8 || in.gpu_count == 16;
-  if (!usual && (m == markets.end() || m->second.counts.count(in.gpu_count) == 0)) {
+  if (!usual && (m == counts.end() || m->second.count(in.gpu_count) == 0)) {
     return {"AcceleratorCount", absl::StrCat(in.gpu_count, " x ", in.gpu_name,
                                              " is not a shape VMs are sold in (1, 2, 4, 8 or 16 GPUs, or a count "
                                              "the catalog already has for it)")};
@@ -73,12 +66,14 @@ std::pair<std::string, std::string> BrokenRule(const CatalogSnapshot& catalog, c
   if (o->on_demand_usd_per_hour <= 0) {
     return {"Price", "0 USD per hour: a free offer would rank first in every plan"};
   }
-  if (m != markets.end() && m->second.min_usd > 0) {
+  if (const PriceBand* band = ReferencePriceBand(in.gpu_name)) {
     const double per_gpu = o->on_demand_usd_per_hour / in.gpu_count;
-    if (per_gpu < m->second.min_usd / kPerGpuPriceFactor || per_gpu > m->second.max_usd * kPerGpuPriceFactor) {
-      return {"Price", absl::StrFormat("%.4g USD per GPU-hour for %s is more than %gx outside the catalog's "
-                                       "current range %.4g..%.4g",
-                                       per_gpu, in.gpu_name, kPerGpuPriceFactor, m->second.min_usd, m->second.max_usd)};
+    if (per_gpu < band->low_usd_per_gpu_hour / kPriceBandFactor ||
+        per_gpu > band->high_usd_per_gpu_hour * kPriceBandFactor) {
+      return {"Price", absl::StrFormat("%.6g USD per GPU-hour for %s is more than %gx outside the reference range "
+                                       "%.6g..%.6g (%s)",
+                                       per_gpu, in.gpu_name, kPriceBandFactor, band->low_usd_per_gpu_hour,
+                                       band->high_usd_per_gpu_hour, band->source)};
     }
   }
   return {};
@@ -134,12 +129,12 @@ void AppendRows(std::string* out, const char* name, const std::vector<CsvRowErro
 }  // namespace
 
 void CheckOffers(const CatalogSnapshot& catalog, const std::string& provider, bool force, PriceCsv* csv) {
-  const std::map<std::string, GpuMarket> markets = Markets(catalog);
+  const std::map<std::string, std::set<int>> counts = Counts(catalog);
   std::vector<CsvOffer> kept;
   kept.reserve(csv->offers.size());
   for (CsvOffer& o : csv->offers) {
     std::string note;
-    auto [field, reason] = BrokenRule(catalog, provider, markets, &o, &note);
+    auto [field, reason] = BrokenRule(catalog, provider, counts, &o, &note);
     if (!note.empty()) csv->warnings.push_back({o.first_row, "AcceleratorName", note});
     if (field.empty()) {
       kept.push_back(std::move(o));
@@ -157,43 +152,65 @@ void CheckOffers(const CatalogSnapshot& catalog, const std::string& provider, bo
   std::stable_sort(csv->warnings.begin(), csv->warnings.end(), by_row);
 }
 
-ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provider,
-                      const std::vector<CsvOffer>& offers) {
+ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provider, const std::vector<CsvOffer>& offers,
+                      int64_t effective_unix_seconds, std::vector<CsvRowError>* warnings) {
   ImportDiff diff;
-  for (const CsvOffer& o : offers) {
+  for (size_t i = 0; i < offers.size(); ++i) {
+    const CsvOffer& o = offers[i];
     const InstanceRow& in = o.instance;
     OfferChange c{in.instance_type,         in.region, in.gpu_name,         in.gpu_count, -1,
                   o.on_demand_usd_per_hour, -1,        o.spot_usd_per_hour, o.first_row};
     const InstanceRow* existing = catalog.FindInstance(provider, in.instance_type, in.region);
     if (existing == nullptr) {
       diff.new_offers.push_back(std::move(c));
+      diff.writes.push_back({i, true, true, o.spot_usd_per_hour >= 0});
       continue;
     }
-    if (const PriceRow* p = catalog.PriceAt(*existing, PriceKind::kOnDemand, 0)) {
-      c.old_on_demand_usd_per_hour = p->price_usd_per_hour;
+    OfferWrite w{i,
+                 existing->gpu_name != in.gpu_name || existing->gpu_count != in.gpu_count ||
+                     existing->vcpus != in.vcpus || existing->memory_bytes != in.memory_bytes,
+                 false, false};
+    bool superseded = false;
+    // One price kind: written when it differs from the price in force at the list's effective
+    // time (so re-importing a list writes nothing); a newer current price stays current.
+    auto judge = [&](PriceKind kind, double new_price, double* old_price) {
+      const PriceRow* now = catalog.PriceAt(*existing, kind, 0);
+      if (now != nullptr) *old_price = now->price_usd_per_hour;
+      if (new_price < 0) return false;
+      const PriceRow* then = catalog.PriceAt(*existing, kind, effective_unix_seconds);
+      if (then != nullptr && then->price_usd_per_hour == new_price) return false;
+      if (now != nullptr && now->effective_unix_seconds > effective_unix_seconds) superseded = true;
+      return true;
+    };
+    w.on_demand = judge(PriceKind::kOnDemand, o.on_demand_usd_per_hour, &c.old_on_demand_usd_per_hour);
+    w.spot = judge(PriceKind::kSpot, o.spot_usd_per_hour, &c.old_spot_usd_per_hour);
+    if (superseded) {
+      ++diff.superseded;
+      warnings->push_back({o.first_row, "Price",
+                           absl::StrCat(in.instance_type, " in ", in.region,
+                                        ": the catalog's current price took effect after this list's effective "
+                                        "time (",
+                                        effective_unix_seconds,
+                                        "); this list's price is kept in the history and the newer price stays")});
     }
-    if (const PriceRow* p = catalog.PriceAt(*existing, PriceKind::kSpot, 0))
-      c.old_spot_usd_per_hour = p->price_usd_per_hour;
-    const bool same = c.old_on_demand_usd_per_hour == c.new_on_demand_usd_per_hour &&
-                      (c.new_spot_usd_per_hour < 0 || c.new_spot_usd_per_hour == c.old_spot_usd_per_hour) &&
-                      existing->gpu_name == in.gpu_name && existing->gpu_count == in.gpu_count;
-    if (same) {
-      ++diff.unchanged;
-    } else {
+    if (w.instance || w.on_demand || w.spot) {
       diff.changed.push_back(std::move(c));
+      diff.writes.push_back(w);
+    } else {
+      ++diff.unchanged;
     }
   }
   return diff;
 }
 
 std::string ImportAuditJson(const ImportOptions& options, const PriceCsv& csv, const ImportDiff& diff) {
-  std::string out =
-      absl::StrCat("{\"layout\":\"", PriceLayoutName(csv.layout), "\",\"mode\":\"",
-                   options.partial ? "partial" : "strict", "\",\"force\":", options.force ? "true" : "false",
-                   ",\"gpu_rows\":", csv.gpu_rows, ",\"rows_without_gpu\":", csv.rows_skipped,
-                   ",\"offers\":", csv.offers.size(), ",\"offers_new\":", diff.new_offers.size(),
-                   ",\"offers_changed\":", diff.changed.size(), ",\"offers_unchanged\":", diff.unchanged,
-                   ",\"rows_skipped\":", csv.errors.size(), ",\"list_limit\":", kAuditListEntries);
+  std::string out = absl::StrCat(
+      "{\"layout\":\"", PriceLayoutName(csv.layout), "\",\"mode\":\"", options.partial ? "partial" : "strict",
+      "\",\"force\":", options.force ? "true" : "false", ",\"gpu_rows\":", csv.gpu_rows,
+      ",\"rows_without_gpu\":", csv.rows_skipped, ",\"offers\":", csv.offers.size(),
+      ",\"offers_new\":", diff.new_offers.size(), ",\"offers_changed\":", diff.changed.size(),
+      ",\"offers_unchanged\":", diff.unchanged, ",\"offers_superseded\":", diff.superseded,
+      ",\"rows_skipped\":", csv.errors.size(), ",\"list_limit\":", kAuditListEntries);
   AppendChanges(&out, "new_offers", diff.new_offers);
   AppendChanges(&out, "changed_prices", diff.changed);
   AppendRows(&out, "skipped_rows", csv.errors);

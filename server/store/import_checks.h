@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,6 @@ struct ImportOptions {
   size_t max_rows = 200000;  // CSV rows including the header
 };
 
-// A per-GPU on-demand price more than this factor below the cheapest, or above the dearest,
-// current per-GPU price the catalog has for that GPU is refused unless forced.
-inline constexpr double kPerGpuPriceFactor = 4.0;
-
 struct OfferChange {
   std::string instance_type, region, gpu_name;
   int gpu_count = 0;
@@ -36,23 +33,40 @@ struct OfferChange {
   int row = 0;                        // the first CSV row of the offer
 };
 
+// The rows an import writes for one offer (an index into the offers).
+struct OfferWrite {
+  size_t offer = 0;
+  bool instance = false;   // the instance row is new or differs (GPU, count, vCPUs, memory)
+  bool on_demand = false;  // an on-demand price row to add
+  bool spot = false;       // a spot price row to add
+};
+
 struct ImportDiff {
   std::vector<OfferChange> new_offers;
-  std::vector<OfferChange> changed;  // on-demand or spot price, GPU or GPU count differ
+  std::vector<OfferChange> changed;  // on-demand or spot price, GPU, GPU count or host differ
   int unchanged = 0;
+  // Of `changed`, offers whose list is older than the catalog's current price: their rows go
+  // into the history (prices as of an earlier date see them) and the current price stays.
+  int superseded = 0;
+  std::vector<OfferWrite> writes;  // empty: the import writes nothing (no row, no version)
 };
 
 // The sanity rules, applied to csv->offers against `catalog`: an offer that breaks one moves
 // to csv->errors with its reason (with `force` it stays and the reason goes to warnings).
 //  - GPU count: one of 1, 2, 4, 8, 16 or a count the catalog already sells that GPU in.
-//  - on-demand price 0, or a per-GPU price outside the catalog's range for the GPU by more
-//    than kPerGpuPriceFactor.
+//  - on-demand price 0, or a per-GPU price outside the GPU's reference band (price_bands.h) by
+//    more than kPriceBandFactor: the same file is judged the same whatever was imported before.
 //  - an offer the catalog has keeps its GPU when the file names it through an alias of the
-//    same family (A100-80GB for A100-PCIe-80GB); a different GPU is refused.
+//    same family (A100-80GB for A100-PCIe-80GB); a different GPU is refused, unless the offer
+//    itself names its variant (gpu_variants.h), which corrects an earlier mislabel.
 void CheckOffers(const CatalogSnapshot& catalog, const std::string& provider, bool force, PriceCsv* csv);
 
-// What writing `offers` would change, against the prices in force now.
-ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provider, const std::vector<CsvOffer>& offers);
+// What writing `offers` would change, against the prices in force now, and the rows to write:
+// none for an offer whose prices equal those in force at `effective_unix_seconds` (a list
+// imported twice writes nothing the second time). A price row dated before the catalog's
+// current one never replaces it (each such offer gets a warning).
+ImportDiff DiffOffers(const CatalogSnapshot& catalog, const std::string& provider, const std::vector<CsvOffer>& offers,
+                      int64_t effective_unix_seconds, std::vector<CsvRowError>* warnings);
 
 // The audit row's after_json for an import: counts, and the first entries of each list.
 std::string ImportAuditJson(const ImportOptions& options, const PriceCsv& csv, const ImportDiff& diff);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -13,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "core/validate.h"
 #include "server/store/csv.h"
+#include "server/store/gpu_variants.h"
 
 namespace capplan::store {
 
@@ -77,13 +79,25 @@ class Row {
   std::vector<CsvRowError>* errors_;
 };
 
-// The catalog GPU an accelerator name means (null when none), and whether an alias found it.
-const GpuRow* ResolveGpu(const CatalogSnapshot& catalog, const std::string& accel, bool* via_alias) {
+// The catalog GPU an accelerator name means on `type` at `provider` (null when none), whether
+// only an alias or a family default found it, and what decided its variant (gpu_variants.h).
+const GpuRow* ResolveGpu(const CatalogSnapshot& catalog, const std::string& provider, const std::string& type,
+                         const std::string& accel, bool* via_alias, std::string* evidence, std::string* wanted) {
   *via_alias = false;
+  evidence->clear();
+  *wanted = accel;
   if (const GpuRow* g = catalog.FindGpu(accel)) return g;
+  const GpuVariant variant = ResolveGpuVariant(provider, type, accel);
+  if (!variant.gpu_name.empty()) {
+    *via_alias = variant.evidence.empty();
+    *evidence = variant.evidence;
+    *wanted = variant.gpu_name;
+    return catalog.FindGpu(variant.gpu_name);
+  }
   auto alias = AcceleratorAliases().find(accel);
   if (alias == AcceleratorAliases().end()) return nullptr;
   *via_alias = true;
+  *wanted = alias->second;
   return catalog.FindGpu(alias->second);
 }
 
@@ -92,6 +106,7 @@ struct RowOffer {
   std::string type, region, accel;
   const GpuRow* gpu = nullptr;
   bool via_alias = false;
+  std::string variant_evidence;
   double count = 0, vcpus = 0, mem_gib = 0, price = 0, spot = -1;
 };
 
@@ -125,6 +140,7 @@ class OfferSet {
       e.offer.first_row = r.row_no();
       e.offer.accelerator = o.accel;
       e.offer.via_alias = o.via_alias;
+      e.offer.variant_evidence = o.variant_evidence;
     } else if (e.dropped) {
       r.Fail("Price", absl::StrCat(o.type, " in ", o.region, " was dropped: its rows disagree (first at row ",
                                    e.offer.first_row, ")"));
@@ -163,13 +179,19 @@ class OfferSet {
 };
 
 // The accelerator of a row: its GPU and count. False (error recorded) when unknown or bad.
-bool ReadAccelerator(Row& r, const CatalogSnapshot& catalog, RowOffer* o) {
+// `type` is the VM type the accelerator is sold on (empty for a GCP accelerator-only row).
+bool ReadAccelerator(Row& r, const CatalogSnapshot& catalog, const std::string& provider, const std::string& type,
+                     RowOffer* o) {
   if (!r.Text("AcceleratorName", &o->accel)) return false;
-  o->gpu = ResolveGpu(catalog, o->accel, &o->via_alias);
+  std::string wanted;
+  o->gpu = ResolveGpu(catalog, provider, type, o->accel, &o->via_alias, &o->variant_evidence, &wanted);
   if (o->gpu == nullptr) {
+    const std::string which =
+        wanted == o->accel ? absl::StrCat("\"", o->accel, "\"")
+                           : absl::StrCat(wanted, " (\"", o->accel, "\" on ", type.empty() ? "this VM" : type, ")");
     return r.Fail("AcceleratorName",
-                  absl::StrCat("no GPU named \"", o->accel,
-                               "\" in the catalog; these rows are imported once it is added "
+                  absl::StrCat("no GPU named ", which,
+                               " in the catalog; these rows are imported once it is added "
                                "(admin upsert-gpu)"),
                   true);
   }
@@ -177,17 +199,13 @@ bool ReadAccelerator(Row& r, const CatalogSnapshot& catalog, RowOffer* o) {
 }
 
 // A row that is a whole VM with its GPUs (AWS, Azure, the generic columns).
-void ReadVmRow(Row& r, const CatalogSnapshot& catalog, bool azure, OfferSet* offers,
+void ReadVmRow(Row& r, const CatalogSnapshot& catalog, const std::string& provider, OfferSet* offers,
                std::vector<CsvRowError>* warnings) {
   RowOffer o;
-  if (!ReadAccelerator(r, catalog, &o)) return;
+  if (!ReadAccelerator(r, catalog, provider, r.Cell("InstanceType"), &o)) return;
   if (!r.Number("vCPUs", 0, 4096, true, &o.vcpus) || !r.Number("MemoryGiB", 0, 32768, false, &o.mem_gib) ||
       !r.Price(&o.price) || !r.Spot(&o.spot) || !r.Text("InstanceType", &o.type) || !r.Text("Region", &o.region)) {
     return;
-  }
-  if (azure && o.via_alias) {
-    const std::string pcie = AzurePcieGpu(o.type, o.accel);
-    if (const GpuRow* g = pcie.empty() ? nullptr : catalog.FindGpu(pcie)) o.gpu = g;
   }
   offers->Add(o, r, warnings);
 }
@@ -203,7 +221,8 @@ std::string Zone(const Row& r) {
 // An accelerator-only GCP row: one offer per host VM type found in its zone, priced host +
 // accelerator (spot likewise when both have one).
 void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& col, const HostRows& hosts,
-                        const CatalogSnapshot& catalog, OfferSet* offers, PriceCsv* out) {
+                        const CatalogSnapshot& catalog, OfferSet* offers, PriceCsv* out,
+                        std::set<size_t>* joined_hosts) {
   RowOffer acc;
   if (!r.Text("AcceleratorName", &acc.accel)) return;
   if (IsGcpAttachableGpu(acc.accel)) {
@@ -214,7 +233,7 @@ void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& 
            true);
     return;
   }
-  if (!ReadAccelerator(r, catalog, &acc) || !r.Price(&acc.price) || !r.Spot(&acc.spot) ||
+  if (!ReadAccelerator(r, catalog, "gcp", "", &acc) || !r.Price(&acc.price) || !r.Spot(&acc.spot) ||
       !r.Text("Region", &acc.region)) {
     return;
   }
@@ -242,19 +261,41 @@ void ReadGcpAccelerator(Row& r, const std::vector<Cells>& table, const Columns& 
     o.price = host_price + acc.price;
     o.spot = (host_spot >= 0 && acc.spot >= 0) ? host_spot + acc.spot : -1;
     offers->Add(o, r, &out->warnings);
+    joined_hosts->insert(h->second);
     ++joined;
   }
-  if (joined == 0) {
-    std::string why = host_errors.empty() ? std::string("no row for it in this zone")
-                                          : absl::StrCat("its row ", host_errors[0].row, " ", host_errors[0].field,
-                                                         ": ", host_errors[0].message);
+  if (joined == 0 && host_errors.empty()) {
+    // GCP lists accelerators in zones that sell no VM to carry them: nothing is sold there.
+    r.Fail("InstanceType",
+           absl::StrCat("no host VM (", absl::StrJoin(types, " or "), ") is listed in ", zone,
+                        ", so the accelerator is not sold there; not imported"),
+           true);
+  } else if (joined == 0) {
     r.Fail("InstanceType", absl::StrCat("the accelerator adds to host VM ", absl::StrJoin(types, " or "), " in ", zone,
-                                        ", but ", why, "; not imported"));
+                                        ", but its row ", host_errors[0].row, " ", host_errors[0].field, ": ",
+                                        host_errors[0].message, "; not imported"));
+  }
+}
+
+// GCP host VM rows no accelerator row joined: listed, so that no GPU offer is dropped unseen.
+void ListUnjoinedHosts(const std::vector<Cells>& table, const Columns& col, const HostRows& hosts,
+                       const std::set<size_t>& joined, PriceCsv* out) {
+  for (const auto& [key, i] : hosts) {
+    if (joined.count(i) != 0) continue;
+    Row row(col, table[i], static_cast<int>(i) + 1, &out->errors);
+    ++out->gpu_rows;
+    --out->rows_skipped;
+    row.Fail("AcceleratorName",
+             absl::StrCat("GPU host VM ", key.first, " in ", key.second,
+                          " has no accelerator row for its GPUs in this zone, so its price is incomplete; not "
+                          "imported"),
+             true);
   }
 }
 
 void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const CatalogSnapshot& catalog, OfferSet* offers,
                  PriceCsv* out) {
+  std::set<size_t> joined;
   HostRows hosts;
   std::vector<size_t> accelerators;
   for (size_t i = 1; i < table.size(); ++i) {
@@ -262,11 +303,18 @@ void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const Cata
     const std::string type = row.Cell("InstanceType");
     if (!type.empty()) {
       if (IsGcpGpuHost(type)) hosts.emplace(std::make_pair(type, Zone(row)), i);
-      if (row.Cell("AcceleratorName").empty()) {
+      if (row.Cell("AcceleratorName").empty() && LooksLikeGcpGpuHost(type) && !IsGcpGpuHost(type)) {
+        ++out->gpu_rows;
+        row.Fail("InstanceType",
+                 absl::StrCat("GCP GPU VM type ", type,
+                              " is not in capplan's host table (server/store/price_layouts.cc), so its "
+                              "accelerator rows cannot be joined; not imported"),
+                 true);
+      } else if (row.Cell("AcceleratorName").empty()) {
         ++out->rows_skipped;  // a host or CPU VM: priced without its GPUs
       } else {
         ++out->gpu_rows;
-        ReadVmRow(row, catalog, false, offers, &out->warnings);
+        ReadVmRow(row, catalog, "gcp", offers, &out->warnings);
       }
     } else if (row.Cell("AcceleratorName").empty() || IsTpu(row.Cell("AcceleratorName"))) {
       ++out->rows_skipped;
@@ -277,8 +325,9 @@ void ReadGcpRows(const std::vector<Cells>& table, const Columns& col, const Cata
   for (size_t i : accelerators) {
     ++out->gpu_rows;
     Row row(col, table[i], static_cast<int>(i) + 1, &out->errors);
-    ReadGcpAccelerator(row, table, col, hosts, catalog, offers, out);
+    ReadGcpAccelerator(row, table, col, hosts, catalog, offers, out, &joined);
   }
+  ListUnjoinedHosts(table, col, hosts, joined, out);
 }
 
 }  // namespace
@@ -332,7 +381,7 @@ absl::StatusOr<PriceCsv> ReadPriceCsv(const std::string& provider, const std::st
         continue;
       }
       ++out.gpu_rows;
-      ReadVmRow(row, catalog, out.layout == PriceLayout::kAzureV6, &offers, &out.warnings);
+      ReadVmRow(row, catalog, provider, &offers, &out.warnings);
     }
   }
   out.offers = offers.Take();

@@ -16,7 +16,8 @@ struct CsvRowError {
   std::string field;
   std::string message;
   // Skipped because capplan has nothing to file it under (a GPU missing from the catalog, a
-  // GCP GPU with no fixed VM shape), not because the row is wrong.
+  // GCP GPU with no fixed VM shape, a GCP accelerator in a zone with no host VM for it, a GCP
+  // host VM with no accelerator row), not because the row is wrong.
   bool unsupported = false;
 };
 
@@ -28,6 +29,8 @@ struct CsvOffer {
   int first_row = 0;
   std::string accelerator;  // the file's accelerator name
   bool via_alias = false;   // the GPU was found through an accelerator alias, not its catalog name
+  // What decided the card's form (gpu_variants.h); empty when the family default was taken.
+  std::string variant_evidence;
 };
 
 struct PriceCsv {

@@ -2,6 +2,7 @@
 #include "server/store/price_layouts.h"
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 
 namespace capplan::store {
@@ -37,7 +38,11 @@ bool SameHeader(const std::vector<std::string>& header, const std::vector<std::s
 }
 
 // GCP VM types with a fixed GPU count, by accelerator and count. The pairing follows the
-// GCP machine-type documentation (A2, A3, G2, A4 series); G2 sells one L4 in several sizes.
+// GCP machine-type documentation (A2, A3, G2, A4 series; A3 Edge is the A3 High board for
+// edge regions); G2 sells one L4 in several sizes. A type with the suffix kNoLocalSsd is the
+// same VM without local SSD.
+constexpr absl::string_view kNoLocalSsd = "-nolssd";
+
 struct GcpHost {
   const char* accelerator;
   int count;
@@ -48,10 +53,11 @@ constexpr GcpHost kGcpHosts[] = {
     {"A100", 8, "a2-highgpu-8g"},       {"A100", 16, "a2-megagpu-16g"},     {"A100-80GB", 1, "a2-ultragpu-1g"},
     {"A100-80GB", 2, "a2-ultragpu-2g"}, {"A100-80GB", 4, "a2-ultragpu-4g"}, {"A100-80GB", 8, "a2-ultragpu-8g"},
     {"H100", 1, "a3-highgpu-1g"},       {"H100", 2, "a3-highgpu-2g"},       {"H100", 4, "a3-highgpu-4g"},
-    {"H100", 8, "a3-highgpu-8g"},       {"H100-MEGA", 8, "a3-megagpu-8g"},  {"H200", 8, "a3-ultragpu-8g"},
-    {"B200", 8, "a4-highgpu-8g"},       {"L4", 1, "g2-standard-4"},         {"L4", 1, "g2-standard-8"},
-    {"L4", 1, "g2-standard-12"},        {"L4", 1, "g2-standard-16"},        {"L4", 1, "g2-standard-32"},
-    {"L4", 2, "g2-standard-24"},        {"L4", 4, "g2-standard-48"},        {"L4", 8, "g2-standard-96"},
+    {"H100", 8, "a3-highgpu-8g"},       {"H100", 8, "a3-edgegpu-8g"},       {"H100-MEGA", 8, "a3-megagpu-8g"},
+    {"H200", 8, "a3-ultragpu-8g"},      {"B200", 8, "a4-highgpu-8g"},       {"L4", 1, "g2-standard-4"},
+    {"L4", 1, "g2-standard-8"},         {"L4", 1, "g2-standard-12"},        {"L4", 1, "g2-standard-16"},
+    {"L4", 1, "g2-standard-32"},        {"L4", 2, "g2-standard-24"},        {"L4", 4, "g2-standard-48"},
+    {"L4", 8, "g2-standard-96"},
 };
 
 }  // namespace
@@ -106,19 +112,23 @@ const std::map<std::string, std::string>& AcceleratorAliases() {
 std::vector<std::string> GcpHostTypes(absl::string_view accelerator, int count) {
   std::vector<std::string> out;
   for (const GcpHost& h : kGcpHosts) {
-    if (accelerator == h.accelerator && count == h.count) out.emplace_back(h.instance_type);
+    if (accelerator == h.accelerator && count == h.count) {
+      out.emplace_back(h.instance_type);
+      out.push_back(absl::StrCat(h.instance_type, kNoLocalSsd));
+    }
   }
   return out;
 }
 
-std::string AzurePcieGpu(absl::string_view instance_type, absl::string_view accelerator) {
-  if (!absl::StartsWith(instance_type, "Standard_NC")) return std::string();
-  if (accelerator == "A100-80GB") return "A100-PCIe-80GB";
-  if (accelerator == "H100") return "H100-PCIe-80GB";  // H100 NVL 94 GB: the nearest catalog part
-  return std::string();
+bool LooksLikeGcpGpuHost(absl::string_view instance_type) {
+  for (const char* series : {"a2-", "a3-", "a4-", "a4x-", "g2-", "g4-"}) {
+    if (absl::StartsWith(instance_type, series)) return true;
+  }
+  return false;
 }
 
 bool IsGcpGpuHost(absl::string_view instance_type) {
+  absl::ConsumeSuffix(&instance_type, kNoLocalSsd);
   for (const GcpHost& h : kGcpHosts) {
     if (instance_type == h.instance_type) return true;
   }

@@ -28,17 +28,16 @@ PriceLayout DetectPriceLayout(const std::vector<std::string>& header);
 // alias names a family; it never relabels an offer the catalog already has.
 const std::map<std::string, std::string>& AcceleratorAliases();
 
-// The catalog GPU an Azure VM type carries when its accelerator alias would name the SXM part:
-// the NC-series (NC24ads_A100_v4, NC40ads_H100_v5) carry PCIe cards (Azure NC A100 v4 and
-// NCads H100 v5 series pages). Empty when the alias stands.
-std::string AzurePcieGpu(absl::string_view instance_type, absl::string_view accelerator);
-
 // GCP: the VM types whose GPUs are priced in accelerator rows of `count` x `accelerator`
 // (A2, A3, G2, A4 series: the GPU count is fixed by the VM type). Empty when the accelerator
 // attaches to general VMs (N1) or is unknown.
 std::vector<std::string> GcpHostTypes(absl::string_view accelerator, int count);
-// GCP: true when `instance_type` is a VM whose GPUs come in separate accelerator rows.
+// GCP: true when `instance_type` is a VM whose GPUs come in separate accelerator rows (with or
+// without local SSD).
 bool IsGcpGpuHost(absl::string_view instance_type);
+// GCP: true for a type of an accelerator-optimized or G2/G4 series (a2-, a3-, a4-, g2-, ...),
+// whether or not the host table knows it: such a row is a GPU offer, never a CPU VM.
+bool LooksLikeGcpGpuHost(absl::string_view instance_type);
 // GCP accelerators sold per GPU for any N1 VM (T4, V100, P100, P4, K80): no fixed VM shape.
 bool IsGcpAttachableGpu(absl::string_view accelerator);
 // Cloud TPUs (tpu-v4-8, ...): not GPUs, so not offers capplan plans with.

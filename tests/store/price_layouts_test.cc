@@ -114,9 +114,12 @@ TEST_F(PriceLayoutTest, GcpV7AddsEachAcceleratorRowToItsHostVmRow) {
   // 80GB 14.76958.
   EXPECT_NEAR(Price("gcp", "a2-ultragpu-8g", "us-central1", PriceKind::kOnDemand), 23.56656, 1e-9);
   ASSERT_EQ(r->errors.size(), 2u) << Rows(r->errors);
-  // B200 is in the catalog (migration 0008), but the fixture has no a4-highgpu-8g host row.
+  // B200 is in the catalog (migration 0008), but the fixture has no a4-highgpu-8g host row:
+  // nothing sells the accelerator in that zone, so the row is unsupported, not bad (it does
+  // not count against the refresh's skipped-rows threshold).
   EXPECT_EQ(r->errors[0].row, 10);
-  EXPECT_FALSE(r->errors[0].unsupported);
+  EXPECT_TRUE(r->errors[0].unsupported);
+  EXPECT_TRUE(r->errors[1].unsupported);
   EXPECT_NE(r->errors[0].message.find("a4-highgpu-8g"), std::string::npos) << r->errors[0].message;
   EXPECT_EQ(r->errors[1].row, 14);  // H100-MEGA: the fixture has no a3-megagpu-8g host row
   EXPECT_NE(r->errors[1].message.find("a3-megagpu-8g"), std::string::npos) << r->errors[1].message;
@@ -142,12 +145,11 @@ TEST_F(PriceLayoutTest, AzureV6SkipsUnknownGpusAndImpossibleShapesAndKeepsShippe
   EXPECT_EQ(r->errors[1].field, "AcceleratorCount");
   const InstanceRow* nd = store_->Snapshot()->FindInstance("azure", "Standard_ND96isr_H100_v5", "eastus");
   EXPECT_EQ(nd->gpu_count, 8);
-  // The NC series carries PCIe cards (Azure's NC A100 v4 and NCads H100 v5 pages): "A100-80GB"
-  // and "H100" do not make them SXM, and the shipped NC24ads_A100_v4 stays PCIe.
+  // The NC series carries PCIe cards (Azure's NC A100 v4 and NCads H100 v5 pages: A100 PCIe,
+  // H100 NVL): "A100-80GB" and "H100" do not make them SXM.
   EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC24ads_A100_v4", "eastus")->gpu_name,
             "A100-PCIe-80GB");
-  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC40ads_H100_v5", "eastus")->gpu_name,
-            "H100-PCIe-80GB");
+  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC40ads_H100_v5", "eastus")->gpu_name, "H100-NVL-94GB");
   EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_ND96amsr_A100_v4", "eastus")->gpu_name,
             "A100-SXM4-80GB");
   EXPECT_DOUBLE_EQ(Price("azure", "Standard_NC40ads_H100_v5", "eastus", PriceKind::kOnDemand), 6.98);
@@ -215,15 +217,15 @@ TEST_F(PriceLayoutTest, SanityRulesRefuseWithReasonsUnlessForced) {
 }
 
 TEST_F(PriceLayoutTest, AnAliasNeverRelabelsAnOfferTheCatalogHas) {
-  // Azure's NC24ads_A100_v4 row (catalogs/v6/azure/vms.csv) in the plain columns, where no
-  // Azure rule applies: "A100-80GB" means A100-SXM4-80GB, but the shipped offer is PCIe.
-  absl::StatusOr<CsvImportResult> r = Import(
-      "azure", absl::StrCat(kColumns, "Standard_NC24ads_A100_v4,A100-80GB,1,24,220,3.673,0.444433,eastus\n"), false);
+  // An offer filed under the PCIe card by its catalog name (prices invented), then a list that
+  // names only the family ("H100": nothing in the row says PCIe or SXM): the offer keeps its
+  // card rather than becoming the family's SXM part.
+  ASSERT_TRUE(Import("acme", absl::StrCat(kColumns, "x1.large,H100-PCIe-80GB,1,16,128,2.5,,r1\n"), false).ok());
+  absl::StatusOr<CsvImportResult> r = Import("acme", absl::StrCat(kColumns, "x1.large,H100,1,16,128,2.6,,r1\n"), false);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->errors.empty()) << Rows(r->errors);
-  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_NC24ads_A100_v4", "eastus")->gpu_name,
-            "A100-PCIe-80GB");
-  EXPECT_NE(Rows(r->warnings).find("keeps its catalog GPU A100-PCIe-80GB"), std::string::npos) << Rows(r->warnings);
+  EXPECT_EQ(store_->Snapshot()->FindInstance("acme", "x1.large", "r1")->gpu_name, "H100-PCIe-80GB");
+  EXPECT_NE(Rows(r->warnings).find("keeps its catalog GPU H100-PCIe-80GB"), std::string::npos) << Rows(r->warnings);
 }
 
 TEST_F(PriceLayoutTest, ConflictingRowsDropTheirOfferAndKeepTheRest) {

@@ -1,0 +1,27 @@
+// Which card an imported offer carries. SkyPilot names accelerators by family ("H100", "A100",
+// "V100"); the same family is sold as SXM boards, PCIe cards and NVL cards with different
+// memory, bandwidth and speed. The variant is read from the offer itself: the instance type and
+// accelerator name ("gpu_1x_h100_pcie", "H100_PCIE_80GB::1", "A100-80GB", "V100-32Gx4") and the
+// provider's documented VM families (Azure NC: PCIe cards; ND: SXM boards).
+#pragma once
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace capplan::store {
+
+struct GpuVariant {
+  // The catalog GPU name; empty when the accelerator is not a family with variants (the
+  // accelerator aliases in price_layouts.h decide then).
+  std::string gpu_name;
+  // What decided the form factor or memory, for the import report ("instance type
+  // gpu_1x_h100_pcie says PCIe"); empty when the family's default (the SXM part) was taken.
+  std::string evidence;
+};
+
+// The variant of `accelerator` (a SkyPilot accelerator name) on `instance_type` at `provider`.
+GpuVariant ResolveGpuVariant(absl::string_view provider, absl::string_view instance_type,
+                             absl::string_view accelerator);
+
+}  // namespace capplan::store
