@@ -4,6 +4,8 @@
   k8s     the manifests parse, render with `kubectl kustomize` where kubectl exists, and hang
           together: gRPC probes, resources, non-root, the volume and secret they mount, and
           selectors of the Service, ServiceMonitor and PDB that match the pod labels.
+  k8s-airgapped  k8s-airgapped: the price refresh imports a mounted, read-only copy (no fetch)
+          under the same pin and checksum checks.
   k8s-replicas  the same for k8s/replicas, and: 3+ replicas without a volume, the DSN from
           a Secret, a startup probe, spread over nodes, PDB minAvailable 2, an autoscaling/v2
           HPA on CPU from 3.
@@ -11,7 +13,7 @@
           replicas on one postgresql:// DSN that wait for it, on distinct host ports.
   docker  every shared library capplan-server and capplan link comes from a package the
           Dockerfile's runtime stage installs (or one of their dependencies, or the base).
-Usage: check_deploy.py k8s|k8s-replicas|compose-replicas DEPLOY_DIR | docker DEPLOY_DIR BINARY...
+Usage: check_deploy.py k8s|k8s-airgapped|k8s-replicas|compose-replicas DEPLOY_DIR | docker DEPLOY_DIR BINARY...
 """
 import os
 import re
@@ -287,9 +289,62 @@ def check_password_recipe(path):
                  "(base64's / and + break the DSN); use hex")
 
 
-def check_price_refresh(by_kind, svc):
+def check_k8s_airgapped(deploy):
+    """deploy/k8s-airgapped: the single-replica deployment whose refresh imports mounted files."""
+    docs, _ = render(os.path.join(deploy, "k8s-airgapped"))
+    by_kind = {}
+    for d in docs:
+        by_kind.setdefault(d["kind"], []).append(d)
+    check_price_refresh(by_kind, by_kind["Service"][0], airgapped=True)
+    print("k8s-airgapped manifests: OK")
+
+
+def check_catalog_pin(by_kind, pod, main, airgapped):
+    """The refresh imports one pinned commit's files, each checked against its SHA-256, dated
+    by the pin (not by the day it runs): unchanged files then write nothing and leave the
+    staleness alert counting. Air-gapped: no fetch, the catalog volume is a read-only copy."""
+    pins = [m for m in by_kind.get("ConfigMap", []) if m["metadata"]["name"] == "capplan-price-catalog-pin"]
+    if not pins:
+        fail("price refresh: no ConfigMap capplan-price-catalog-pin")
+    pin = pins[0].get("data", {})
+    if not re.fullmatch(r"[0-9a-f]{40}", pin.get("CATALOG_COMMIT", "")):
+        fail("price refresh: CATALOG_COMMIT must be a full 40-hex commit, not a branch")
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", pin.get("CATALOG_AS_OF_DATE", "")):
+        fail("price refresh: CATALOG_AS_OF_DATE must be the pinned lists' date, YYYY-MM-DD")
+    for p in ["AWS", "GCP", "AZURE"]:
+        if f"CATALOG_SHA256_{p}" not in pin:
+            fail(f"price refresh: the pin lacks CATALOG_SHA256_{p}")
+    script = " ".join(main.get("command", []) + main.get("args", []))
+    for part in ["sha256sum -c", "--as_of_date=$CATALOG_AS_OF_DATE", "CATALOG_SHA256_"]:
+        if part not in script:
+            fail(f"price refresh: the import script lacks {part}")
+    if "date " in script or "$(date" in script or "$$(date" in script:
+        fail("price refresh: the lists must be dated by the pin, not by the day the Job runs")
+    for c in pod.get("initContainers", []) + pod["containers"]:
+        refs = [e.get("configMapRef", {}).get("name") for e in c.get("envFrom", [])]
+        if "capplan-price-catalog-pin" not in refs:
+            fail(f"price refresh: {c['name']} does not read the pin ConfigMap")
+        text = " ".join(c.get("command", []) + c.get("args", []))
+        if "http" in text and ("$CATALOG_COMMIT" not in text or re.search(r"/(master|main)/", text)):
+            fail(f"price refresh: {c['name']} fetches a branch, not $CATALOG_COMMIT")
+    vols = {v["name"]: v for v in pod.get("volumes", [])}
+    if airgapped:
+        if pod.get("initContainers"):
+            fail("price refresh (air-gapped): no container may fetch")
+        catalog = vols.get("catalog", {})
+        if "emptyDir" in catalog or not catalog.get("persistentVolumeClaim", {}).get("readOnly"):
+            fail("price refresh (air-gapped): the catalog volume must be the mounted copy, read-only")
+        claims = {c["metadata"]["name"] for c in by_kind.get("PersistentVolumeClaim", [])}
+        if catalog["persistentVolumeClaim"]["claimName"] not in claims:
+            fail("price refresh (air-gapped): the catalog claim is not in the kustomization")
+    elif not any(c["name"] == "fetch" for c in pod.get("initContainers", [])):
+        fail("price refresh: no fetch init container")
+
+
+def check_price_refresh(by_kind, svc, airgapped=False):
     """The price-refresh CronJob: one run at a time, bounded, non-root, importing in partial
-    mode with a skipped-rows threshold, against the Service, with a token from a Secret."""
+    mode with a skipped-rows threshold, against the Service, with a token from a Secret, from
+    pinned and checksummed files."""
     jobs = [j for j in by_kind.get("CronJob", []) if j["metadata"]["name"] == "capplan-price-refresh"]
     if not jobs:
         fail("no CronJob capplan-price-refresh")
@@ -328,6 +383,7 @@ def check_price_refresh(by_kind, svc):
     mounted = [m for m in main["volumeMounts"] if token_file.startswith(m["mountPath"] + "/")]
     if not mounted or vols[mounted[0]["name"]].get("secret", {}).get("secretName") not in secrets:
         fail("price refresh: CAPPLAN_ADMIN_TOKEN_FILE must be in a mounted Secret of the kustomization")
+    check_catalog_pin(by_kind, pod, main, airgapped)
 
 
 def depends_closure(packages):
@@ -388,6 +444,8 @@ def check_docker(deploy, binaries):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "k8s":
         check_k8s(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "k8s-airgapped":
+        check_k8s_airgapped(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "k8s-replicas":
         check_k8s_replicas(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "compose-replicas":
