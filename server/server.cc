@@ -307,7 +307,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, 10000);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, 600000);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, 128);
-  builder.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
+  builder.SetMaxReceiveMessageSize(std::max(options.max_receive_message_bytes, options.max_import_message_bytes));
   builder.AddListeningPort(options.listen_address, *creds, &state->grpc_port);
   builder.RegisterService(state->planner.get());
   builder.RegisterService(state->admin.get());

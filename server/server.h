@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "server/rpc/request_limits.h"
 
 namespace capplan::server {
 
@@ -33,6 +34,10 @@ struct ServerOptions {
   std::string tls_key_file;
   std::string tls_client_ca_file;
   int max_receive_message_bytes = 4 * 1024 * 1024;
+  // ImportPricesCsv carries a whole price list (up to 64 MiB): the gRPC transport accepts the
+  // larger of the two limits, and the request limits (server/rpc/request_limits.h) hold every
+  // other method to 4 MiB.
+  int max_import_message_bytes = static_cast<int>(kMaxImportRequestBytes);
   // Concurrent client connections beyond those the server opens itself; more are closed on
   // accept (see accept_guard.h). 0: only the descriptor limit.
   int max_connections = 4096;

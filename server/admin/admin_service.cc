@@ -8,6 +8,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "server/api/catalog_proto.h"
 #include "server/api/time_fields.h"
 #include "server/rpc/paging.h"
@@ -251,12 +252,25 @@ absl::StatusOr<store::ImportOptions> ImportOptionsFromProto(const v1::ImportPric
   return o;
 }
 
+// The effective time an import takes when the request names none: the list's own date (the
+// source's as_of_date, midnight UTC) when it has one and it is not in the future, so that
+// re-importing an old list does not make its prices look fresh; otherwise now.
+int64_t DefaultEffectiveUnixSeconds(const v1::Source& source) {
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  absl::Time date;
+  std::string err;
+  if (!absl::ParseTime("%Y-%m-%d", source.as_of_date(), absl::UTCTimeZone(), &date, &err)) return now;
+  const int64_t seconds = absl::ToUnixSeconds(date);
+  return seconds > 0 && seconds <= now ? seconds : now;
+}
+
 void AddRows(const std::vector<store::CsvRowError>& rows, google::protobuf::RepeatedPtrField<v1::ImportRowIssue>* out) {
   for (size_t i = 0; i < rows.size() && i < kMaxListedRows; ++i) {
     v1::ImportRowIssue* r = out->Add();
     r->set_row(rows[i].row);
     r->set_field(rows[i].field);
     r->set_reason(rows[i].message);
+    r->set_unsupported(rows[i].unsupported);
   }
 }
 
@@ -289,6 +303,7 @@ void FillImportResponse(const store::CsvImportResult& r, v1::ImportPricesCsvResp
   resp->set_offers_new(static_cast<int32_t>(r.diff.new_offers.size()));
   resp->set_offers_changed(static_cast<int32_t>(r.diff.changed.size()));
   resp->set_offers_unchanged(r.diff.unchanged);
+  resp->set_offers_superseded(r.diff.superseded);
   AddChanges(r.diff.new_offers, resp->mutable_new_offers());
   AddChanges(r.diff.changed, resp->mutable_changed_prices());
   resp->set_dry_run(!r.written);
@@ -312,7 +327,7 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
         UnixSecondsFrom(req->effective_unix_seconds(), req->has_effective_time() ? &req->effective_time() : nullptr,
                         "effective_unix_seconds", "effective_time", kPriceTimes);
     if (!effective.ok()) return effective.status();
-    if (*effective == 0) *effective = std::time(nullptr);
+    if (*effective == 0) *effective = DefaultEffectiveUnixSeconds(req->source());
     absl::StatusOr<store::CsvImportResult> r =
         store_->ImportPricesCsv(*wc, req->provider(), req->csv(), SourceFromProto(req->source()), *effective, *options);
     if (!r.ok()) return r.status();

@@ -129,6 +129,8 @@ const MessageLimits& RequestLimits() {
     auto* l = new MessageLimits;
     // A price list is the one large text the API takes; its reader bounds rows and fields.
     l->string_bytes_overrides["capplan.v1.ImportPricesCsvRequest.csv"] = 64u << 20;
+    l->max_message_bytes = kMaxRequestBytes;
+    l->message_bytes_overrides["capplan.v1.ImportPricesCsvRequest"] = kMaxImportRequestBytes;
     // A model's config.json: published ones are 1-5 KB; 64 KiB leaves room for long lists.
     l->string_bytes_overrides["capplan.v1.TrainingWorkload.hf_config_json"] = 64u << 10;
     l->string_bytes_overrides["capplan.v1.ServingWorkload.hf_config_json"] = 64u << 10;
@@ -138,11 +140,20 @@ const MessageLimits& RequestLimits() {
 }
 
 absl::Status CheckRequest(const google::protobuf::Message& request, const MessageLimits& limits) {
+  auto own = limits.message_bytes_overrides.find(request.GetDescriptor()->full_name());
+  const size_t max_bytes = own == limits.message_bytes_overrides.end() ? limits.max_message_bytes : own->second;
+  if (max_bytes != SIZE_MAX) {
+    const size_t bytes = request.ByteSizeLong();
+    if (bytes > max_bytes) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("request: ", bytes, " bytes, more than the ", max_bytes, " this method accepts"));
+    }
+  }
   return Walker(limits, /*response=*/false).Message(request, 0);
 }
 
 absl::Status CheckResponseFinite(const google::protobuf::Message& response) {
-  static const MessageLimits unbounded{SIZE_MAX, SIZE_MAX, 64, {}};
+  static const MessageLimits unbounded{SIZE_MAX, SIZE_MAX, 64, {}, SIZE_MAX, {}};
   return Walker(unbounded, /*response=*/true).Message(response, 0);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "admin_server.h"
 
 namespace capplan::testing {
@@ -87,7 +88,10 @@ TEST_F(PriceAuditTest, ImportDatedBeforeANewerPriceAddsHistoryOnly) {
   imp.clear_effective_unix_seconds();
   absl::StatusOr<capplan::v1::ImportPricesCsvResponse> ok = admin.ImportPricesCsv(imp);
   ASSERT_TRUE(ok.ok()) << ok.status();
-  EXPECT_EQ(ok->rows_imported(), 1);
+  // On 2025-01-01 the shipped 98.32 was already in force: the list changes nothing then.
+  EXPECT_EQ(ok->rows_imported(), 0);
+  EXPECT_EQ(ok->offers_unchanged(), 1);
+  EXPECT_TRUE(ok->dry_run());  // nothing written
   client::Client reader = MakeClient("");
   EXPECT_DOUBLE_EQ(CurrentP5(reader), 55.04);
   EXPECT_DOUBLE_EQ(CurrentP5(reader, k20250101 + 86400), 98.32);
@@ -178,6 +182,40 @@ TEST_F(PriceAuditTest, CliSetsPricesWithIsoDatesAndReadsTheAuditLog) {
                           kReadToken);
   EXPECT_NE(none3y.exit_code, 0);  // the shipped catalog has no 3-year rows
   EXPECT_NE(none3y.stderr_text.find("price kind"), std::string::npos) << none3y.stderr_text;
+}
+
+// A price list over gRPC's default 4 MiB: 50,000 generated AWS v7 rows (about 9 MiB), each
+// an L4 offer at the shipped g6.xlarge price (0.8048, migration 0002) in its own region. The
+// admin import takes it; any other method is still held to 4 MiB.
+TEST_F(PriceAuditTest, AFiftyThousandRowListOverFourMibImports) {
+  std::string csv =
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+      "AvailabilityZone\n";
+  for (int i = 0; i < 50000; ++i) {
+    absl::StrAppend(&csv,
+                    "g6.xlarge,L4,1.0,4.0,16.0,\"{'Gpus': [{'Name': 'L4', 'Manufacturer': 'NVIDIA', 'Count': 1, "
+                    "'MemoryInfo': {'SizeInMiB': 22888}}], 'TotalGpuMemoryInMiB': 22888}\",0.8048,0.3,bulk-",
+                    i, ",bulk-", i, "a\n");
+  }
+  ASSERT_GT(csv.size(), 4u << 20);
+  ASSERT_LT(csv.size(), 64u << 20);
+  client::Client admin = MakeClient(kAdminToken);
+  capplan::v1::ImportPricesCsvRequest imp;
+  imp.set_provider("bulk");
+  imp.set_csv(csv);
+  imp.mutable_source()->set_citation("generated rows at the AWS g6.xlarge price");
+  imp.mutable_source()->set_as_of_date("2026-12-01");
+  imp.set_mode(capplan::v1::IMPORT_MODE_PARTIAL);
+  absl::StatusOr<capplan::v1::ImportPricesCsvResponse> r = admin.ImportPricesCsv(imp);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->rows_imported(), 50000);
+  EXPECT_EQ(r->offers_new(), 50000);
+
+  // The same bytes in another method's request: refused before any handler reads them.
+  capplan::v1::UpsertModelRequest big;
+  big.mutable_model()->set_name(csv.substr(0, 5u << 20));
+  absl::StatusOr<capplan::v1::WriteResponse> refused = admin.UpsertModel(big);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted) << refused.status();
 }
 
 }  // namespace
