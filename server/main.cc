@@ -10,6 +10,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -190,7 +191,15 @@ std::string HttpNote(const std::string& address, int port) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("capplan-server: GPU capacity planning for LLMs over gRPC");
+  // Abseil's --help lists the flags of files named after the binary; capplan-server's are in
+  // server/main.cc, so name that file (otherwise --help prints "No flags matched").
+  absl::FlagsUsageConfig usage;
+  const auto ours = [](absl::string_view file) { return absl::EndsWith(file, "server/main.cc"); };
+  usage.contains_help_flags = ours;
+  usage.contains_helpshort_flags = ours;
+  absl::SetFlagsUsageConfig(usage);
+  absl::SetProgramUsageMessage(
+      "capplan-server: GPU capacity planning for LLMs over gRPC\n\nUsage: capplan-server [--flag=value ...]");
   g_args.assign(argv + 1, argv + argc);
   absl::ParseCommandLine(argc, argv);
 

@@ -112,8 +112,10 @@ int ImportCsv(const std::vector<std::string>& args, GlobalOptions* global) {
                  return absl::OkStatus();
                });
   flags.Bool("dry_run", "check and print the diff; write nothing", &dry_run);
-  flags.Bool("force", "accept prices of 0, per-GPU prices far from the catalog's, unusual GPU counts, GPU relabels",
-             &force);
+  flags.Bool(
+      "force",
+      "accept prices of 0, per-GPU prices far outside the GPU's reference band, unusual GPU counts, GPU relabels",
+      &force);
   NumberField(&flags, "max_skipped_fraction", "F",
               "exit 3 when more than this fraction of the importable GPU rows is skipped", "0.05", 0, true, 1,
               [&](double d) { max_skipped_fraction = d; });

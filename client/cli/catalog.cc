@@ -84,7 +84,7 @@ int Instances(client::Client& c, const CatalogFlags& f, bool json) {
     for (const v1::Price& p : o.current_prices()) {
       t.Add({o.instance().provider(), o.instance().instance_type(), o.instance().region(),
              absl::StrCat(o.instance().gpu_count(), "x", o.instance().gpu_name()),
-             absl::StrFormat("%.4g", p.price_usd_per_hour()), Kind(p.kind()), IsoDate(p.effective_unix_seconds()),
+             absl::StrFormat("%.10g", p.price_usd_per_hour()), Kind(p.kind()), IsoDate(p.effective_unix_seconds()),
              absl::StrCat(p.source().citation(), " (", p.source().as_of_date(), ")")});
     }
   }
@@ -102,7 +102,7 @@ int Prices(client::Client& c, const CatalogFlags& f, bool json) {
   if (json) return PrintJson(*r), 0;
   Table t({"id", "kind", "$/h", "effective", "source"});
   for (const v1::Price& p : r->prices()) {
-    t.Add({absl::StrCat(p.id()), Kind(p.kind()), absl::StrFormat("%.4g", p.price_usd_per_hour()),
+    t.Add({absl::StrCat(p.id()), Kind(p.kind()), absl::StrFormat("%.10g", p.price_usd_per_hour()),
            IsoDate(p.effective_unix_seconds()),
            absl::StrCat(p.source().citation(), " (", p.source().as_of_date(), ")")});
   }

@@ -39,7 +39,16 @@ void PrintReport(const v1::ImportPricesCsvResponse& r) {
   std::cout << r.rows_imported() << " offers " << (r.dry_run() ? "would be imported" : "imported") << " ("
             << r.offers_new() << " new, " << r.offers_changed() << " changed, " << r.offers_unchanged()
             << " unchanged); catalog version " << r.catalog_version() << "\n";
-  if (r.dry_run()) std::cout << "dry run or nothing to import: nothing written\n";
+  if (r.offers_superseded() > 0) {
+    std::cout << r.offers_superseded()
+              << " offers have a newer price in the catalog than this list: it stays current (this list's prices "
+                 "go into the history)\n";
+  }
+  if (r.dry_run() && r.rows_imported() == 0 && r.offers_unchanged() > 0) {
+    std::cout << "unchanged: every price equals the current one; nothing written, catalog version stays\n";
+  } else if (r.dry_run()) {
+    std::cout << "dry run or nothing to import: nothing written\n";
+  }
   auto change = [](const v1::ImportOfferChange& c) {
     std::cout << "  row " << c.row() << "  " << c.instance_type() << " " << c.region() << "  " << c.gpu_count() << " x "
               << c.gpu_name() << "  on-demand ";
@@ -49,7 +58,8 @@ void PrintReport(const v1::ImportPricesCsvResponse& r) {
   PrintList("new offers", r.offers_new(), r.new_offers(), change);
   PrintList("changed offers", r.offers_changed(), r.changed_prices(), change);
   auto issue = [](const v1::ImportRowIssue& i) {
-    std::cout << "  row " << i.row() << " " << i.field() << ": " << i.reason() << "\n";
+    std::cout << "  row " << i.row() << " " << i.field() << (i.unsupported() ? " (unsupported)" : "") << ": "
+              << i.reason() << "\n";
   };
   PrintList("skipped rows", r.rows_skipped(), r.skipped_rows(), issue);
   PrintList("warnings", r.warnings_size(), r.warnings(), issue);
@@ -71,6 +81,14 @@ int ImportReport(const v1::ImportPricesCsvResponse& r, double max_skipped_fracti
   if (!json) {
     std::cout << absl::StrFormat("skipped %d of %d importable GPU rows (%.2f%%; limit %.2f%%), %d unsupported\n", bad,
                                  base, 100 * fraction, 100 * max_skipped_fraction, r.rows_unsupported());
+  }
+  // A file of GPUs the catalog lacks imports nothing: the refresh has achieved nothing.
+  if (r.gpu_rows() > 0 && base == 0 && r.rows_imported() == 0 && r.offers_unchanged() == 0) {
+    std::cerr << absl::StrFormat(
+        "capplan: nothing imported: all %d GPU rows name GPUs or VM shapes the catalog has nothing to file under "
+        "(see the skipped rows; add a GPU with admin upsert-gpu)\n",
+        r.gpu_rows());
+    return 3;
   }
   if (fraction > max_skipped_fraction) {
     std::cerr << absl::StrFormat("capplan: %.2f%% of the GPU rows were skipped, more than --max_skipped_fraction=%g\n",

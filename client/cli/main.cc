@@ -19,14 +19,32 @@ Usage: capplan [global flags] COMMAND [SUBCOMMAND] [flags]
 
 Commands:
   health                          is the server serving?
-  plan training|serving           ranked options over every GPU, instance and owned pool
-  compare training|serving        one workload on the targets you name, side by side
+  plan training                   ranked training options over every GPU, instance and owned pool
+  plan serving                    ranked serving options
+  compare training                one training workload on the targets you name, side by side
+  compare serving                 one serving workload on the targets you name
   tco                             own vs rent over a horizon, one fleet or several
-  catalog version|gpus|models|instances|prices|benchmarks|fabrics|electricity|tco-scenarios
-  admin set-price|import-csv|audit and upsert-X|delete-X for gpu, instance, model,
-        fabric, electricity, tco-scenario; record-benchmark|delete-benchmark
-                                  catalog writes (token from CAPPLAN_ADMIN_TOKEN or
-                                  CAPPLAN_ADMIN_TOKEN_FILE)
+  catalog version                 the catalog version and when it last changed
+  catalog gpus                    GPU specs
+  catalog models                  model architectures
+  catalog instances               rentable offers (provider, type, region, GPUs)
+  catalog prices                  price history of one offer
+  catalog benchmarks              published measurements
+  catalog fabrics                 interconnects
+  catalog electricity             electricity prices by site
+  catalog tco-scenarios           standing TCO scenarios
+  admin set-price                 record one price
+  admin import-csv                import a SkyPilot price catalog (CSV)
+  admin audit                     the audit log of catalog writes
+  admin upsert-gpu | delete-gpu
+  admin upsert-instance | delete-instance
+  admin upsert-model | delete-model
+  admin upsert-fabric | delete-fabric
+  admin upsert-electricity | delete-electricity
+  admin upsert-tco-scenario | delete-tco-scenario
+  admin record-benchmark | delete-benchmark
+                                  admin writes take a token from CAPPLAN_ADMIN_TOKEN or
+                                  CAPPLAN_ADMIN_TOKEN_FILE
 
 Examples:
   capplan plan training --model=Llama-2-7B --tokens=2e9 --method=lora

@@ -162,6 +162,29 @@ TEST_F(PriceVariantTest, RunpodNamesItsSxmPartsSoThePlainNameIsPcie) {
   EXPECT_EQ(Gpu("runpod", "1x_A100-80GB-SXM_SECURE", "CA"), "A100-SXM4-80GB");
 }
 
+// catalogs/v7/gcp/vms.csv @ 017e2502fb63c7a28757acd94002b2d6099d3e3d: A3 Edge host rows (with
+// and without local SSD) whose H100 x 8 accelerator row is not in this excerpt, and an H100 x 1
+// accelerator row in a zone where this excerpt lists no a3-highgpu-1g host.
+constexpr char kGcpExcerpt[] =
+    "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n"
+    "a3-edgegpu-8g,208.0,1872.0,,,,us-central1,us-central1-a,9.46006,2.17547\n"
+    "a3-edgegpu-8g-nolssd,208.0,1872.0,,,,us-central1,us-central1-a,9.46006,2.17547\n"
+    ",,,H100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 81920}}]},us-central1,us-central1-a,4.20076,2.253\n";
+
+TEST_F(PriceVariantTest, GcpOffersThatCannotBePricedAreListedAsUnsupported) {
+  absl::StatusOr<CsvImportResult> r = Import("gcp", kGcpExcerpt);
+  ASSERT_TRUE(r.ok()) << r.status();
+  // Nothing is dropped unseen: both host rows and the accelerator row are listed, and none of
+  // them counts as a bad row (the refresh threshold leaves unsupported rows out).
+  EXPECT_EQ(r->rows_skipped, 0);
+  EXPECT_EQ(r->gpu_rows, 3);
+  ASSERT_EQ(r->errors.size(), 3u) << Rows(r->errors);
+  for (const CsvRowError& e : r->errors) EXPECT_TRUE(e.unsupported) << e.row << " " << e.message;
+  EXPECT_NE(r->errors[0].message.find("a3-edgegpu-8g in us-central1-a"), std::string::npos) << Rows(r->errors);
+  EXPECT_NE(r->errors[1].message.find("a3-edgegpu-8g-nolssd"), std::string::npos) << Rows(r->errors);
+  EXPECT_NE(r->errors[2].message.find("no host VM"), std::string::npos) << Rows(r->errors);
+}
+
 TEST_F(PriceVariantTest, AnOfferThatNamesItsCardCorrectsAnEarlierSxmLabel) {
   // What an import before this change wrote: the Lambda PCIe H100 filed as SXM.
   const std::string sxm = absl::StrCat("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n",
