@@ -148,10 +148,11 @@ void Ratios(std::vector<CompareRow>* rows) {
 }  // namespace
 
 absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catalog, const TrainingJob& job,
-                                                        const std::vector<CompareTarget>& targets, int64_t as_of) {
+                                                        const std::vector<CompareTarget>& targets, int64_t as_of,
+                                                        LayoutCacheRef cache) {
   std::vector<CompareRow> rows;
   CAPPLAN_RETURN_IF_ERROR(ResolveTargets(catalog, targets, as_of, &rows));
-  TrainingEvaluator eval(catalog, job);
+  TrainingEvaluator eval(catalog, job, cache);
   for (size_t i = 0; i < rows.size(); ++i) {
     CompareRow& row = rows[i];
     if (row.supply.gpu == nullptr) continue;  // its row says why

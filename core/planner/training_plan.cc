@@ -17,18 +17,25 @@ namespace capplan::core::planner {
 
 const Efficiency& TrainingEvaluator::EfficiencyFor(const GpuRow& gpu) {
   auto it = efficiency_.find(gpu.spec.name);
-  if (it == efficiency_.end()) {
-    it = efficiency_
-             .emplace(gpu.spec.name, TrainingEfficiency(job_, ClusterSpec{gpu.spec, {}}, catalog_.TrainingBenchmarks()))
-             .first;
+  if (it != efficiency_.end()) return it->second;
+  // Calibration depends on the catalog's benchmarks, so it is remembered per version only.
+  std::string key;
+  if (cache_.cache != nullptr) {
+    key = EfficiencyKey(job_, gpu.spec);
+    if (std::shared_ptr<const Efficiency> hit = cache_.cache->FindEfficiency(cache_.version, key)) {
+      return efficiency_.emplace(gpu.spec.name, *hit).first->second;
+    }
   }
-  return it->second;
+  Efficiency e = TrainingEfficiency(job_, ClusterSpec{gpu.spec, {}}, catalog_.TrainingBenchmarks());
+  if (cache_.cache != nullptr) cache_.cache->StoreEfficiency(cache_.version, key, e);
+  return efficiency_.emplace(gpu.spec.name, std::move(e)).first->second;
 }
 
 TrainingPick TrainingEvaluator::Search(const Supply& supply, const SearchOptions& o) {
   TrainingPick pick;
   const GpuRow& gpu = *supply.gpu;
-  absl::StatusOr<SearchResult> r = SearchParallelism(job_, ClusterSpec{gpu.spec, supply.fabric}, EfficiencyFor(gpu), o);
+  absl::StatusOr<SearchResult> r =
+      SearchParallelism(job_, ClusterSpec{gpu.spec, supply.fabric}, EfficiencyFor(gpu), o, cache_);
   if (!r.ok()) {
     pick.reason = std::string(r.status().message());
   } else if (!r->ranked.empty()) {
@@ -314,13 +321,14 @@ std::vector<FrontierPoint> TrainingFrontier(const TrainingPlan& plan, const std:
 
 }  // namespace
 
-absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q) {
+absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q,
+                                          LayoutCacheRef cache) {
   CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
   TrainingPlan plan;
   const int max_gpus = q.constraints.TrainingMaxGpus();
   plan.supplies = BuildSupplies(catalog, q, max_gpus);
   plan.selection_rule = TrainingRule(q);
-  TrainingEvaluator eval(catalog, job);
+  TrainingEvaluator eval(catalog, job, cache);
   std::vector<Candidate> cands;
   std::vector<Miss> misses;
   Collect(plan.supplies, q, max_gpus, eval, &cands, &misses, &plan.rejected);
