@@ -21,7 +21,7 @@ const Efficiency& TrainingEvaluator::EfficiencyFor(const GpuRow& gpu) {
   // Calibration depends on the catalog's benchmarks, so it is remembered per version only.
   std::string key;
   if (cache_.cache != nullptr) {
-    key = EfficiencyKey(job_, gpu.spec);
+    key = EfficiencyKey(job_key_, gpu.spec);
     if (std::shared_ptr<const Efficiency> hit = cache_.cache->FindEfficiency(cache_.version, key)) {
       return efficiency_.emplace(gpu.spec.name, *hit).first->second;
     }

@@ -36,7 +36,14 @@ struct TrainingPick {
 class TrainingEvaluator {
  public:
   TrainingEvaluator(const CatalogView& catalog, const TrainingJob& job, LayoutCacheRef cache = {})
-      : catalog_(catalog), job_(job), cache_(cache) {}
+      : catalog_(catalog), job_(job), cache_(cache) {
+    if (cache_.cache != nullptr) {
+      job_key_ = JobKey(job_);
+      cache_.job_key = &job_key_;
+    }
+  }
+  TrainingEvaluator(const TrainingEvaluator&) = delete;
+  TrainingEvaluator& operator=(const TrainingEvaluator&) = delete;
 
   // The efficiency for this GPU type: cited defaults, or calibrated on its benchmarks.
   const Efficiency& EfficiencyFor(const GpuRow& gpu);
@@ -52,7 +59,8 @@ class TrainingEvaluator {
 
   const CatalogView& catalog_;
   const TrainingJob& job_;
-  const LayoutCacheRef cache_;
+  LayoutCacheRef cache_;
+  std::string job_key_;  // the job's part of every cache key, made once
   std::map<std::string, Efficiency, std::less<>> efficiency_;
   std::map<PickKey, TrainingPick> picks_;
 };

@@ -21,6 +21,11 @@ static_assert(sizeof(SearchOptions) == 80, "SearchOptions changed: extend Layout
 
 class KeyWriter {
  public:
+  KeyWriter() { out_.reserve(512); }
+  explicit KeyWriter(const std::string& prefix) {
+    out_.reserve(prefix.size() + 256);
+    out_.append(prefix);
+  }
   template <typename T>
   void Put(T v) {
     static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>, "plain values only");
@@ -93,11 +98,16 @@ void PutJob(KeyWriter& w, const TrainingJob& job) {
 
 }  // namespace
 
-std::string LayoutSearchKey(const TrainingJob& job, const ClusterSpec& cluster, double efficiency,
-                            const SearchOptions& options, const std::vector<double>& batches) {
+std::string JobKey(const TrainingJob& job) {
   KeyWriter w;
-  w.Put('L');
   PutJob(w, job);
+  return w.Take();
+}
+
+std::string LayoutSearchKey(const std::string& job_key, const ClusterSpec& cluster, double efficiency,
+                            const SearchOptions& options, const std::vector<double>& batches) {
+  KeyWriter w(job_key);
+  w.Put('L');
   PutGpu(w, cluster.gpu);
   PutFabric(w, cluster.fabric);
   w.Put(efficiency);
@@ -114,10 +124,9 @@ std::string LayoutSearchKey(const TrainingJob& job, const ClusterSpec& cluster, 
   return w.Take();
 }
 
-std::string EfficiencyKey(const TrainingJob& job, const GpuSpec& gpu) {
-  KeyWriter w;
+std::string EfficiencyKey(const std::string& job_key, const GpuSpec& gpu) {
+  KeyWriter w(job_key);
   w.Put('E');
-  PutJob(w, job);
   PutGpu(w, gpu);
   return w.Take();
 }

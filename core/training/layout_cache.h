@@ -71,16 +71,21 @@ class TrainingLayoutCache {
 struct LayoutCacheRef {
   TrainingLayoutCache* cache = nullptr;
   int64_t version = 0;
+  // JobKey of the job searched, when the caller made it once for many searches; null: made
+  // per search.
+  const std::string* job_key = nullptr;
 };
 
-// The cache key of a search: every field of the job except the token count, goodput and
-// PUE, the whole GPU and fabric, the efficiency the layouts are ranked at, the options and
-// the batch candidates (which the token count chooses among).
-std::string LayoutSearchKey(const TrainingJob& job, const ClusterSpec& cluster, double efficiency,
+// The job's part of a key: every field except the token count, goodput and PUE (which only
+// scale or convert the duration; calibration replaces them with the benchmark's).
+std::string JobKey(const TrainingJob& job);
+// The cache key of a search: the job's part, the whole GPU and fabric, the efficiency the
+// layouts are ranked at, the options and the batch candidates (which the token count
+// chooses among).
+std::string LayoutSearchKey(const std::string& job_key, const ClusterSpec& cluster, double efficiency,
                             const SearchOptions& options, const std::vector<double>& batches);
-// The key of a calibrated efficiency: every field of the job except the token count,
-// goodput and PUE (calibration replaces them with the benchmark's), and the whole GPU.
-std::string EfficiencyKey(const TrainingJob& job, const GpuSpec& gpu);
+// The key of a calibrated efficiency: the job's part and the whole GPU.
+std::string EfficiencyKey(const std::string& job_key, const GpuSpec& gpu);
 
 // SearchParallelism, answered from `cache` when it has the same search (options without a
 // deadline only: a deadline filters by duration, which depends on the token count), and

@@ -394,7 +394,13 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
   if (cache.cache == nullptr || options.deadline_seconds > 0) {
     return std::move(SearchBatches(*prepared, batches, efficiency, options).r);
   }
-  const std::string key = LayoutSearchKey(job, cluster, efficiency.point, options, batches);
+  std::string own_job_key;
+  const std::string* job_key = cache.job_key;
+  if (job_key == nullptr) {
+    own_job_key = JobKey(job);
+    job_key = &own_job_key;
+  }
+  const std::string key = LayoutSearchKey(*job_key, cluster, efficiency.point, options, batches);
   if (std::shared_ptr<const CachedLayouts> hit = cache.cache->FindLayouts(cache.version, key)) {
     return Rebuild(*std::move(prepared), *hit, efficiency);
   }
