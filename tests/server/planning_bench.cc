@@ -226,13 +226,18 @@ void BM_PlanTrainingOffers(benchmark::State& state) {
   r.mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
   r.set_view(state.range(1) == 0 ? v1::VIEW_BASIC : v1::VIEW_FULL);
   auto snap = GrownSnapshot(static_cast<int>(state.range(0)));
+  // cache:1 as the server runs it: a distinct token count each call, searches remembered.
+  core::TrainingLayoutCache layouts;
+  core::TrainingLayoutCache* cache = state.range(2) != 0 ? &layouts : nullptr;
+  int64_t step = 0;
   for (auto _ : state) {
+    if (cache != nullptr) r.mutable_training()->set_tokens(2e9 + static_cast<double>(++step));
     v1::PlanResponse resp;
-    benchmark::DoNotOptimize(Plan(*snap, r, &resp));
+    benchmark::DoNotOptimize(Plan(*snap, r, &resp, cache));
   }
   state.counters["offers"] = static_cast<double>(snap->instances.size());
 }
-BENCHMARK(BM_PlanTrainingOffers)->ArgsProduct({{0, 940, 4940}, {0, 1}})->ArgNames({"extra", "full"});
+BENCHMARK(BM_PlanTrainingOffers)->ArgsProduct({{0, 940, 4940}, {0, 1}, {0, 1}})->ArgNames({"extra", "full", "cache"});
 
 // Publishing a new snapshot of the whole shipped catalog, as every admin write does.
 void BM_SnapshotReload(benchmark::State& state) {
