@@ -223,7 +223,13 @@ absl::Status CheckResponseFinite(const google::protobuf::Message& response) {
   static FinitePlans* plans = new FinitePlans;
   if (AllFinite(response, plans->For(response.GetDescriptor()), 0)) return absl::OkStatus();
   // Something is wrong: the full walk names the field.
-  static const MessageLimits unbounded{SIZE_MAX, SIZE_MAX, 64, {}};
+  static const MessageLimits unbounded = [] {
+    MessageLimits l;
+    l.max_string_bytes = SIZE_MAX;
+    l.max_repeated = SIZE_MAX;
+    l.max_depth = 64;
+    return l;
+  }();
   return Walker(unbounded, /*response=*/true).Message(response, 0);
 }
 
