@@ -17,6 +17,9 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kPcieCollectiveLatency,
       &a::kPcieCrossSocketStepLatency,
       &a::kUnoverlappedDpFraction,
+      &a::kHostLinkAchievedFraction,
+      &a::kCpuOptimizerParametersPerSecond,
+      &a::kMoeRoutingImbalance,
       &a::kFp8PeakUtilisation,
       &a::kTrainingEfficiencyNvlink,
       &a::kTrainingEfficiencyPcie,
@@ -41,6 +44,7 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kTargetUtilization,
       &a::kRangeTrainingDense,
       &a::kRangeTrainingMoe,
+      &a::kRangeTrainingSharded,
   };
   return kAll;
 }

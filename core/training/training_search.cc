@@ -170,8 +170,10 @@ class LayoutSearch {
     const double ka = Key(a), kb = Key(b);
     if (ka != kb) return ka < kb;
     const ParallelConfig &x = a.par, &y = b.par;
-    return std::make_tuple(x.NumGpus(), x.tp, x.pp, x.cp, x.ep, x.vpp, x.zero_stage, x.recompute, x.micro_batch) <
-           std::make_tuple(y.NumGpus(), y.tp, y.pp, y.cp, y.ep, y.vpp, y.zero_stage, y.recompute, y.micro_batch);
+    return std::make_tuple(x.NumGpus(), x.tp, x.pp, x.cp, x.ep, x.vpp, x.zero_stage, x.shard_group, x.offload,
+                           x.recompute, x.micro_batch) < std::make_tuple(y.NumGpus(), y.tp, y.pp, y.cp, y.ep, y.vpp,
+                                                                         y.zero_stage, y.shard_group, y.offload,
+                                                                         y.recompute, y.micro_batch);
   }
 
   // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
@@ -207,8 +209,33 @@ class LayoutSearch {
     }
   }
 
-  // Every ZeRO stage and recompute policy of one split.
+  // Every ZeRO stage, shard group, offload and recompute policy of one split. Offload is tried
+  // only when nothing on the GPUs alone fits (it trades the host link for memory), unless pinned.
   void Layouts(ParallelConfig par) {
+    const ParallelConfig& pin = options_.pinned;
+    if (options_.pin_offload) {
+      par.offload = pin.offload;
+      ZeroStages(par);
+      return;
+    }
+    for (Offload o : {Offload::kNone, Offload::kOptimizer, Offload::kOptimizerAndParameters}) {
+      par.offload = o;
+      if (ZeroStages(par)) return;
+    }
+  }
+
+  // The shard groups of a ZeRO stage: the caller's, or every rank and, for ZeRO-3 across
+  // nodes, one node's ranks (HSDP: gathers on the fast link, one all-reduce across nodes).
+  std::vector<int> ShardGroups(const ParallelConfig& par) const {
+    if (options_.pinned.shard_group > 0) return {options_.pinned.shard_group};
+    std::vector<int> out = {0};
+    const int d = par.dp * par.cp, in_node = std::max(1, p_.fabric.gpus_per_node / par.tp);
+    if (par.zero_stage >= 3 && d > in_node && d % in_node == 0) out.push_back(in_node);
+    return out;
+  }
+
+  // Every ZeRO stage and recompute policy of one split at one offload; true if any fit.
+  bool ZeroStages(ParallelConfig par) {
     // A distributed optimizer (ZeRO-1/2) shards state at the communication cost of a plain
     // all-reduce, so stage 2 dominates 0 and 1; stage 3 trades gathers for sharded weights.
     const bool sharded = par.dp * par.cp > 1;
@@ -218,17 +245,26 @@ class LayoutSearch {
       zero_options[0] = options_.pinned.zero_stage;
       num_zero = 1;
     }
+    bool any = false;
     for (int zi = 0; zi < num_zero; ++zi) {
       par.zero_stage = zero_options[zi];
-      for (Recompute rc : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
-        if (options_.pin_recompute ? rc != options_.pinned.recompute
-                                   : rc == Recompute::kSelective && job_.flash_attention) {
-          continue;  // with FlashAttention, selective recompute saves nothing more than none
+      for (int shard : ShardGroups(par)) {
+        par.shard_group = shard;
+        if (!LayoutProblem(p_, par).empty()) continue;
+        for (Recompute rc : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
+          if (options_.pin_recompute ? rc != options_.pinned.recompute
+                                     : rc == Recompute::kSelective && job_.flash_attention) {
+            continue;  // with FlashAttention, selective recompute saves nothing more than none
+          }
+          par.recompute = rc;
+          if (MicroBatches(par)) {
+            any = true;
+            break;  // more recompute only adds time
+          }
         }
-        par.recompute = rc;
-        if (MicroBatches(par)) break;  // more recompute only adds time
       }
     }
+    return any;
   }
 
   // Micro-batches 1, 2, 4, 8 of one layout until one does not fit; true if any fit.

@@ -270,11 +270,14 @@ TEST(PlannerFabricTest, SingleGpuVmsAreNotPlannedAsNvlinkNodes) {
   c.AddOffer("lambda", "gpu_1x_h100_sxm5", "us-east-1", "H100-SXM5-80GB", 1, 3.29);
   PlanQuery q = Query();
   q.constraints.max_gpus = 256;
-  // Not sold as a cluster: one VM alone cannot hold the job, and the answer says why the
-  // VMs were not clustered.
+  // Not sold as a cluster: one VM alone holds the job only with its optimizer state in host
+  // memory (ZeRO-Offload, Ren et al. 2021: 18 bytes x 6.7B is 121 GB on the GPU otherwise).
   absl::StatusOr<TrainingPlan> alone = PlanTraining(c, FullFineTune7B(), q);
-  ASSERT_FALSE(alone.ok());
-  EXPECT_NE(alone.status().message().find("GiB"), std::string::npos) << alone.status();
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  for (const TrainingChoice& o : alone->options) {
+    EXPECT_EQ(o.estimate.parallel.NumGpus(), 1);
+    EXPECT_NE(o.estimate.parallel.offload, Offload::kNone);
+  }
   q.constraints.allow_ethernet_clusters = true;  // the caller opts in
   absl::StatusOr<TrainingPlan> p = PlanTraining(c, FullFineTune7B(), q);
   ASSERT_TRUE(p.ok()) << p.status();
