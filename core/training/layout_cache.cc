@@ -15,9 +15,9 @@ namespace {
 static_assert(sizeof(ModelArchitecture) == 200, "ModelArchitecture changed: extend PutModel");
 static_assert(sizeof(GpuSpec) == 136, "GpuSpec changed: extend PutGpu");
 static_assert(sizeof(Fabric) == 40, "Fabric changed: extend PutFabric");
-static_assert(sizeof(ParallelConfig) == 48, "ParallelConfig changed: extend PutParallel");
+static_assert(sizeof(ParallelConfig) == 56, "ParallelConfig changed: extend PutParallel");
 static_assert(sizeof(TrainingJob) == 264, "TrainingJob changed: extend PutJob");
-static_assert(sizeof(SearchOptions) == 80, "SearchOptions changed: extend LayoutSearchKey");
+static_assert(sizeof(SearchOptions) == 88, "SearchOptions changed: extend LayoutSearchKey");
 
 class KeyWriter {
  public:
@@ -78,8 +78,9 @@ void PutFabric(KeyWriter& w, const Fabric& f) {
 }
 
 void PutParallel(KeyWriter& w, const ParallelConfig& p) {
-  for (int v : {p.tp, p.pp, p.dp, p.zero_stage, p.vpp, p.cp, p.ep}) w.Put(v);
+  for (int v : {p.tp, p.pp, p.dp, p.zero_stage, p.vpp, p.cp, p.ep, p.shard_group}) w.Put(v);
   w.Put(p.recompute);
+  w.Put(p.offload);
   w.Put(p.sequence_parallel);
   w.Put(p.micro_batch);
 }
@@ -119,6 +120,7 @@ std::string LayoutSearchKey(const std::string& job_key, const ClusterSpec& clust
   PutParallel(w, options.pinned);
   w.Put(options.pin_zero);
   w.Put(options.pin_recompute);
+  w.Put(options.pin_offload);
   w.Put(static_cast<uint64_t>(batches.size()));
   for (double b : batches) w.Put(b);
   return w.Take();
