@@ -39,6 +39,9 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kBatchSpeedupWorthIt,
       &a::kPue,
       &a::kTargetUtilization,
+      &a::kServingPpActivationTensors,
+      &a::kServingPpMicroBatchesPerStage,
+      &a::kServingMaxPipelineStages,
       &a::kRangeTrainingDense,
       &a::kRangeTrainingMoe,
   };
