@@ -230,6 +230,27 @@ inline constexpr Assumption kTargetUtilization{
     "fraction of replica capacity",
     "heuristic: an M/D/1 queue at 70% load waits ~1.2 service times on average"};
 
+// ---- Multi-node serving (core/serving/serving_multinode.h) ------------------------------
+inline constexpr Assumption kServingPpActivationTensors{
+    "serving.pp_activation_tensors_per_token",
+    {2.0, 2.0, 2.0},
+    "hidden-size tensors per token per stage boundary",
+    "vLLM vllm/model_executor/models/llama.py at commit e06c9ba2a6ea923a84add30f5dafaea126429b81: a "
+    "pipeline stage hands the next IntermediateTensors {hidden_states, residual}"};
+inline constexpr Assumption kServingPpMicroBatchesPerStage{
+    "serving.pp_micro_batches_per_stage",
+    {1.0, 1.0, 1.0},
+    "micro-batches in flight per pipeline stage",
+    "vLLM vllm/v1/executor/multiproc_executor.py at commit c5c40ab252786c8d25f9336824c6b805973974cd: "
+    "max_concurrent_batches = pipeline_parallel_size, one batch per stage keeps every stage busy"};
+inline constexpr Assumption kServingMaxPipelineStages{
+    "serving.max_pipeline_stages",
+    {8.0, 2.0, 8.0},
+    "nodes per replica",
+    "heuristic: the search's bound. Published deployments span 2 nodes (Llama 3 405B in BF16, "
+    "arXiv 2407.21783 Sec. 6.1) to 4 (DeepSeek-V3's prefill unit, arXiv 2412.19437 Sec. 3.4.1); "
+    "8 holds a 671B model in BF16 on 40 GB parts"};
+
 // ---- Ranges from development-set residuals ----------------------------------------------
 // An answer's low-high is its point times the band of published over estimated throughput
 // that the development set shows for its regime (10th-90th percentile), not the product of
