@@ -40,6 +40,9 @@ std::string Layout(const v1::Parallelism& p, bool serving) {
   if (p.virtual_pipeline_stages() > 1) absl::StrAppend(&out, " vpp=", p.virtual_pipeline_stages());
   if (p.context_parallel() > 1) absl::StrAppend(&out, " cp=", p.context_parallel());
   if (p.expert_parallel() > 1) absl::StrAppend(&out, " ep=", p.expert_parallel());
+  if (p.shard_group_gpus() > 0) absl::StrAppend(&out, " shard=", p.shard_group_gpus());
+  if (p.offload() == v1::OFFLOAD_OPTIMIZER) absl::StrAppend(&out, " offload=opt");
+  if (p.offload() == v1::OFFLOAD_OPTIMIZER_AND_PARAMETERS) absl::StrAppend(&out, " offload=opt+params");
   return out;
 }
 

@@ -23,6 +23,7 @@ absl::Status CheckPin(const Pin& p, const std::string& field) {
         {"virtual_pipeline_stages", p.virtual_pipeline_stages, kMaxGpus},
         {"context_parallel", p.context_parallel, kMaxGpus},
         {"expert_parallel", p.expert_parallel, kMaxGpus},
+        {"shard_group_gpus", p.shard_group_gpus.value_or(0), kMaxGpus},
         {"serving_batch_sequences", p.serving_batch_sequences, int64_t{1} << 20}}) {
     if (v < 0 || v > hi) {
       return FieldError(absl::StrCat(field, ".", name), absl::StrCat("must be in [0, ", hi, "] (0: chosen), got ", v));
@@ -105,6 +106,11 @@ absl::StatusOr<SearchOptions> PinnedSearch(const Pin& p, int gpus, const std::st
   if (p.zero_stage.has_value()) {
     o.pin_zero = true;
     c.zero_stage = static_cast<int>(*p.zero_stage);
+  }
+  c.shard_group = static_cast<int>(p.shard_group_gpus.value_or(0));
+  if (p.offload.has_value()) {
+    o.pin_offload = true;
+    c.offload = *p.offload;
   }
   if (p.recompute.has_value()) {
     o.pin_recompute = true;

@@ -31,6 +31,18 @@ v1::Bottleneck BottleneckToProto(core::Bottleneck b) {
   return v1::BOTTLENECK_UNSPECIFIED;
 }
 
+v1::Offload OffloadToProto(core::Offload o) {
+  switch (o) {
+    case core::Offload::kNone:
+      return v1::OFFLOAD_NONE;
+    case core::Offload::kOptimizer:
+      return v1::OFFLOAD_OPTIMIZER;
+    case core::Offload::kOptimizerAndParameters:
+      return v1::OFFLOAD_OPTIMIZER_AND_PARAMETERS;
+  }
+  return v1::OFFLOAD_UNSPECIFIED;
+}
+
 v1::Recompute RecomputeToProto(core::Recompute r) {
   switch (r) {
     case core::Recompute::kNone:
@@ -167,6 +179,8 @@ void FillTrainingOption(int64_t catalog_version, const planner::Supply& s, const
   p->set_virtual_pipeline_stages(e.parallel.vpp);
   p->set_context_parallel(e.parallel.cp);
   p->set_expert_parallel(e.parallel.ep);
+  p->set_shard_group_gpus(e.parallel.shard_group);
+  p->set_offload(OffloadToProto(e.parallel.offload));
   MemoryToProto(e.memory_per_gpu, e.capacity_bytes, o->mutable_memory_per_gpu());
   SetRange(o->mutable_duration_seconds(), e.duration_seconds, e.duration_seconds_low, e.duration_seconds_high);
   SetRange(o->mutable_steady_state_duration_seconds(), e.steady_duration_seconds, e.steady_duration_seconds_low,

@@ -127,6 +127,17 @@ absl::StatusOr<planner::Objective> ObjectiveFrom(v1::Objective o) {
   return absl::InvalidArgumentError(absl::StrCat("objective: unknown value ", static_cast<int>(o)));
 }
 
+core::Offload OffloadFrom(v1::Offload o) {
+  switch (o) {
+    case v1::OFFLOAD_OPTIMIZER:
+      return core::Offload::kOptimizer;
+    case v1::OFFLOAD_OPTIMIZER_AND_PARAMETERS:
+      return core::Offload::kOptimizerAndParameters;
+    default:
+      return core::Offload::kNone;  // UNSPECIFIED, NONE (unknown values never pass CheckRequest)
+  }
+}
+
 core::Recompute RecomputeFrom(v1::Recompute r) {
   switch (r) {
     case v1::RECOMPUTE_SELECTIVE:
@@ -323,6 +334,8 @@ absl::StatusOr<std::vector<planner::CompareTarget>> CompareTargetsFrom(const cor
     c.pin.virtual_pipeline_stages = p.virtual_pipeline_stages();
     c.pin.context_parallel = p.context_parallel();
     c.pin.expert_parallel = p.expert_parallel();
+    if (p.has_shard_group_gpus()) c.pin.shard_group_gpus = p.shard_group_gpus();
+    if (p.offload() != v1::OFFLOAD_UNSPECIFIED) c.pin.offload = OffloadFrom(p.offload());
     absl::StatusOr<core::FabricOverride> fabric = FabricOverrideFrom(catalog, t.fabric(), field + ".fabric");
     if (!fabric.ok()) return fabric.status();
     c.fabric = *std::move(fabric);
