@@ -12,7 +12,16 @@
 namespace capplan::core {
 namespace {
 
-using testing::SeedTemplate;
+using testing::ReadmeOwnOrRentFleet;
+
+// Finance options set by field name: discounting at `rate_fraction_per_year`, with or without
+// the sensitivity tornado.
+TcoFinance DiscountedAt(double rate_fraction_per_year, bool sensitivity) {
+  TcoFinance f;
+  f.discount_rate_fraction_per_year = rate_fraction_per_year;
+  f.sensitivity = sensitivity;
+  return f;
+}
 
 TEST(TcoFinanceTest, AnnuityPaymentIsTheTextbookMortgage) {
   // Ordinary annuity (Brealey, Myers & Allen, ch. 2): $200,000 at 6% a year over 30 years,
@@ -26,17 +35,17 @@ TEST(TcoFinanceTest, AnnuityPaymentIsTheTextbookMortgage) {
 TEST(TcoFinanceTest, NpvDiscountsEachMonthAtTheMonthlyRate) {
   // A $1,000 monthly payment for 12 months, first one now, at 12% a year (1% a month): an
   // annuity due, 1,000 x (1 - 1.01^-12) / 0.01 x 1.01 = $11,367.63.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.rent_flat_usd_per_month = 1000;
-  absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, {0.12, false});
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, DiscountedAt(0.12, /*sensitivity=*/false));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_NEAR(r->npv_rent_usd, 11367.63, 0.01);
   EXPECT_NEAR(r->series[11].rent_discounted_cumulative_usd, 11367.63, 0.01);
   EXPECT_DOUBLE_EQ(r->series[11].rent_cumulative_usd, 12000);
 }
 
-TEST(TcoFinanceTest, SeedTemplateStaysMonth25OnCashAndMovesLaterWhenDiscounted) {
-  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36, {0.10, true});
+TEST(TcoFinanceTest, ReadmeOwnOrRentStaysMonth25OnCashAndMovesLaterWhenDiscounted) {
+  absl::StatusOr<TcoResult> r = ComputeTco({ReadmeOwnOrRentFleet()}, 36, DiscountedAt(0.10, /*sensitivity=*/true));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->break_even_month, 25);  // 250,000 + 5,000 m <= 15,000 m
   EXPECT_FALSE(r->break_even_month_never);
@@ -46,7 +55,7 @@ TEST(TcoFinanceTest, SeedTemplateStaysMonth25OnCashAndMovesLaterWhenDiscounted) 
   EXPECT_EQ(r->discounted_break_even_month, 28);
   EXPECT_FALSE(r->discounted_break_even_never);
   // No discounting: NPV is the cash sum, 250,000 + 36 x 5,000 and 36 x 15,000.
-  absl::StatusOr<TcoResult> cash = ComputeTco({SeedTemplate()}, 36);
+  absl::StatusOr<TcoResult> cash = ComputeTco({ReadmeOwnOrRentFleet()}, 36);
   ASSERT_TRUE(cash.ok());
   EXPECT_DOUBLE_EQ(cash->npv_own_usd, 430000);
   EXPECT_DOUBLE_EQ(cash->npv_rent_usd, 540000);
@@ -54,9 +63,9 @@ TEST(TcoFinanceTest, SeedTemplateStaysMonth25OnCashAndMovesLaterWhenDiscounted) 
 }
 
 TEST(TcoFinanceTest, NeverIsSaidAsNever) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.rent_flat_usd_per_month = 1000;  // cheaper than running the owned fleet
-  absl::StatusOr<TcoResult> r = ComputeTco({f}, 36, {0.08, true});
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 36, DiscountedAt(0.08, /*sensitivity=*/true));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->break_even_month_never);
   EXPECT_TRUE(r->discounted_break_even_never);
@@ -76,7 +85,7 @@ TEST(TcoFinanceTest, WholeSystemPowerWithIdleShare) {
   // NVIDIA DGX H100 datasheet: 10.2 kW maximum for 8 GPUs; 64 GPUs = 8 systems = 81.6 kW.
   // Idle share 30% (an assumption for the test, not a datasheet figure), half use, PUE 1.2,
   // $0.13/kWh (EIA 2024): 81.6 kW x (0.3 + 0.7 x 0.5) x 730 h x 1.2 x 0.13 = $6,040.20.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.gpu_count = 64;
   f.usage_gpu_hours_per_month = 32 * 730;
   f.power_watts = 8 * 10200;
@@ -95,7 +104,7 @@ TEST(TcoFinanceTest, WholeSystemPowerWithIdleShare) {
 }
 
 TEST(TcoFinanceTest, LeaseResidualMaintenanceAndFailures) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.lease_term_months = 36;
   f.lease_rate_fraction_per_year = 0.06;
   // MACRS 5-year property, 200% declining balance (IRS Pub. 946): 40% a year, so after
@@ -121,7 +130,7 @@ TEST(TcoFinanceTest, LeaseResidualMaintenanceAndFailures) {
 }
 
 TEST(TcoFinanceTest, UtilisationRampsToSteady) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   // From 25% of 8 GPUs (1,460 GPU-hours) to all of them (5,840) in 3 equal steps of 1,460.
   f.ramp_months = 3;
   f.ramp_start_gpu_hours_per_month = 1460;
@@ -148,7 +157,7 @@ TEST(TcoFinanceTest, RentKindsAndTheCheapestMix) {
   // Round prices per GPU-hour chosen for hand arithmetic (not a provider's): on-demand $4,
   // spot $1.60 with 25% extra hours, 1-year reserved $2.50, 3-year $2.00. 8 GPUs, use from
   // 1,460 to 5,840 GPU-hours over 2 months, 12 months: 1,460 + 3,650 + 10 x 5,840 = 63,510.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.ramp_months = 2;
   f.ramp_start_gpu_hours_per_month = 1460;
   f.rent_kinds = {4.0, 1.6, 2.5, 2.0};
@@ -179,7 +188,7 @@ TEST(TcoFinanceTest, TornadoRanksRentThenCapex) {
   // The README's template, cash: NPV(own) - NPV(rent) = 430,000 - 540,000 = -110,000. Rent +-20%
   // swings it by 0.4 x 540,000 = 216,000; capex by 0.4 x 250,000 = 100,000; power, use
   // (flat rent, no power) and the discount rate (0) not at all, kept in input order.
-  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36);
+  absl::StatusOr<TcoResult> r = ComputeTco({ReadmeOwnOrRentFleet()}, 36);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->sensitivity.size(), 5u);
   EXPECT_EQ(r->sensitivity[0].input, "rent_price");
@@ -214,14 +223,14 @@ TEST(TcoFinanceTest, BadFinanceInputsNameTheField) {
        }},
   };
   for (const Case& c : cases) {
-    TcoFleet f = SeedTemplate();
+    TcoFleet f = ReadmeOwnOrRentFleet();
     c.spoil(f);
     absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
     ASSERT_FALSE(r.ok()) << c.field;
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_NE(r.status().message().find(c.field), absl::string_view::npos) << r.status();
   }
-  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36, {1.5, false});
+  absl::StatusOr<TcoResult> r = ComputeTco({ReadmeOwnOrRentFleet()}, 36, DiscountedAt(1.5, /*sensitivity=*/false));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("discount_rate_fraction_per_year"), absl::string_view::npos);
 }
