@@ -165,6 +165,56 @@ inline constexpr Assumption kLlamaCppComputeConsumer{
     "XiongjieDai/GPU-Benchmarks-on-LLM-Inference README @00dd2bde: RTX 3090 F16 prompt "
     "processing at 50% of its FP16-accumulate peak"};
 
+// ---- Serving engines and vendors ----------------------------------------------------------
+// Per-iteration host cost of each engine (scheduling, sampling, launches) and the vendor factors
+// that scale the tensor-core engines' efficiencies on AMD Instinct parts (core/serving/serving_engine.cc).
+inline constexpr Assumption kVllmLegacyStepOverhead{
+    "serving.step_overhead.vllm_pre_0_6",
+    {4.0e-3, 2.0e-3, 10.0e-3},
+    "seconds per iteration",
+    "vLLM blog 'vLLM v0.6.0: 2.7x Throughput Improvement and 5x Latency Reduction' (2024-09-05): "
+    "before v0.6 the API server and scheduler kept the H100 idle for most of a Llama 3 8B step; "
+    "heuristic: a few ms of host time per iteration"};
+inline constexpr Assumption kVllmStepOverhead{
+    "serving.step_overhead.vllm",
+    {1.0e-3, 0.5e-3, 2.0e-3},
+    "seconds per iteration",
+    "vLLM v0.6 release blog (2024-09-05): multi-step scheduling and asynchronous output processing "
+    "cut the host share of a step; heuristic: ~1 ms remains (vLLM 0.6-0.7, and when no version is given)"};
+inline constexpr Assumption kVllmV1StepOverhead{
+    "serving.step_overhead.vllm_v1",
+    {0.5e-3, 0.3e-3, 1.0e-3},
+    "seconds per iteration",
+    "vLLM blog 'vLLM V1: A Major Upgrade to vLLM's Core Architecture' (2025-01-27): an isolated "
+    "EngineCore busy loop, a persistent batch and piecewise CUDA graphs overlap host work with the "
+    "GPU (up to 1.7x V0 throughput); V1 is the default from v0.8.0 (vLLM release notes)"};
+inline constexpr Assumption kCppEngineStepOverhead{
+    "serving.step_overhead.tensorrt_llm_sglang",
+    {0.5e-3, 0.3e-3, 1.0e-3},
+    "seconds per iteration",
+    "SGLang v0.4 blog (2024-12-04): the overlap ('zero-overhead') scheduler hides CPU work; "
+    "heuristic: TensorRT-LLM's C++ in-flight batching runtime alike"};
+inline constexpr Assumption kLlamaCppStepOverhead{
+    "serving.step_overhead.llama_cpp",
+    {0.2e-3, 0.1e-3, 0.5e-3},
+    "seconds per iteration",
+    "heuristic: one C++ process with CUDA graphs for batch-1 decode (llama.cpp ggml-cuda)"};
+inline constexpr Assumption kAmdInstinctBandwidthFactor{
+    "serving.vendor.amd_instinct_bandwidth_factor",
+    {0.90, 0.75, 1.0},
+    "factor on the decode bandwidth efficiency",
+    "AMD Instinct HBM sustains ~81% of the MI300X's 5.3 TB/s in measured streams against ~90% on "
+    "H100 (aiweekly.co, 'AMD MI300X hits only 45% of peak FLOPs in practice', summarising a "
+    "peer-reviewed measurement); 0.81 / 0.90 = 0.9, widened for less mature ROCm paged-attention kernels"};
+inline constexpr Assumption kAmdInstinctComputeFactor{
+    "serving.vendor.amd_instinct_compute_factor",
+    {0.65, 0.50, 0.85},
+    "factor on the prefill compute efficiency",
+    "SemiAnalysis, 'MI300X vs H100 vs H200 Benchmark Part 1: Training' (2024-12-22): BF16 GEMMs "
+    "reach ~620 of the MI300X's 1,307 TFLOP/s (47%) against ~720 of the H100's 989 (73%): 0.47 / "
+    "0.73 = 0.65; AMD's 'Measuring Max-Achievable FLOPs - Part 2' (ROCm blogs) reaches more on "
+    "ideal shapes, hence the high end"};
+
 // ---- Calibration ------------------------------------------------------------------------
 // Width of a range calibrated on one benchmark: base + per_decade x |log10(size ratio)| +
 // precision_mismatch when the benchmark ran another precision.
@@ -276,6 +326,10 @@ inline constexpr Assumption kRangeTrainingSharded{
     "development-set residuals, docs/validation/README.md: 10th-90th percentile of published over "
     "estimated throughput, 31 FSDP runs at 16-128 GPUs of tests/core/published_sharded_runs.h "
     "(mosaicml/llm-foundry benchmark tables)"};
+// The serving bands are defined in assumptions.cc: they are re-derived whenever the serving
+// model moves (tests/server/published_serving_test.cc checks them), and only that file rebuilds.
+extern const Assumption kRangeServingNvidia;
+extern const Assumption kRangeServingOther;
 
 }  // namespace assumptions
 

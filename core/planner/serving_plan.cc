@@ -484,6 +484,12 @@ std::vector<FrontierPoint> ServingFrontier(const ServingWorkload& w, const Servi
 // The checks a serving Plan adds to the query's own.
 absl::Status ValidateServingPlanQuery(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q) {
   CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
+  if (w.concurrent_requests > 0) {
+    // The estimator holds a closed loop (serving.h); the planner's replica count and queueing
+    // are for an offered rate, so a plan takes the rate the loop should sustain.
+    return FieldError("serving.concurrent_requests",
+                      "a closed-loop load is not planned yet; give requests_per_second instead (0 here)");
+  }
   if (!(w.requests_per_second > 0)) {
     return FieldError("serving.requests_per_second", "must be > 0 to plan capacity");
   }

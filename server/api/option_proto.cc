@@ -374,6 +374,9 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
                                       : core::PessimisticEndAssumptions(w, s.gpu->spec, e.tp, !w.batch_arrives_at_once);
   if (!pessimistic.empty()) absl::StrAppend(x, "; the high latency end also assumes ", pessimistic);
   ExplainServingNodes(s, c, x);
+  if (!c.disagg && e.range_id[0] != '\0') {
+    absl::StrAppend(x, "; low-high: the development-set band ", e.range_id, " (docs/validation/README.md)");
+  }
   ExplainServingQueue(c, x);
   if (c.idle_gpus > 0) absl::StrAppend(x, "; ", c.idle_gpus, " of the ", gpus, " GPUs billed run nothing");
   AppendRegions(c.same_offer_regions, x);

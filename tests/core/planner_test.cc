@@ -445,5 +445,16 @@ TEST(PlannerServingTest, PessimisticQueueThatGrowsWithoutBoundIsFlaggedNotInfini
   EXPECT_NE(ttft->message.find("grows without bound"), std::string::npos) << ttft->message;
 }
 
+TEST(PlannerServingTest, ClosedLoopLoadIsNotPlannedAndSaysWhatToGiveInstead) {
+  // The estimator holds a closed loop (serving.h); Plan sizes replicas for an offered rate.
+  FakeCatalog c;
+  c.AddOffer("lambda", "gpu_1x_h100_sxm5", "us-east-1", "H100-SXM5-80GB", 1, 3.29);
+  ServingWorkload w = SevenB();
+  w.concurrent_requests = 256;
+  absl::StatusOr<ServingPlan> p = PlanServing(c, w, Query());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(p.status().message().find("serving.concurrent_requests"), std::string::npos) << p.status();
+}
+
 }  // namespace
 }  // namespace capplan::core::planner

@@ -349,6 +349,33 @@ TEST(ConvertPlannerTest, ServingEngineAndBurstArrivalReachCore) {
   EXPECT_TRUE(Has(bad, "serving.engine: must be VLLM, TENSORRT_LLM, SGLANG or LLAMA_CPP")) << bad;
 }
 
+TEST(ConvertPlannerTest, EngineVersionAndClosedLoopReachCoreWithinBounds) {
+  // "0.6.3" selects vLLM's 0.6-0.7 profile (docs/estimator.md); a closed loop keeps N in flight.
+  const TinyCatalog catalog;
+  v1::ServingWorkload w;
+  w.set_model_name("Llama-2-7B");
+  w.set_prompt_tokens(512);
+  w.set_output_tokens(128);
+  w.set_engine_version("0.6.3");
+  w.set_concurrent_requests(2000);
+  absl::StatusOr<core::ServingWorkload> s = ServingWorkloadFrom(catalog, w, "serving");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->engine_version.major, 0);
+  EXPECT_EQ(s->engine_version.minor, 6);
+  EXPECT_EQ(s->concurrent_requests, 2000);
+  for (const char* bad_version : {"six", "1", "0.6.3.1", "0..6", "1000.0", "0.6-rc1"}) {
+    w.set_engine_version(bad_version);
+    absl::Status bad = ServingWorkloadFrom(catalog, w, "serving").status();
+    EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument) << bad_version;
+    EXPECT_TRUE(Has(bad, "serving.engine_version: must be")) << bad;
+  }
+  w.set_engine_version("");
+  w.set_concurrent_requests(10000001);
+  absl::Status bad = ServingWorkloadFrom(catalog, w, "serving").status();
+  EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(Has(bad, "serving.concurrent_requests")) << bad;
+}
+
 // A global batch of 0 asks core to search it. A core that cannot yet gets the
 // Llama 2 default (Touvron et al. 2023: 4M tokens), so the request never fails on 0.
 TEST(ConvertPlannerTest, AGlobalBatchOfZeroIsSearched) {
