@@ -126,6 +126,10 @@ void AddServingFlags(FlagSet* flags, ServingFlags* s) {
                                "serving engine (memory fraction, token budget, efficiencies)", "vllm",
                                "SERVING_ENGINE_", v1::ServingEngine_Parse,
                                [w](v1::ServingEngine e) { w->set_engine(e); });
+  flags->String("engine_version", "X.Y", "the engine's release, e.g. 0.6.3 (vLLM: <0.6, 0.6-0.7, 0.8+ V1)",
+                &s->engine_version);
+  IntField(flags, "concurrency", "closed-loop load: requests kept in flight (0: open loop at --rps)", "0", 0, 10000000,
+           [w](int64_t n) { w->set_concurrent_requests(n); });
   flags->Bool("batch_arrives_at_once",
               "the batch's requests arrive together (a static batch or burst): TTFT is the batch's mean",
               &s->batch_arrives_at_once);
@@ -157,6 +161,7 @@ absl::Status BuildServing(const ServingFlags& flags, v1::ServingWorkload* out) {
   out->set_tpot_slo_seconds(flags.tpot_ms / 1000);
   out->set_e2e_slo_seconds(flags.e2e_ms / 1000);
   out->set_batch_arrives_at_once(flags.batch_arrives_at_once);
+  out->set_engine_version(flags.engine_version);
   return SetModel(flags.model, out);
 }
 

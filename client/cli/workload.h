@@ -30,6 +30,7 @@ struct ServingFlags {
   double tpot_ms = 0;
   double e2e_ms = 0;
   bool batch_arrives_at_once = false;
+  std::string engine_version;
 };
 
 void AddModelFlags(FlagSet* flags, ModelFlags* model);

@@ -27,11 +27,13 @@ struct Pin {
   int64_t micro_batch_sequences = 0;
   int64_t serving_batch_sequences = 0;
   int64_t virtual_pipeline_stages = 0, context_parallel = 0, expert_parallel = 0;
+  std::optional<int64_t> shard_group_gpus;  // set 0: one group of every rank (plain ZeRO / FSDP)
+  std::optional<Offload> offload;
 
   bool TrainingPinned() const {
     return tensor_parallel > 0 || pipeline_parallel > 0 || data_parallel > 0 || virtual_pipeline_stages > 0 ||
            context_parallel > 0 || expert_parallel > 0 || zero_stage.has_value() || micro_batch_sequences > 0 ||
-           recompute.has_value();
+           recompute.has_value() || shard_group_gpus.has_value() || offload.has_value();
   }
 };
 
@@ -59,9 +61,10 @@ struct CompareRow {
 };
 
 // InvalidArgument naming "targets[i]..." for a bad target; NotFound for unknown names.
+// `cache` as PlanTraining's.
 absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catalog, const TrainingJob& job,
                                                         const std::vector<CompareTarget>& targets,
-                                                        int64_t prices_as_of_unix_seconds);
+                                                        int64_t prices_as_of_unix_seconds, LayoutCacheRef cache = {});
 absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalog, const ServingWorkload& w,
                                                        const std::vector<CompareTarget>& targets,
                                                        int64_t prices_as_of_unix_seconds);

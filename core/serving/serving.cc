@@ -24,9 +24,8 @@ using serving_internal::ShapeOf;
 
 namespace {
 
-// Upper bound on concurrency per replica: vLLM defaults to 256 sequences (max_num_seqs);
-// we let the search go to 1024 so larger-memory parts show their headroom.
-constexpr int64_t kMaxBatch = 1024;
+// Upper bound on concurrency per replica (serving.h): the KV cache binds first in practice.
+constexpr int64_t kMaxBatch = kMaxServingBatch;
 constexpr int64_t kBurstSamples = 16;
 constexpr double kAllReduceLatencyNvlinkSeconds = assumptions::kNvlinkCollectiveLatency.value.point;
 constexpr double kAllReduceLatencyPcieSeconds = assumptions::kPcieCollectiveLatency.value.point;
@@ -61,7 +60,7 @@ struct Ctx {
 // still ran without it in mid-2025 (TensorRT-LLM issue #4947). Unchunked, a new request's
 // prefill runs as its own iteration and every decoding sequence waits for it, so the high-
 // latency end of a continuous-batching estimate under those engines assumes it.
-bool MayRunUnchunked(ServingEngine e) { return e == ServingEngine::kVllm || e == ServingEngine::kTensorRtLlm; }
+// The engine's version decides it where known (MayRunUnchunked in serving_engine.cc).
 
 // `pessimistic`: the high-latency end of the range (PCIe links crossing CPU sockets, prefills
 // unchunked where the engine may run them so).
@@ -77,10 +76,10 @@ Ctx MakeCtx(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, 
           tp,
           gpu.memory_bandwidth_bytes_per_second * bw,
           ServingComputePeak(gpu, w.weight_precision, w.engine) * fl,
-          EngineProfileFor(w.engine, gpu, tp),
+          EngineProfileFor(w.engine, gpu, tp, w.engine_version),
           pessimistic ? high : base,
           high,
-          pessimistic && MayRunUnchunked(w.engine)};
+          pessimistic && MayRunUnchunked(w.engine, w.engine_version)};
 }
 
 // Two all-reduces per layer of `tokens` x hidden activations in 16-bit (Megatron layout;
@@ -248,9 +247,21 @@ ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const Serv
                             int tp, int64_t batch, const ServingEfficiency& eff) {
   const Ctx pc = MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point);
   const AtBatch a = Evaluate(pc, batch);
-  const AtBatch fast = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.high, eff.compute.high), batch);
-  const AtBatch slow = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.low, eff.compute.low, true), batch);
+  // The range: the development set's band of published over estimated speed for this regime
+  // (ServingRangeFor), around the point for the fast end and around the pessimistic schedule
+  // and links (PessimisticEndAssumptions, at the point efficiencies) for the slow end.
+  AtBatch slow = Evaluate(MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point, true), batch);
+  const Assumption& range = ServingRangeFor(gpu);
+  const double lo = range.value.low, hi = range.value.high;
+  AtBatch fast = a;
+  fast.ttft /= hi;
+  fast.tpot /= hi;
+  fast.rps *= hi;
+  slow.ttft /= lo;
+  slow.tpot /= lo;
+  slow.rps *= lo;
   ServingEstimate out;
+  out.range_id = range.id;
   out.tp = tp;
   out.batch = batch;
   out.requested_batch = batch;
@@ -278,6 +289,12 @@ ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const Serv
 
 }  // namespace
 
+const Assumption& ServingRangeFor(const GpuSpec& gpu) {
+  return ServingVendorOf(gpu) == ServingVendor::kAmdInstinct || gpu.interconnect == Interconnect::kXeLink
+             ? assumptions::kRangeServingOther
+             : assumptions::kRangeServingNvidia;
+}
+
 ServingEfficiency DefaultServingEfficiency(const ServingWorkload& w, const GpuSpec& gpu) {
   return DefaultServingEfficiency(gpu, w.engine, w.weight_precision);
 }
@@ -290,7 +307,7 @@ std::string PessimisticEndAssumptions(const ServingWorkload& w, const GpuSpec& g
         "all-reduces crossing CPU sockets on PCIe (%.0f us each at tp=%d, vLLM PR #50941)",
         1e6 * std::max(kAllReduceLatencyPcieSeconds, 2.0 * (tp - 1) * kAllReduceStepCrossSocketSeconds), tp);
   }
-  if (prefills_share_iterations && MayRunUnchunked(w.engine)) {
+  if (prefills_share_iterations && MayRunUnchunked(w.engine, w.engine_version)) {
     absl::StrAppend(&out, out.empty() ? "" : "; ", "prefills unchunked, stalling decodes (",
                     ServingEngineName(w.engine), "'s chunked-prefill default varies by release)");
   }
@@ -352,6 +369,22 @@ absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w,
 
 namespace {
 
+// A closed loop of N requests in flight: as many replicas as it takes to hold N within the
+// largest batch that fits and meets the SLOs (`max_batch`), N spread evenly over them. Each
+// replica's throughput is its share over a request's residence, b / (TTFT + (OSL-1) x TPOT)
+// (Little's law, as Evaluate computes it); no queue forms beyond the N clients.
+ServingEstimate ClosedLoop(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu,
+                           int tp, int64_t max_batch, const ServingEfficiency& eff) {
+  const int64_t n = w.concurrent_requests;
+  const int64_t replicas = (n + max_batch - 1) / max_batch;
+  const int64_t per_replica = (n + replicas - 1) / replicas;
+  ServingEstimate out = Materialize(w, s, mem, gpu, tp, per_replica, eff);
+  out.requested_batch = n;
+  out.replicas = replicas;
+  out.total_gpus = replicas * tp;
+  return out;
+}
+
 // EstimateServing after its input checks; SearchServing validates once for all layouts.
 absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w, const Shape& s, const GpuSpec& gpu,
                                                        int tp, const ServingEfficiency& eff) {
@@ -383,6 +416,7 @@ absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w,
       hi = mid - 1;
     }
   }
+  if (w.concurrent_requests > 0) return ClosedLoop(w, s, mem, gpu, tp, lo, eff);
   return Materialize(w, s, mem, gpu, tp, lo, eff);
 }
 

@@ -28,6 +28,10 @@ inline constexpr double kDefaultTargetUtilization = assumptions::kTargetUtilizat
 inline constexpr double kMinRequestsPerSecond = 1e-6;
 inline constexpr double kUsableMemoryFraction = assumptions::kServingUsableMemoryFraction.value.point;
 inline constexpr double kRuntimeReservedBytes = assumptions::kServingRuntimeReservedBytes.value.point;
+// The most sequences one replica may hold in flight: engines run 2,000-8,000 and more when the
+// KV cache allows (vLLM max_num_seqs and TensorRT-LLM max_batch_size are user-set; TensorRT-LLM's
+// perf-overview captures CUDA graphs up to 8,192), so the KV cache, not this, binds in practice.
+inline constexpr int64_t kMaxServingBatch = 16384;
 
 struct ServingWorkload {
   ModelArchitecture model;
@@ -41,6 +45,12 @@ struct ServingWorkload {
   double e2e_slo_seconds = 0;
   double target_utilization = kDefaultTargetUtilization;
   ServingEngine engine = ServingEngine::kVllm;
+  EngineVersion engine_version;  // 0.0: not given (serving_engine.h)
+  // Closed-loop load: this many requests in flight at all times across the deployment (vLLM
+  // benchmark_serving --max-concurrency, SGLang bench_serving, genai-perf --concurrency), each
+  // client sending its next request when the last completes; 0: open loop at
+  // requests_per_second. Throughput then follows from Little's law, N / (TTFT + (OSL-1) x TPOT).
+  int64_t concurrent_requests = 0;
   // True when a batch's requests arrive together (a static batch, an offline benchmark, a
   // burst): the i-th waits for the prefills queued ahead of it, and the at-batch estimate
   // reports the batch's mean first-token time and serial prefill-then-decode throughput.
@@ -129,7 +139,13 @@ struct ServingEstimate {
   bool batch_limited_by_memory = false;  // the KV cache holds fewer; the engine runs `batch`
   double prefill_seconds = 0;            // the prompt alone (EstimatePrefill)
   double step_overhead_seconds = 0;      // the engine's per-iteration cost applied
+  // The registered band the low-high came from (range.serving_nvidia or range.serving_other).
+  const char* range_id = "";
 };
+
+// The development-set band of published over estimated speed that sets a serving estimate's
+// low-high on this GPU: NVIDIA parts, or other vendors' (AMD Instinct, Intel).
+const Assumption& ServingRangeFor(const GpuSpec& gpu);
 
 // The estimate at a fixed batch (no SLO search). Fails with FailedPrecondition when the
 // weights or one sequence's KV cache do not fit; a batch larger than the KV cache holds runs
@@ -166,6 +182,12 @@ struct ServingBenchmark {
   MeasuredUnit unit = MeasuredUnit::kRequestsPerSecond;  // or output tokens/s
   std::string citation;
   ServingEngine engine = ServingEngine::kVllm;
+  EngineVersion engine_version;  // 0.0: not given (serving_engine.h)
+  // Closed-loop load: this many requests in flight at all times across the deployment (vLLM
+  // benchmark_serving --max-concurrency, SGLang bench_serving, genai-perf --concurrency), each
+  // client sending its next request when the last completes; 0: open loop at
+  // requests_per_second. Throughput then follows from Little's law, N / (TTFT + (OSL-1) x TPOT).
+  int64_t concurrent_requests = 0;
 };
 
 // Efficiencies for `w` on `gpu`: calibrated on the closest plausible benchmarks measured under

@@ -38,6 +38,11 @@ absl::Status ValidateServingWorkload(const ServingWorkload& w) {
   CAPPLAN_RETURN_IF_ERROR(CheckRange("tpot_slo_seconds", w.tpot_slo_seconds, 0.0, 1e5));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("e2e_slo_seconds", w.e2e_slo_seconds, 0.0, 1e6));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("target_utilization_fraction", w.target_utilization, 0.05, 1.0));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("concurrent_requests", w.concurrent_requests, int64_t{0}, int64_t{10000000}));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("engine_version.major", static_cast<int64_t>(w.engine_version.major), int64_t{0},
+                                     int64_t{kMaxEngineVersionComponent}));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("engine_version.minor", static_cast<int64_t>(w.engine_version.minor), int64_t{0},
+                                     int64_t{kMaxEngineVersionComponent}));
   if (!IsValidServingEngine(static_cast<int>(w.engine))) {
     return FieldError("engine", "must be vllm, tensorrt_llm, sglang or llama_cpp");
   }

@@ -2,6 +2,7 @@
 // fitted to the validation rows in tests/core/published_serving_results.h.
 #include "core/serving/serving_engine.h"
 
+#include <algorithm>
 #include <array>
 
 #include "absl/strings/str_format.h"
@@ -56,7 +57,27 @@ KernelFactors KernelFor(const GpuSpec& gpu, Precision weights) {
 
 const char* ServingEngineName(ServingEngine e) { return EnumName(e); }
 
-EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp) {
+VllmGeneration VllmGenerationOf(EngineVersion v) {
+  if (!v.Known()) return VllmGeneration::kV0;
+  // V1 became the default engine in v0.8.0 (vLLM release notes, Mar 2025); multi-step
+  // scheduling and asynchronous output processing arrived in v0.6.0 (vLLM blog, 2024-09-05).
+  if (v.AtLeast(0, 8)) return VllmGeneration::kV1;
+  if (v.AtLeast(0, 6)) return VllmGeneration::kV0;
+  return VllmGeneration::kLegacy;
+}
+
+ServingVendor ServingVendorOf(const GpuSpec& gpu) {
+  return gpu.interconnect == Interconnect::kInfinityFabric ? ServingVendor::kAmdInstinct
+                                                           : ServingVendor::kNvidiaOrOther;
+}
+
+bool MayRunUnchunked(ServingEngine e, EngineVersion version) {
+  // V1 always chunks prefills (vLLM PR #11061, Dec 2024; the default engine from v0.8).
+  if (e == ServingEngine::kVllm) return VllmGenerationOf(version) != VllmGeneration::kV1;
+  return e == ServingEngine::kTensorRtLlm;
+}
+
+EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp, EngineVersion version) {
   EngineProfile p;
   const bool large = gpu.memory_bytes >= kLargeDeviceBytes;
   switch (e) {
@@ -67,7 +88,7 @@ EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp) {
       p.memory_fraction = 0.9;
       p.fraction_of_free = true;
       p.max_batched_tokens = 8192;
-      p.step_overhead_seconds = 0.5e-3;
+      p.step_overhead_seconds = assumptions::kCppEngineStepOverhead.value.point;
       p.source = "TensorRT-LLM: KV cache 0.9 of free memory (free_gpu_memory_fraction), 8192 tokens per step";
       break;
     case ServingEngine::kSglang:
@@ -76,7 +97,7 @@ EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp) {
       // overlap ("zero-overhead") scheduler hides most CPU work (SGLang v0.4 blog, Dec 2024).
       p.memory_fraction = tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88;
       p.max_batched_tokens = large ? 8192 : 2048;
-      p.step_overhead_seconds = 0.5e-3;
+      p.step_overhead_seconds = assumptions::kCppEngineStepOverhead.value.point;
       p.source = absl::StrFormat("SGLang: mem_fraction_static %.2f at tp=%d, %d-token prefill chunks",
                                  p.memory_fraction, tp, p.max_batched_tokens);
       break;
@@ -86,7 +107,7 @@ EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp) {
       // graphs for batch-1 decode: small per-token host overhead.
       p.memory_fraction = 1.0;
       p.max_batched_tokens = 512;
-      p.step_overhead_seconds = 0.2e-3;
+      p.step_overhead_seconds = assumptions::kLlamaCppStepOverhead.value.point;
       p.source = "llama.cpp: KV cache sized to the context (no memory fraction), 512-token ubatch";
       break;
     case ServingEngine::kVllm:
@@ -96,10 +117,23 @@ EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp) {
       // Python scheduling and sampling between steps: the vLLM v0.6 release blog (Sep 2024)
       // measured CPU overhead as a large share of a Llama-3-8B H100 step before multi-step
       // scheduling and async output processing; ~1 ms remains per step.
+      // By generation (VllmGenerationOf): before v0.6 the host work between steps was several
+      // ms; V1 (v0.8+) overlaps it with the GPU.
       p.memory_fraction = 0.9;
       p.max_batched_tokens = large ? 8192 : 2048;
-      p.step_overhead_seconds = 1.0e-3;
-      p.source = absl::StrFormat("vLLM: gpu_memory_utilization 0.9, %d-token chunked prefill", p.max_batched_tokens);
+      switch (VllmGenerationOf(version)) {
+        case VllmGeneration::kLegacy:
+          p.step_overhead_seconds = assumptions::kVllmLegacyStepOverhead.value.point;
+          break;
+        case VllmGeneration::kV1:
+          p.step_overhead_seconds = assumptions::kVllmV1StepOverhead.value.point;
+          break;
+        default:
+          p.step_overhead_seconds = assumptions::kVllmStepOverhead.value.point;
+      }
+      p.source = absl::StrFormat("vLLM%s: gpu_memory_utilization 0.9, %d-token chunked prefill, %.1f ms per step",
+                                 version.Known() ? absl::StrFormat(" %d.%d", version.major, version.minor) : "",
+                                 p.max_batched_tokens, p.step_overhead_seconds * 1e3);
       break;
   }
   return p;
@@ -139,6 +173,16 @@ ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine eng
     bw_why = "llama.cpp token generation, F16 tg tables (3090 81%, 4080 91%; A100/H100 PCIe 49-56%)";
     fl_why = "llama.cpp prompt processing, F16 pp tables (3090 50% of the FP16-accumulate peak; A100 22%)";
     if (!gpu.datacenter) fl_why += ", of twice the catalog's FP32-accumulate tensor peak (FP16 accumulation)";
+  }
+  if (engine != ServingEngine::kLlamaCpp && ServingVendorOf(gpu) == ServingVendor::kAmdInstinct) {
+    // The tensor-core engines' ROCm builds (vLLM-ROCm, SGLang-ROCm) on AMD Instinct: HBM streams
+    // and GEMMs reach a smaller share of the datasheet peaks than on NVIDIA parts.
+    const Range vb = a::kAmdInstinctBandwidthFactor.value;
+    const Range vc = a::kAmdInstinctComputeFactor.value;
+    bw = {bw.point * vb.point, bw.low * vb.low, std::min(1.0, bw.high * vb.high)};
+    fl = {fl.point * vc.point, fl.low * vc.low, std::min(1.0, fl.high * vc.high)};
+    bw_why += absl::StrFormat(", x%.2f on AMD Instinct (serving.vendor.amd_instinct_bandwidth_factor)", vb.point);
+    fl_why += absl::StrFormat(", x%.2f on AMD Instinct (serving.vendor.amd_instinct_compute_factor)", vc.point);
   }
   const KernelFactors k = KernelFor(gpu, weights);
   ServingEfficiency e;

@@ -23,6 +23,27 @@ inline constexpr std::array<const char*, kNumServingEngines> kServingEngineNames
 const char* ServingEngineName(ServingEngine e);
 constexpr bool IsValidServingEngine(int value) { return value >= 0 && value < kNumServingEngines; }
 
+// An engine release as major.minor (0.0: not given, the profile of the engine's current
+// defaults as documented here). Matters to vLLM, whose host overhead and chunked-prefill default
+// changed with v0.6 (multi-step scheduling) and v0.8 (the V1 engine by default).
+struct EngineVersion {
+  int major = 0;
+  int minor = 0;
+  bool Known() const { return major > 0 || minor > 0; }
+  bool AtLeast(int maj, int min) const { return major > maj || (major == maj && minor >= min); }
+};
+inline constexpr int kMaxEngineVersionComponent = 999;
+
+// The vLLM generation a version selects: before v0.6, v0.6-v0.7 (V0 with multi-step scheduling),
+// v0.8 and later (V1). Unknown versions read as v0.6-v0.7, the profile capplan has always used.
+enum class VllmGeneration { kLegacy, kV0, kV1 };
+VllmGeneration VllmGenerationOf(EngineVersion v);
+
+// The accelerator vendors whose kernels the efficiencies distinguish. The catalog's AMD Instinct
+// parts are its Infinity Fabric parts (migrations/0002), so the interconnect names the vendor.
+enum class ServingVendor { kNvidiaOrOther, kAmdInstinct };
+ServingVendor ServingVendorOf(const GpuSpec& gpu);
+
 // How an engine sizes its KV cache: a fraction of the whole device (vLLM, SGLang), a fraction
 // of what is free after weights and activations (TensorRT-LLM), or exactly what it needs
 // (llama.cpp allocates the context it is given).
@@ -34,8 +55,13 @@ struct EngineProfile {
   std::string source;
 };
 
-// `tp` matters only to SGLang, whose static memory fraction falls as TP grows.
-EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp);
+// `tp` matters only to SGLang, whose static memory fraction falls as TP grows; `version` only to
+// vLLM (its per-step overhead by generation).
+EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp, EngineVersion version = {});
+
+// Whether the engine at this version may run prefills as iterations of their own (unchunked),
+// stalling decodes: vLLM before V1 and TensorRT-LLM (core/serving/serving.cc, MayRunUnchunked).
+bool MayRunUnchunked(ServingEngine e, EngineVersion version);
 
 struct ServingEfficiency {
   Efficiency bandwidth;  // achieved / peak memory bandwidth while decoding
@@ -46,7 +72,8 @@ struct ServingEfficiency {
 ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu);
 // The efficiency applied for this engine and weight precision on this GPU class: the engine's
 // base figures times the precision kernel's factors; the sources name every factor and the
-// resulting value, so the provenance prints what the estimate applies.
+// resulting value, so the provenance prints what the estimate applies. On AMD Instinct parts the
+// tensor-core engines' figures carry the vendor factors (serving.vendor.amd_instinct_*).
 ServingEfficiency DefaultServingEfficiency(const GpuSpec& gpu, ServingEngine engine, Precision weights);
 
 // Peak FLOP/s for the math the weights are served with: FP8 on parts with FP8 tensor cores,

@@ -58,7 +58,7 @@ ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& 
       static_cast<double>(s.arch.num_layers) * KvElementsPerTokenPerLayer(s.arch, tp) * BytesPerElement(w.kv_precision);
   m.kv_bytes_per_sequence = m.kv_bytes_per_token * static_cast<double>(w.prompt_tokens + w.output_tokens);
   m.capacity_bytes = gpu.memory_bytes;
-  const EngineProfile p = EngineProfileFor(w.engine, gpu, tp);
+  const EngineProfile p = EngineProfileFor(w.engine, gpu, tp, w.engine_version);
   // The engine's profile run: one forward pass of max_batched_tokens tokens. Its peak is the
   // MLP's intermediate (gate and up, 2·ffn/tp) plus a few hidden-sized buffers, 16-bit
   // (vLLM determine_available_memory profiles exactly this; TensorRT-LLM sizes activations
@@ -81,7 +81,7 @@ ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& 
 }
 
 absl::Status DoesNotFit(const ServingWorkload& w, const ServingMemory& mem, const GpuSpec& gpu, int tp) {
-  const EngineProfile p = EngineProfileFor(w.engine, gpu, tp);
+  const EngineProfile p = EngineProfileFor(w.engine, gpu, tp, w.engine_version);
   const double usable = p.fraction_of_free
                             ? gpu.memory_bytes - kRuntimeReservedBytes
                             : std::min(p.memory_fraction * gpu.memory_bytes, gpu.memory_bytes - kRuntimeReservedBytes);

@@ -16,6 +16,7 @@ namespace capplan::server {
 
 capplan::v1::Bottleneck BottleneckToProto(core::Bottleneck b);
 capplan::v1::Recompute RecomputeToProto(core::Recompute r);
+capplan::v1::Offload OffloadToProto(core::Offload o);
 capplan::v1::RejectionReason RejectionReasonToProto(core::planner::RejectionReason r);
 
 const std::vector<std::string>& TrainingFormulas();

@@ -127,6 +127,17 @@ absl::StatusOr<planner::Objective> ObjectiveFrom(v1::Objective o) {
   return absl::InvalidArgumentError(absl::StrCat("objective: unknown value ", static_cast<int>(o)));
 }
 
+core::Offload OffloadFrom(v1::Offload o) {
+  switch (o) {
+    case v1::OFFLOAD_OPTIMIZER:
+      return core::Offload::kOptimizer;
+    case v1::OFFLOAD_OPTIMIZER_AND_PARAMETERS:
+      return core::Offload::kOptimizerAndParameters;
+    default:
+      return core::Offload::kNone;  // UNSPECIFIED, NONE (unknown values never pass CheckRequest)
+  }
+}
+
 core::Recompute RecomputeFrom(v1::Recompute r) {
   switch (r) {
     case v1::RECOMPUTE_SELECTIVE:
@@ -153,6 +164,31 @@ absl::Status SetSequence(const ResolvedModel& m, int64_t sequence_tokens, const 
   }
   job->sequence_length = sequence_tokens;
   return absl::OkStatus();
+}
+
+// "major.minor" or "major.minor.patch", each part a number in [0, 999]; the patch is not used.
+absl::StatusOr<core::EngineVersion> EngineVersionFrom(const std::string& text, const std::string& field) {
+  const auto refuse = [&] {
+    return absl::InvalidArgumentError(absl::StrCat(field, ": must be \"major.minor\" or \"major.minor.patch\" with ",
+                                                   "numbers in [0, ", core::kMaxEngineVersionComponent, "], got \"",
+                                                   text.substr(0, 32), "\""));
+  };
+  int parts[3] = {0, 0, 0};
+  int count = 0;
+  int digits = 0;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      if (++digits > 3) return refuse();
+      parts[count] = parts[count] * 10 + (c - '0');
+    } else if (c == '.' && digits > 0 && count < 2) {
+      ++count;
+      digits = 0;
+    } else {
+      return refuse();
+    }
+  }
+  if (digits == 0 || count < 1) return refuse();
+  return core::EngineVersion{parts[0], parts[1]};
 }
 
 }  // namespace
@@ -223,6 +259,12 @@ absl::StatusOr<core::ServingWorkload> ServingWorkloadFrom(const core::CatalogVie
   if (!engine.ok()) return engine.status();
   s.engine = *engine;
   s.batch_arrives_at_once = w.batch_arrives_at_once();
+  s.concurrent_requests = w.concurrent_requests();
+  if (!w.engine_version().empty()) {
+    absl::StatusOr<core::EngineVersion> v = EngineVersionFrom(w.engine_version(), field + ".engine_version");
+    if (!v.ok()) return v.status();
+    s.engine_version = *v;
+  }
   absl::Status valid = core::ValidateServingWorkload(s);
   if (!valid.ok()) return Prefixed(valid, field + ".");
   // Both lengths are bounded by the check above, so their sum cannot overflow.
@@ -323,6 +365,8 @@ absl::StatusOr<std::vector<planner::CompareTarget>> CompareTargetsFrom(const cor
     c.pin.virtual_pipeline_stages = p.virtual_pipeline_stages();
     c.pin.context_parallel = p.context_parallel();
     c.pin.expert_parallel = p.expert_parallel();
+    if (p.has_shard_group_gpus()) c.pin.shard_group_gpus = p.shard_group_gpus();
+    if (p.offload() != v1::OFFLOAD_UNSPECIFIED) c.pin.offload = OffloadFrom(p.offload());
     absl::StatusOr<core::FabricOverride> fabric = FabricOverrideFrom(catalog, t.fabric(), field + ".fabric");
     if (!fabric.ok()) return fabric.status();
     c.fabric = *std::move(fabric);

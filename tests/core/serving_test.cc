@@ -164,7 +164,9 @@ TEST(DecodeTest, PcieTensorParallelHighLatencyAssumesCrossSocketAllReduces) {
   absl::StatusOr<ServingEstimate> p = EstimateServingAtBatch(w, pcie, 4, 8, eff);
   absl::StatusOr<ServingEstimate> n = EstimateServingAtBatch(w, nvlink, 4, 8, eff);
   ASSERT_TRUE(p.ok() && n.ok());
-  EXPECT_NEAR(p->tpot_seconds_high - n->tpot_seconds_high, 160 * (6 * 292e-6 / 14 - 10e-6), 1e-5);
+  // The slow end is the pessimistic schedule over the band's low end (range.serving_nvidia).
+  EXPECT_NEAR(p->tpot_seconds_high - n->tpot_seconds_high,
+              160 * (6 * 292e-6 / 14 - 10e-6) / ServingRangeFor(pcie).value.low, 1e-5);
   EXPECT_NEAR(p->tpot_seconds - n->tpot_seconds, 160 * (30e-6 - 10e-6), 1e-5);
   // One GPU: no all-reduce, no difference.
   absl::StatusOr<ServingEstimate> p1 = EstimateServingAtBatch(Workload(Llama2_7B(), 256, 256), pcie, 1, 8, eff);
@@ -188,18 +190,18 @@ TEST(DecodeTest, ProvenanceNamesWhatTheHighEndAssumes) {
   EXPECT_EQ(PessimisticEndAssumptions(w, A100_80GB(), 4, true), "");
 }
 
-// Decode step plus the other requests' prompts run as iterations of their own, at the slow end
-// of `eff` (a lower bound on the unchunked TPOT: the decode step at floor(decodes) sequences).
+// Decode step plus the other requests' prompts run as iterations of their own, at the point of
+// `eff`, over the band's low end as the estimate's slow end is (a lower bound on the unchunked
+// TPOT: the decode step at floor(decodes) sequences).
 double UnchunkedTpotFloor(const ServingWorkload& w, const GpuSpec& gpu, int64_t batch, const ServingEfficiency& eff) {
-  ServingEfficiency slow = eff;
-  slow.bandwidth.point = eff.bandwidth.low;
-  slow.compute.point = eff.compute.low;
+  const ServingEfficiency slow = eff;
+  const double band_low = ServingRangeFor(gpu).value.low;
   const double P = static_cast<double>(w.prompt_tokens), O = static_cast<double>(w.output_tokens);
   const double life = 1.0 + O - 1.0;  // one prefill chunk: the prompt fits the token budget
   const double decodes = 1.0 + (batch - 1.0) * (O - 1.0) / life;
   absl::StatusOr<DecodeStep> step = EstimateDecodeStep(w, gpu, 1, static_cast<int64_t>(decodes), P + O / 2.0, slow);
   absl::StatusOr<PrefillEstimate> prefill = EstimatePrefill(w, gpu, 1, w.prompt_tokens, slow);
-  return step.ok() && prefill.ok() ? step->seconds + (batch - 1.0) / life * prefill->seconds : 0;
+  return step.ok() && prefill.ok() ? (step->seconds + (batch - 1.0) / life * prefill->seconds) / band_low : 0;
 }
 
 TEST(DecodeTest, HighTpotRunsPrefillsUnchunkedWhereTheEngineMay) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/assumptions.h"
 #include "core/serving/serving.h"
 #include "tests/core/published_serving_results.h"
 #include "tests/core/validation_score.h"
@@ -35,13 +36,30 @@ using core::ServingEstimate;
 using core::ServingWorkload;
 using testdata::PublishedServingResult;
 
-// The goals are a median |error| of 15% and 75% coverage. Measured with the
-// calibration rows of migrations/0009 and 0010 (docs/validation/serving-estimator-results.md):
-// 12.4% and 34 of 42 comparisons inside low-high (81%). Before 0010, the llama.cpp FP16-accumulate
-// peak and the pessimistic PCIe all-reduce and unchunked-prefill ends: 17.8% and 26 of 42 (62%).
-// The bounds hold that line: a change that makes the estimator worse on either fails here.
-constexpr double kMedianErrorBound = 0.125;
-constexpr double kCoverageBound = 34.0 / 42.0 - 1e-9;
+// The goals are a median |error| of 15% and 75% coverage. Measured on the 32 out-of-sample
+// comparisons (the rows from a calibration row's table scored as refused, InSample below), with
+// low-high from the residual band range.serving_nvidia: 12.9% and 26 of 32 inside (81%). With
+// those rows and the efficiency-range low-high it was 12.4% and 34 of 42 (81%); the point
+// estimates of the remaining rows did not move. The bounds hold that line: a change that makes
+// the estimator worse on either fails here.
+constexpr double kMedianErrorBound = 0.130;
+constexpr double kCoverageBound = 26.0 / 32.0 - 1e-9;
+
+// Rows from the same published table as a calibration row (docs/validation/README.md, rule 3):
+// llama.cpp PR #4766's llama-bench table also gives migrations/0009's Q4_0 pp512 row, and
+// TensorRT-LLM perf-overview.md v1.0's Llama 3.1 8B table its 128/2048 H100 row. Left in the
+// file, scored as refused: a development row must test what calibration did not see.
+bool InSample(const std::string& id) {
+  static const char* const kIds[] = {
+      "llamacpp-rtx4090-llama2-7b-f16-tg128",        "llamacpp-rtx4090-llama2-7b-q8-tg128",
+      "llamacpp-rtx4090-llama2-7b-f16-pp512",        "trtllm-h100-llama3-8b-fp8-maxload-128-128",
+      "trtllm-h100-llama3-8b-fp8-maxload-2048-2048", "trtllm-h200-llama3-8b-fp8-maxload-2048-2048",
+      "trtllm-h200-llama3-8b-fp8-maxload-2048-128"};
+  for (const char* k : kIds) {
+    if (id == k) return true;
+  }
+  return false;
+}
 
 // The engines capplan models; lmdeploy, MLC LLM and ExLlama rows are printed as not modelled.
 bool EngineOf(const std::string& name, ServingEngine* e) {
@@ -81,6 +99,21 @@ double Median(std::vector<double> v) {
   return v.size() % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
+// The q-quantile of v, linearly interpolated between ranks (as published_runs_test.cc does).
+double Percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double at = q * static_cast<double>(v.size() - 1);
+  const size_t i = static_cast<size_t>(at);
+  const double next = v[std::min(i + 1, v.size() - 1)];
+  return v[i] + (next - v[i]) * (at - static_cast<double>(i));
+}
+
+// Published over estimated speed: throughput as published / estimated, a latency inverted.
+double SpeedRatio(const Comparison& c) {
+  const bool latency = std::string(c.metric).find("ms") != std::string::npos;
+  return latency ? c.point / c.published : c.published / c.point;
+}
+
 class PublishedServingTest : public testing::ShippedCatalogTest {
  protected:
   // serving-nvidia or serving-other, by the catalog GPU's vendor.
@@ -91,6 +124,7 @@ class PublishedServingTest : public testing::ShippedCatalogTest {
 
   // Why a row is not estimated; empty when it is.
   std::string Skip(const PublishedServingResult& r) {
+    if (InSample(r.id)) return "in-sample: the table of a calibration row";
     ServingEngine e;
     if (!EngineOf(r.engine, &e)) return std::string("engine ") + r.engine + " not modelled";
     if (r.output_tokens <= 0) return "request lengths not published";
@@ -122,7 +156,8 @@ class PublishedServingTest : public testing::ShippedCatalogTest {
     int64_t batch = 1;
     absl::StatusOr<ServingEstimate> e = core::EstimateServingAtBatch(w, gpu->spec, tp, batch, eff);
     for (int i = 0; i < 20 && e.ok(); ++i) {
-      const int64_t next = std::clamp<int64_t>(std::llround(r.requests_per_second * e->e2e_seconds), 1, 1024);
+      const int64_t next =
+          std::clamp<int64_t>(std::llround(r.requests_per_second * e->e2e_seconds), 1, core::kMaxServingBatch);
       if (next == batch) break;
       batch = next;
       e = core::EstimateServingAtBatch(w, gpu->spec, tp, batch, eff);
@@ -187,6 +222,25 @@ TEST_F(PublishedServingTest, EstimatesMatchPublishedServingResults) {
               rows.size(), skipped, refused, 100 * Median(errors), in_range, 100 * coverage);
   testdata::PrintRegimeScores(
       "Development set, serving (tests/core/published_serving_results.h; one row per comparison)", regimes);
+  // The serving band answers carry (range.serving_nvidia, core/assumptions.h) is the 10th-90th
+  // percentile of these ratios: a model change that moves them fails here until the band is
+  // derived again and docs/validation/README.md says so. No row is on another vendor's part.
+  std::vector<double> nvidia;
+  for (const Comparison& c : rows) {
+    if (Regime(*c.row) == "serving-nvidia") nvidia.push_back(SpeedRatio(c));
+  }
+  ASSERT_FALSE(nvidia.empty());
+  std::printf("serving-nvidia speed ratio p10 %.3f, p90 %.3f over %zu comparisons\n", Percentile(nvidia, 0.1),
+              Percentile(nvidia, 0.9), nvidia.size());
+  EXPECT_NEAR(Percentile(nvidia, 0.1), core::assumptions::kRangeServingNvidia.value.low, 0.001);
+  EXPECT_NEAR(Percentile(nvidia, 0.9), core::assumptions::kRangeServingNvidia.value.high, 0.001);
+  // Other vendors: the NVIDIA band times the widest relative spread of the AMD vendor factors.
+  namespace a = core::assumptions;
+  const core::Range bw = a::kAmdInstinctBandwidthFactor.value, fl = a::kAmdInstinctComputeFactor.value;
+  EXPECT_NEAR(a::kRangeServingOther.value.low,
+              a::kRangeServingNvidia.value.low * std::min(bw.low / bw.point, fl.low / fl.point), 0.001);
+  EXPECT_NEAR(a::kRangeServingOther.value.high,
+              a::kRangeServingNvidia.value.high * std::max(bw.high / bw.point, fl.high / fl.point), 0.001);
   EXPECT_EQ(refused, 0);
   EXPECT_GE(rows.size(), 15u);
   EXPECT_LE(Median(errors), kMedianErrorBound) << "median |error| " << Median(errors);

@@ -192,6 +192,21 @@ class TestSetTest : public testing::ShippedCatalogTest {
     return value * (StartsWith(Field(r, "unit"), "GiB") ? units::kGiB : 1e9);
   }
 
+  // The "major.minor" right after the engine's name in a framework ("vLLM 0.6.3" or "vLLM v0.6.3"
+  // -> 0.6), as a user would type the engine's release; 0.0 when none follows the name.
+  static core::EngineVersion VersionIn(const std::string& f, const std::string& name) {
+    core::EngineVersion v;
+    if (!StartsWith(f, name)) return v;
+    size_t i = name.size();
+    while (i < f.size() && (f[i] == ' ' || f[i] == 'v' || f[i] == 'V')) ++i;
+    if (i >= f.size() || f[i] < '0' || f[i] > '9') return v;
+    const size_t dot = f.find('.', i);
+    if (dot == std::string::npos || dot + 1 >= f.size() || f[dot + 1] < '0' || f[dot + 1] > '9') return v;
+    v.major = std::min(core::kMaxEngineVersionComponent, std::atoi(f.substr(i, dot - i).c_str()));
+    v.minor = std::min(core::kMaxEngineVersionComponent, std::atoi(f.c_str() + dot + 1));
+    return v;
+  }
+
   // Engine, GPU, model and precision of a serving row, or why it cannot be expressed.
   std::string ServingInputs(const CsvRow& r, core::ServingWorkload* w, const core::GpuRow** gpu) {
     *gpu = snap().FindGpu(Field(r, "gpu"));
@@ -210,6 +225,7 @@ class TestSetTest : public testing::ShippedCatalogTest {
       w->engine = core::ServingEngine::kLlamaCpp;
     else
       return "engine not modelled";
+    if (w->engine == core::ServingEngine::kVllm) w->engine_version = VersionIn(f, "vLLM");
     const std::string& p = Field(r, "precision");
     if (Contains(p, "FP4")) return "FP4 weights not modelled";
     w->model = model->arch;
@@ -235,14 +251,15 @@ class TestSetTest : public testing::ShippedCatalogTest {
 
   Answer Serving(const CsvRow& r);
   absl::StatusOr<core::ServingEstimate> ServingAtLoad(const CsvRow& r, core::ServingWorkload w, const core::GpuRow& gpu,
-                                                      int tp, std::string* refused);
+                                                      int tp, int64_t replicas, std::string* refused);
 };
 
-// The estimate at the row's load: closed-loop concurrency (N requests in flight), a static or
-// offline batch (all requests at once), or an open-loop Poisson rate (Little's law, as
-// tests/server/published_serving_test.cc does).
+// The estimate at the row's load: closed-loop concurrency (N requests in flight over the
+// deployment's replicas, core::ServingWorkload::concurrent_requests), a static or offline batch
+// (all requests at once), or an open-loop Poisson rate shared by the replicas (Little's law, as
+// tests/server/published_serving_test.cc does). The estimate is one replica's.
 absl::StatusOr<core::ServingEstimate> TestSetTest::ServingAtLoad(const CsvRow& r, core::ServingWorkload w,
-                                                                 const core::GpuRow& gpu, int tp,
+                                                                 const core::GpuRow& gpu, int tp, int64_t replicas,
                                                                  std::string* refused) {
   const std::string& c = Field(r, "concurrency");
   const double rate = std::atof(Field(r, "request_rate_per_s").c_str());
@@ -251,7 +268,7 @@ absl::StatusOr<core::ServingEstimate> TestSetTest::ServingAtLoad(const CsvRow& r
   if (PlainInt(c) > 0) {
     // A latency script runs its batch at once; a benchmark client keeps N requests in flight.
     w.batch_arrives_at_once = Contains(Field(r, "framework"), "latency");
-    return core::EstimateServingAtBatch(w, gpu.spec, tp, PlainInt(c), eff);
+    return core::EstimateServingAtBatch(w, gpu.spec, tp, (PlainInt(c) + replicas - 1) / replicas, eff);
   }
   const long long batch = StartsWith(c, "batch ") ? IntAfter(c, "batch ") : IntAfter(c, "max_num_seqs ");
   if (batch > 0) {
@@ -266,7 +283,8 @@ absl::StatusOr<core::ServingEstimate> TestSetTest::ServingAtLoad(const CsvRow& r
   int64_t in_flight = 1;
   absl::StatusOr<core::ServingEstimate> e = core::EstimateServingAtBatch(w, gpu.spec, tp, in_flight, eff);
   for (int i = 0; i < 20 && e.ok(); ++i) {
-    const int64_t next = std::clamp<int64_t>(std::llround(rate * e->e2e_seconds), 1, 1024);
+    const int64_t next = std::clamp<int64_t>(std::llround(rate / static_cast<double>(replicas) * e->e2e_seconds), 1,
+                                             core::kMaxServingBatch);
     if (next == in_flight) break;
     in_flight = next;
     e = core::EstimateServingAtBatch(w, gpu.spec, tp, in_flight, eff);
@@ -286,8 +304,8 @@ Answer TestSetTest::Serving(const CsvRow& r) {
   w.output_tokens = osl;
   const int gpus = static_cast<int>(std::max<long long>(1, PlainInt(Field(r, "gpu_count"))));
   const int tp = PlainInt(Field(r, "tp")) > 0 ? static_cast<int>(PlainInt(Field(r, "tp"))) : gpus;
-  const double replicas = static_cast<double>(gpus) / tp;
-  absl::StatusOr<core::ServingEstimate> e = ServingAtLoad(r, w, *gpu, tp, &why);
+  const double replicas = static_cast<double>(std::max(1, gpus / tp));
+  absl::StatusOr<core::ServingEstimate> e = ServingAtLoad(r, w, *gpu, tp, std::max(1, gpus / tp), &why);
   if (!why.empty()) return Refusal(why);
   if (!e.ok()) return Refusal(EstimatorReason(e.status()));
   const std::string& metric = Field(r, "metric");
