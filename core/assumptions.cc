@@ -38,6 +38,7 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kDefaultGlobalBatchTokens,
       &a::kBatchSpeedupWorthIt,
       &a::kPue,
+      &a::kTcoPriceMaxAgeDays,
       &a::kTargetUtilization,
       &a::kRangeTrainingDense,
       &a::kRangeTrainingMoe,
