@@ -126,7 +126,7 @@ std::shared_ptr<v1::UpsertInstanceTypeRequest> UpsertInstanceRequest() {
 }
 
 // The README's examples: Llama-2-7B served at 35 req/s; a 7B model fine-tuned.
-std::shared_ptr<v1::PlanRequest> SeedPlan(bool serving) {
+std::shared_ptr<v1::PlanRequest> ReadmePlan(bool serving) {
   auto req = std::make_shared<v1::PlanRequest>();
   if (serving) {
     v1::ServingWorkload* w = req->mutable_serving();
@@ -243,7 +243,7 @@ Caller MakeCaller(const std::string& rpc, v1::PlannerService::Stub* planner, grp
         std::make_shared<grpc::health::v1::HealthCheckRequest>(),
         [health](auto... a) { health->async()->Check(a...); });
   }
-  if (rpc == "plan_serving" || rpc == "plan_training") return PlanCaller(planner, SeedPlan(rpc == "plan_serving"));
+  if (rpc == "plan_serving" || rpc == "plan_training") return PlanCaller(planner, ReadmePlan(rpc == "plan_serving"));
   if (rpc == "plan_heavy") return PlanCaller(planner, HeavyPlan());
   if (rpc == "compare" || rpc == "compare_heavy") {
     return Unary<v1::CompareRequest, v1::CompareResponse>(CompareRequest(rpc == "compare_heavy"), compare);
@@ -307,7 +307,7 @@ Result DriveHttp(const std::string& rpc, int concurrency, absl::Duration duratio
   if (rpc == "http_plan_serving") {
     path = "/v1/plan";
     method = "POST";
-    plan = SeedPlan(true);
+    plan = ReadmePlan(true);
   }
   const bool distinct = absl::GetFlag(FLAGS_distinct);
   std::atomic<int64_t> counter{0}, ok{0}, failed{0};
@@ -367,7 +367,7 @@ std::unique_ptr<capplan::loadgen::WatchCrowd> OpenWatches() {
   if (n <= 0 || n > 100000 || k < 1 || k > 1000) return nullptr;
   std::vector<v1::WatchPlanRequest> requests(k);
   for (int i = 0; i < k; ++i) {
-    *requests[i].mutable_plan() = *SeedPlan(true);
+    *requests[i].mutable_plan() = *ReadmePlan(true);
     v1::ServingWorkload* w = requests[i].mutable_plan()->mutable_serving();
     w->set_requests_per_second(w->requests_per_second() + 0.001 * i);
   }

@@ -1,19 +1,9 @@
 # Build-time script: turns migrations/NNNN_name.sql into a C++ source holding them in order,
 # so the server binary carries its schema and never reads SQL files at run time.
-# Inputs: MIGRATIONS_DIR, OUTPUT, FUNCTION (the accessor's name; EmbeddedMigrations when
-# unset) and FALLBACK_DIR (optional). migrations/ holds the SQLite files, migrations/postgresql/
-# the PostgreSQL ones; a migration whose SQL is the same on both (plain INSERTs) has no
-# PostgreSQL file, and FALLBACK_DIR's file of that name is taken instead.
+# Inputs: MIGRATIONS_DIR, OUTPUT and FUNCTION (the accessor's name; EmbeddedMigrations when
+# unset). migrations/ holds the migrations; migrations/postgresql/ only the PostgreSQL files
+# for a genuine schema difference (usually none: server/store/migrations.cc respells the rest).
 file(GLOB sql_files "${MIGRATIONS_DIR}/*.sql")
-if(FALLBACK_DIR)
-  file(GLOB fallback_files "${FALLBACK_DIR}/*.sql")
-  foreach(f ${fallback_files})
-    get_filename_component(name ${f} NAME)
-    if(NOT EXISTS "${MIGRATIONS_DIR}/${name}")
-      list(APPEND sql_files ${f})
-    endif()
-  endforeach()
-endif()
 set(by_name "")
 foreach(f ${sql_files})
   get_filename_component(name ${f} NAME)

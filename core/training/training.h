@@ -61,6 +61,21 @@ struct ParallelConfig {
   int cp = 1;                     // context parallel: each sequence split over cp GPUs
   int ep = 1;                     // expert parallel (MoE): experts spread over ep of the dp x cp ranks
   int NumGpus() const { return tp * pp * cp * dp; }
+
+  // Every size a search chooses unset (0): tp, pp, dp, micro_batch, vpp, cp and ep; the rest
+  // (zero_stage 0, no recompute, sequence parallel) as declared above. A published layout and
+  // a caller's pins start from this and set what they know.
+  static ParallelConfig Unset() {
+    ParallelConfig p;
+    p.tp = 0;
+    p.pp = 0;
+    p.dp = 0;
+    p.micro_batch = 0;
+    p.vpp = 0;
+    p.cp = 0;
+    p.ep = 0;
+    return p;
+  }
 };
 
 // The GPUs and how they are connected. A fabric that is not Known() is replaced by
@@ -161,7 +176,7 @@ struct TrainingBenchmark {
   double value = 0;
   MeasuredUnit unit = MeasuredUnit::kTokensPerSecond;  // cluster-wide tokens/s, or s/step
   // The published layout; zero fields were not published and are searched.
-  ParallelConfig layout{0, 0, 0, 0, Recompute::kNone, true, 0, 0, 0, 0};
+  ParallelConfig layout = ParallelConfig::Unset();
   BenchmarkFigure figure = BenchmarkFigure::kSteadyState;
   Fabric fabric;  // the run's cluster fabric; not Known(): the GPU's default
   std::string citation;
@@ -182,7 +197,7 @@ struct SearchOptions {
   int max_rejections = 5;  // the closest misses kept
   // Parts of the layout fixed by the caller: tp, pp, dp, cp, vpp, ep (0: searched), and
   // zero_stage / micro_batch when pin_zero / micro_batch > 0.
-  ParallelConfig pinned{0, 0, 0, 0, Recompute::kNone, true, 0, 0, 0, 0};
+  ParallelConfig pinned = ParallelConfig::Unset();
   bool pin_zero = false;
   bool pin_recompute = false;
 };

@@ -128,7 +128,15 @@ class LayoutSearch {
     for (int vpp = pin.vpp > 0 ? pin.vpp : 1; vpp == 1 || (pp > 1 && vpp * pp <= p_.shape.num_layers + 2); vpp *= 2) {
       for (int ep = pin.ep > 0 ? pin.ep : 1; ep == 1 || (p_.shape.IsMoe() && ep <= p_.shape.num_experts); ep *= 2) {
         if (ep > 1 && (p_.shape.num_experts % ep != 0 || (dp * cp) % ep != 0)) break;
-        ParallelConfig par{tp, pp, dp, 0, Recompute::kNone, tp > 1, 1, vpp, cp, ep};
+        // ZeRO stage, recompute and micro-batch at their defaults: Layouts() searches them.
+        ParallelConfig par;
+        par.tp = tp;
+        par.pp = pp;
+        par.dp = dp;
+        par.sequence_parallel = tp > 1;
+        par.vpp = vpp;
+        par.cp = cp;
+        par.ep = ep;
         if (!LayoutProblem(p_, par).empty()) continue;
         Layouts(par);
         if (pin.ep > 0) break;

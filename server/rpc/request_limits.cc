@@ -142,7 +142,13 @@ absl::Status CheckRequest(const google::protobuf::Message& request, const Messag
 }
 
 absl::Status CheckResponseFinite(const google::protobuf::Message& response) {
-  static const MessageLimits unbounded{SIZE_MAX, SIZE_MAX, 64, {}};
+  static const MessageLimits unbounded = [] {
+    MessageLimits l;
+    l.max_string_bytes = SIZE_MAX;
+    l.max_repeated = SIZE_MAX;
+    l.max_depth = 64;
+    return l;
+  }();
   return Walker(unbounded, /*response=*/true).Message(response, 0);
 }
 

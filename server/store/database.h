@@ -52,7 +52,7 @@ class Database {
   // Highest applied migration version; 0 for a fresh database.
   absl::StatusOr<int> SchemaVersion();
 
-  // The migrations for this database's dialect (migrations/ or migrations/postgresql/).
+  // The migrations for this database's dialect (migrations.h: as written, or respelled).
   const std::vector<Migration>& DialectMigrations() const;
 
   // SQLite: PRAGMA integrity_check; DataLoss with SQLite's first complaint otherwise.

@@ -97,9 +97,9 @@ inline ModelArchitecture Llama2_70B() { return Dense("Llama-2-70B", 80, 8192, 64
 inline ModelArchitecture Llama3_8B() { return Dense("Llama-3-8B", 32, 4096, 32, 8, 14336, 128256); }
 inline ModelArchitecture Llama65B() { return Dense("LLaMA-65B", 80, 8192, 64, 64, 22016, 32000); }
 
-// The README's own-vs-cloud template: 8 x A100, $250,000 up front,
-// $5,000 a month to run, no power charged, $15,000 a month to rent.
-inline TcoFleet SeedTemplate() {
+// README.md, "Own or rent?": 8 x A100, $250,000 up front, $5,000 a month to run, no power
+// charged, $15,000 a month to rent, used 8 x 730 GPU-hours a month.
+inline TcoFleet ReadmeOwnOrRentFleet() {
   TcoFleet f;
   f.gpu_count = 8;
   f.usage_gpu_hours_per_month = 8 * 730;

@@ -418,12 +418,14 @@ TEST(CalibrationTest, TokenGenerationSetsBandwidthAndLeavesCompute) {
   EXPECT_EQ(ServingEfficiencyFor(w, Rtx4090(), {tg}).compute.benchmark_id, 0);
 }
 
-TEST(CostTest, SeedAwsTableCorrected) {
-  // AWS g5/p4d prices at published throughputs, per 1M requests: price x 1e6 / (rps x 3600).
-  EXPECT_NEAR(CostPerMillionRequests(1.006, 28), 9.98, 0.005);    // g5.2xlarge
-  EXPECT_NEAR(CostPerMillionRequests(32.77, 210), 43.35, 0.005);  // p4d.24xlarge
-  EXPECT_NEAR(CostPerMillionRequests(14.688, 85), 48.00, 0.005);  // g5.48xlarge
-  // Dividing by 1000 instead of 3600 ($35.92, $156.05, $172.80) is 3.6x too high
+TEST(CostTest, CostPerMillionRequestsIsHourlyPriceOverRequestsPerHour) {
+  // AWS EC2 on-demand prices in us-east-1 as the shipped catalog stores them
+  // (migrations/0002_shipped_catalog.sql, AWS EC2 On-Demand pricing page, 2024-06-01), at
+  // illustrative request rates; per 1M requests: price x 1e6 / (rps x 3600), worked by hand.
+  EXPECT_NEAR(CostPerMillionRequests(1.006, 28), 9.98, 0.005);    // g5.xlarge
+  EXPECT_NEAR(CostPerMillionRequests(32.77, 210), 43.35, 0.005);  // p4d.24xlarge ($32.7726)
+  EXPECT_NEAR(CostPerMillionRequests(16.288, 85), 53.23, 0.005);  // g5.48xlarge
+  // Dividing by 1000 instead of 3600 ($35.92, $156.05, $191.62) is 3.6x too high
   // (docs/estimator.md, where common rules of thumb go wrong).
   EXPECT_NEAR(35.92 / CostPerMillionRequests(1.006, 28), 3.6, 0.01);
 }
@@ -467,7 +469,7 @@ TEST(ComparisonTest, H200OutServesH100OnSeventyBillionAtLongOutputs) {
   EXPECT_LT(h200_tp, h100_tp);
 }
 
-TEST(CapacityTest, SeedLoadOnA100MeetsSlosWithEnoughReplicas) {
+TEST(CapacityTest, ReadmeServingLoadOnA100MeetsSlosWithEnoughReplicas) {
   // The README's serving example: Llama-2-7B at 35 req/s. SLOs: 500 ms to first token, 50 ms per token.
   ServingWorkload w = Workload(Llama2_7B(), 512, 128);
   w.requests_per_second = 35;
@@ -511,9 +513,10 @@ TEST(CapacityTest, SeventyBillionFp16DoesNotFitOneA100ButFitsWithTensorParallel)
   EXPECT_FALSE(options.back().estimate.ok());  // tp=1 sorts last
 }
 
-TEST(CalibrationTest, SeedBenchmarksBeyondTheRooflineAreNotUsed) {
-  // A claimed Llama-2-7B FP16 on A10G "35 req/s" for 128-token requests. At 128 prompt +
-  // 128 output tokens, 600 GB/s cannot stream 13.5 GB of weights fast enough for that, so
+TEST(CalibrationTest, BenchmarksBeyondTheRooflineAreNotUsed) {
+  // A hypothetical claim: Llama-2-7B FP16 on A10G at 35 req/s for 128-token requests. At 128
+  // prompt + 128 output tokens, 600 GB/s (NVIDIA A10 datasheet) cannot stream 13.5 GB of
+  // weights (6.74B parameters x 2 bytes, meta-llama/Llama-2-7b-hf) fast enough for that, so
   // calibrating on it would claim >100% of peak bandwidth: it is ignored, with the reason.
   ServingBenchmark b;
   b.id = 11;

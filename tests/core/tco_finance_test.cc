@@ -12,7 +12,28 @@
 namespace capplan::core {
 namespace {
 
-using testing::SeedTemplate;
+using testing::ReadmeOwnOrRentFleet;
+
+// Finance options set by field name: discounting at `rate_fraction_per_year`, with or without
+// the sensitivity tornado.
+TcoFinance DiscountedAt(double rate_fraction_per_year, bool sensitivity) {
+  TcoFinance f;
+  f.discount_rate_fraction_per_year = rate_fraction_per_year;
+  f.sensitivity = sensitivity;
+  return f;
+}
+
+// Finance options set by field name: a cost of capital, its timing and basis, a tax rate.
+TcoFinance FinanceAt(double rate_fraction_per_year, CashTiming timing, RateBasis basis, double tax_rate_fraction = 0,
+                     bool sensitivity = false) {
+  TcoFinance f;
+  f.discount_rate_fraction_per_year = rate_fraction_per_year;
+  f.timing = timing;
+  f.rate_basis = basis;
+  f.tax_rate_fraction = tax_rate_fraction;
+  f.sensitivity = sensitivity;
+  return f;
+}
 
 TEST(TcoFinanceTest, AnnuityPaymentIsTheTextbookMortgage) {
   // Ordinary annuity (Brealey, Myers & Allen, ch. 2): $200,000 at 6% a year over 30 years,
@@ -26,9 +47,9 @@ TEST(TcoFinanceTest, AnnuityPaymentIsTheTextbookMortgage) {
 TEST(TcoFinanceTest, StartOfMonthNominalIsTheAnnuityDue) {
   // A $1,000 monthly payment for 12 months, first one now, at 12% a year nominal (1% a
   // month): an annuity due, 1,000 x (1 - 1.01^-12) / 0.01 x 1.01 = $11,367.63.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.rent_flat_usd_per_month = 1000;
-  TcoFinance fin{0.12, false, CashTiming::kStartOfMonth, RateBasis::kNominalMonthly};
+  const TcoFinance fin = FinanceAt(0.12, CashTiming::kStartOfMonth, RateBasis::kNominalMonthly);
   absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, fin);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_NEAR(r->npv_rent_usd, 11367.63, 0.01);
@@ -40,9 +61,9 @@ TEST(TcoFinanceTest, DefaultIsEndOfMonthAtTheEffectiveRate) {
   // The same payments in arrears at 12% a year effective: i = 1.12^(1/12) - 1 = 0.948879% a
   // month, an ordinary annuity 1,000 x (1 - (1 + i)^-12) / i = $11,291.52 (Brealey, Myers &
   // Allen, ch. 2). Paid a month later and at a lower monthly rate than 1%.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.rent_flat_usd_per_month = 1000;
-  absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, {0.12, false});
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, DiscountedAt(0.12, /*sensitivity=*/false));
   ASSERT_TRUE(r.ok()) << r.status();
   const double i = std::pow(1.12, 1.0 / 12) - 1;
   EXPECT_NEAR(i, 0.00948879, 1e-8);
@@ -50,17 +71,18 @@ TEST(TcoFinanceTest, DefaultIsEndOfMonthAtTheEffectiveRate) {
   EXPECT_NEAR(r->npv_rent_usd, 11291.52, 0.01);
   // Twelve payments of $1,000 a year after their month: the effective rate discounts the
   // last one by exactly 1.12.
-  EXPECT_NEAR(PresentValueFactor({0.12, false}, 12), 1 / 1.12, 1e-12);
+  EXPECT_NEAR(PresentValueFactor(DiscountedAt(0.12, false), 12), 1 / 1.12, 1e-12);
   // Nominal, in arrears: 1,000 x (1 - 1.01^-12) / 0.01 = $11,255.08.
-  r = ComputeTco({f}, 12, {0.12, false, CashTiming::kEndOfMonth, RateBasis::kNominalMonthly});
+  r = ComputeTco({f}, 12, FinanceAt(0.12, CashTiming::kEndOfMonth, RateBasis::kNominalMonthly));
   ASSERT_TRUE(r.ok());
   EXPECT_NEAR(r->npv_rent_usd, 11255.08, 0.01);
 }
 
-TEST(TcoFinanceTest, SeedTemplateStaysMonth25OnCashAndMovesLaterWhenDiscounted) {
+TEST(TcoFinanceTest, ReadmeOwnOrRentFleetStaysMonth25OnCashAndMovesLaterWhenDiscounted) {
   // The old convention: every month paid at its start, 10% nominal.
   absl::StatusOr<TcoResult> r =
-      ComputeTco({SeedTemplate()}, 36, {0.10, true, CashTiming::kStartOfMonth, RateBasis::kNominalMonthly});
+      ComputeTco({ReadmeOwnOrRentFleet()}, 36,
+                 FinanceAt(0.10, CashTiming::kStartOfMonth, RateBasis::kNominalMonthly, 0, /*sensitivity=*/true));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->break_even_month, 25);  // 250,000 + 5,000 m <= 15,000 m
   EXPECT_FALSE(r->break_even_month_never);
@@ -71,14 +93,14 @@ TEST(TcoFinanceTest, SeedTemplateStaysMonth25OnCashAndMovesLaterWhenDiscounted) 
   EXPECT_FALSE(r->discounted_break_even_never);
   // In arrears at 10% effective: capex now, $10,000 saved at the end of each month, so
   // 10,000 x (1 - v^M) / i >= 250,000 with i = 1.1^(1/12) - 1: v^M <= 1 - 25 i.
-  r = ComputeTco({SeedTemplate()}, 36, {0.10, true});
+  r = ComputeTco({ReadmeOwnOrRentFleet()}, 36, DiscountedAt(0.10, /*sensitivity=*/true));
   ASSERT_TRUE(r.ok());
   const double i = std::pow(1.1, 1.0 / 12) - 1;
   const int m = static_cast<int>(std::ceil(std::log(1 - 25 * i) / -std::log(1 + i)));
   EXPECT_EQ(m, 28);
   EXPECT_EQ(r->discounted_break_even_month, m);
   // No discounting: NPV is the cash sum, 250,000 + 36 x 5,000 and 36 x 15,000.
-  absl::StatusOr<TcoResult> cash = ComputeTco({SeedTemplate()}, 36);
+  absl::StatusOr<TcoResult> cash = ComputeTco({ReadmeOwnOrRentFleet()}, 36);
   ASSERT_TRUE(cash.ok());
   EXPECT_DOUBLE_EQ(cash->npv_own_usd, 430000);
   EXPECT_DOUBLE_EQ(cash->npv_rent_usd, 540000);
@@ -86,9 +108,9 @@ TEST(TcoFinanceTest, SeedTemplateStaysMonth25OnCashAndMovesLaterWhenDiscounted) 
 }
 
 TEST(TcoFinanceTest, NeverIsSaidAsNever) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.rent_flat_usd_per_month = 1000;  // cheaper than running the owned fleet
-  absl::StatusOr<TcoResult> r = ComputeTco({f}, 36, {0.08, true});
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 36, DiscountedAt(0.08, /*sensitivity=*/true));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->break_even_month_never);
   EXPECT_TRUE(r->discounted_break_even_never);
@@ -108,7 +130,7 @@ TEST(TcoFinanceTest, WholeSystemPowerWithIdleShare) {
   // NVIDIA DGX H100 datasheet: 10.2 kW maximum for 8 GPUs; 64 GPUs = 8 systems = 81.6 kW.
   // Idle share 30% (an assumption for the test, not a datasheet figure), half use, PUE 1.2,
   // $0.13/kWh (EIA 2024): 81.6 kW x (0.3 + 0.7 x 0.5) x 730 h x 1.2 x 0.13 = $6,040.20.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.gpu_count = 64;
   f.usage_gpu_hours_per_month = 32 * 730;
   f.power_watts = 8 * 10200;
@@ -127,7 +149,7 @@ TEST(TcoFinanceTest, WholeSystemPowerWithIdleShare) {
 }
 
 TEST(TcoFinanceTest, LeaseResidualMaintenanceAndFailures) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.lease_term_months = 36;
   f.lease_rate_fraction_per_year = 0.06;
   // 200% declining balance over 5 years: 40% a year, so after 3 years 0.6^3 = 21.6% of
@@ -153,7 +175,7 @@ TEST(TcoFinanceTest, LeaseResidualMaintenanceAndFailures) {
 }
 
 TEST(TcoFinanceTest, UtilisationRampsToSteady) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   // From 25% of 8 GPUs (1,460 GPU-hours) to all of them (5,840) in 3 equal steps of 1,460.
   f.ramp_months = 3;
   f.ramp_start_gpu_hours_per_month = 1460;
@@ -188,7 +210,7 @@ TEST(TcoFinanceTest, RentKindsAndTheCheapestMix) {
   // Round prices per GPU-hour chosen for hand arithmetic (not a provider's): on-demand $4,
   // spot $1.60 with 25% extra hours, 1-year reserved $2.50, 3-year $2.00. 8 GPUs, use from
   // 1,460 to 5,840 GPU-hours over 2 months, 12 months: 1,460 + 3,650 + 10 x 5,840 = 63,510.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.ramp_months = 2;
   f.ramp_start_gpu_hours_per_month = 1460;
   f.rent_kinds = {4.0, 1.6, 2.5, 2.0};
@@ -219,7 +241,7 @@ TEST(TcoFinanceTest, TornadoRanksRentThenCapex) {
   // The README's template, cash: NPV(own) - NPV(rent) = 430,000 - 540,000 = -110,000. Rent +-20%
   // swings it by 0.4 x 540,000 = 216,000; capex by 0.4 x 250,000 = 100,000; power, use
   // (flat rent, no power) and the discount rate (0) not at all, kept in input order.
-  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36);
+  absl::StatusOr<TcoResult> r = ComputeTco({ReadmeOwnOrRentFleet()}, 36);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->sensitivity.size(), 5u);
   EXPECT_EQ(r->sensitivity[0].input, "rent_price");
@@ -254,14 +276,14 @@ TEST(TcoFinanceTest, BadFinanceInputsNameTheField) {
        }},
   };
   for (const Case& c : cases) {
-    TcoFleet f = SeedTemplate();
+    TcoFleet f = ReadmeOwnOrRentFleet();
     c.spoil(f);
     absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
     ASSERT_FALSE(r.ok()) << c.field;
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_NE(r.status().message().find(c.field), absl::string_view::npos) << r.status();
   }
-  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36, {1.5, false});
+  absl::StatusOr<TcoResult> r = ComputeTco({ReadmeOwnOrRentFleet()}, 36, DiscountedAt(1.5, /*sensitivity=*/false));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("discount_rate_fraction_per_year"), absl::string_view::npos);
 }

@@ -14,7 +14,19 @@
 namespace capplan::core {
 namespace {
 
-using testing::SeedTemplate;
+using testing::ReadmeOwnOrRentFleet;
+
+// Finance options set by field name: a cost of capital, its timing and basis, a tax rate.
+TcoFinance FinanceAt(double rate_fraction_per_year, CashTiming timing, RateBasis basis, double tax_rate_fraction = 0,
+                     bool sensitivity = false) {
+  TcoFinance f;
+  f.discount_rate_fraction_per_year = rate_fraction_per_year;
+  f.timing = timing;
+  f.rate_basis = basis;
+  f.tax_rate_fraction = tax_rate_fraction;
+  f.sensitivity = sensitivity;
+  return f;
+}
 
 // Present value of 1 a month for n months in arrears at monthly rate i.
 double Annuity(double i, int n) { return i == 0 ? n : (1 - std::pow(1 + i, -n)) / i; }
@@ -22,7 +34,7 @@ double Annuity(double i, int n) { return i == 0 ? n : (1 - std::pow(1 + i, -n)) 
 // 8 GPUs bought for $240,000 (a round assumed price), $4,000 a month to run, no metered
 // power, rented at $3.00 per GPU-hour (assumed), used 75% (4,380 of 5,840 GPU-hours).
 TcoFleet HourlyFleet() {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.capex_usd = 240000;
   f.ops_usd_per_month = 4000;
   f.rent_flat_usd_per_month = 0;
@@ -54,7 +66,7 @@ HandNpv Hand(int horizon, double rate, double tax) {
 }
 
 TEST(TcoNpvTest, TenYearsWithResaleDiscountAndTaxMatchTheTextbook) {
-  const TcoFinance fin{0.08, false, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 0.25};
+  const TcoFinance fin = FinanceAt(0.08, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 0.25);
   absl::StatusOr<TcoResult> r = ComputeTco({HourlyFleet()}, 120, fin);
   ASSERT_TRUE(r.ok()) << r.status();
   const HandNpv h = Hand(120, 0.08, 0.25);
@@ -79,7 +91,7 @@ TEST(TcoNpvTest, BreakEvenAndLevelisedMoveWithTheHorizon) {
   // The same fleet over 1, 36 and 120 months: longer horizons spread the purchase over more
   // used hours, so the break-even use and the levelised own cost fall; the simple figures
   // (straight line, undiscounted) cannot see the horizon.
-  const TcoFinance fin{0.08, false, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 0.25};
+  const TcoFinance fin = FinanceAt(0.08, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 0.25);
   const double i = std::pow(1.08, 1.0 / 12) - 1;
   double previous = 1e300, simple = -1;
   for (int horizon : {1, 36, 120}) {
@@ -102,11 +114,12 @@ TEST(TcoNpvTest, BreakEvenAndLevelisedMoveWithTheHorizon) {
 TEST(TcoNpvTest, FlatRentHasNoBreakEvenUse) {
   // A fixed monthly rent does not change with use, so "owning wins above X% use" is
   // meaningless: the answer says it does not apply instead of printing a percentage.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.power_watts = 8 * 400;  // A100 SXM4 TDP 400 W (NVIDIA datasheet), so use moves own power
   for (double use : {730.0, 5840.0}) {
     f.usage_gpu_hours_per_month = use;
-    absl::StatusOr<TcoResult> r = ComputeTco({f}, 36, {0.08, true});
+    absl::StatusOr<TcoResult> r =
+        ComputeTco({f}, 36, FinanceAt(0.08, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 0, true));
     ASSERT_TRUE(r.ok());
     EXPECT_FALSE(r->break_even_usage_applies);
     EXPECT_DOUBLE_EQ(r->break_even_utilization_fraction, 0);
@@ -127,7 +140,8 @@ TEST(TcoNpvTest, SpotHeadlineCarriesTheSpotOverhead) {
   f.rent_use_overhead_fraction = 0.1;
   f.rent_kinds.spot_usd_per_gpu_hour = 2.0;
   f.spot_overhead_fraction = 0.1;
-  absl::StatusOr<TcoResult> r = ComputeTco({f}, 36, {0.08, false});
+  absl::StatusOr<TcoResult> r =
+      ComputeTco({f}, 36, FinanceAt(0.08, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual));
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->rent_options.size(), 1u);
   EXPECT_EQ(r->rent_options[0].kind, "spot");
@@ -139,7 +153,8 @@ TEST(TcoNpvTest, SpotHeadlineCarriesTheSpotOverhead) {
 TEST(TcoNpvTest, TornadoClampsABoundOutsideTheRangeAndSaysSo) {
   // At a 100% cost of capital the +20% bound (120%) is outside [0, 1]: it is computed at 100%
   // and flagged, never shown as $0.
-  absl::StatusOr<TcoResult> r = ComputeTco({HourlyFleet()}, 36, {1.0, true});
+  absl::StatusOr<TcoResult> r =
+      ComputeTco({HourlyFleet()}, 36, FinanceAt(1.0, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 0, true));
   ASSERT_TRUE(r.ok()) << r.status();
   const double base = r->npv_own_usd - r->npv_rent_usd;
   bool seen = false;
@@ -172,7 +187,7 @@ TEST(TcoNpvTest, ZeroUseIsAnswered) {
 TEST(TcoNpvTest, MacrsFiveYearBookValueAndTaxShield) {
   // IRS Publication 946, Table A-1, 5-year: 20% + 32% + 19.2% = 71.2% taken in three years,
   // so 28.8% of the cost is still on the books (not 0.6^3 = 21.6%).
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.capex_usd = 100000;
   f.ops_usd_per_month = 0;
   f.depreciation_method = DepreciationMethod::kMacrs5y;
@@ -184,7 +199,7 @@ TEST(TcoNpvTest, MacrsFiveYearBookValueAndTaxShield) {
   // At 21% tax, no resale, undiscounted: the shield is 21% of 71,200 over three years plus
   // 21% of the 28,800 written off at the horizon: the whole 21,000.
   absl::StatusOr<TcoResult> r =
-      ComputeTco({f}, 36, {0, false, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 0.21});
+      ComputeTco({f}, 36, FinanceAt(0, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 0.21));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_NEAR(r->npv_own_usd, 100000 - 21000, 1e-6);
   EXPECT_NEAR(r->npv_rent_usd, 0.79 * 15000 * 36, 1e-6);
@@ -194,7 +209,7 @@ TEST(TcoNpvTest, RunningCostLinesAddUp) {
   // Assumed round figures: colocation $150 per kW-month on 81.6 kW (eight 10.2 kW DGX H100
   // systems, NVIDIA datasheet), $2,000 support, $375 per GPU-month of software for 64 GPUs,
   // $15,000 staff: 12,240 + 2,000 + 24,000 + 15,000 = $53,240 a month.
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.gpu_count = 64;
   f.usage_gpu_hours_per_month = 64 * 730;
   f.ops_usd_per_month = 0;
@@ -215,7 +230,7 @@ TEST(TcoNpvTest, RunningCostLinesAddUp) {
 TEST(TcoNpvTest, LeaseWithDownPaymentAndBalloon) {
   // $100,000: 20% down, 10% balloon, the rest at 6% a year over 24 months (i = 0.5%):
   // P = (80,000 - 10,000 x 1.005^-24) x 0.005 / (1 - 1.005^-24).
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.capex_usd = 100000;
   f.lease_term_months = 24;
   f.lease_rate_fraction_per_year = 0.06;
@@ -230,7 +245,7 @@ TEST(TcoNpvTest, LeaseWithDownPaymentAndBalloon) {
   EXPECT_NEAR(r->series[23].own_usd, p + 10000 + 5000, 1e-6);
   // Payments repay the loan: at a 0.5% monthly cost of capital (nominal 6%) in arrears the
   // financing is worth exactly the 80,000 financed.
-  r = ComputeTco({f}, 24, {0.06, false, CashTiming::kEndOfMonth, RateBasis::kNominalMonthly});
+  r = ComputeTco({f}, 24, FinanceAt(0.06, CashTiming::kEndOfMonth, RateBasis::kNominalMonthly));
   ASSERT_TRUE(r.ok());
   EXPECT_NEAR(r->npv_own_usd, 100000 + 5000 * Annuity(0.005, 24), 1e-6);
 }
@@ -272,14 +287,15 @@ TEST(TcoNpvTest, NewInputsAreBoundedAndNamed) {
        [](TcoFleet& f) { f.rent_price_decline_fraction_per_year = 1; }},
   };
   for (const Case& c : cases) {
-    TcoFleet f = SeedTemplate();
+    TcoFleet f = ReadmeOwnOrRentFleet();
     c.spoil(f);
     absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
     ASSERT_FALSE(r.ok()) << c.field;
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_NE(r.status().message().find(c.field), absl::string_view::npos) << r.status();
   }
-  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36, {0, false, {}, {}, 1.0});
+  absl::StatusOr<TcoResult> r =
+      ComputeTco({ReadmeOwnOrRentFleet()}, 36, FinanceAt(0, CashTiming::kEndOfMonth, RateBasis::kEffectiveAnnual, 1.0));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("tax_rate_fraction"), absl::string_view::npos);
 }

@@ -10,10 +10,10 @@
 namespace capplan::core {
 namespace {
 
-using testing::SeedTemplate;
+using testing::ReadmeOwnOrRentFleet;
 
-TEST(TcoTest, SeedTemplateBreaksEvenInMonth25) {
-  absl::StatusOr<TcoResult> r = ComputeTco({SeedTemplate()}, 36);
+TEST(TcoTest, ReadmeOwnOrRentBreaksEvenInMonth25) {
+  absl::StatusOr<TcoResult> r = ComputeTco({ReadmeOwnOrRentFleet()}, 36);
   ASSERT_TRUE(r.ok()) << r.status();
   // Cash: 250,000 + 5,000 m <= 15,000 m  <=>  m >= 25.
   EXPECT_EQ(r->break_even_month, 25);
@@ -39,7 +39,7 @@ TEST(TcoTest, SeedTemplateBreaksEvenInMonth25) {
 }
 
 TEST(TcoTest, PowerFollowsUseAndTariff) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   // 8 x 400 W (NVIDIA A100 SXM4 datasheet TDP), PUE 1.2, $0.13/kWh (EIA 2024 commercial):
   // 3,200 W x 730 h x 1.2 x 0.13 / 1,000 = $364.42 a month at full use; half at half use.
   f.power_watts = 3200;
@@ -57,7 +57,7 @@ TEST(TcoTest, PowerFollowsUseAndTariff) {
 }
 
 TEST(TcoTest, HourlyRentWithDiscountAndMaintenance) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.rent_flat_usd_per_month = 0;
   f.rent_usd_per_gpu_hour = 4.0;
   f.discount_fraction = 0.25;
@@ -70,7 +70,7 @@ TEST(TcoTest, HourlyRentWithDiscountAndMaintenance) {
 }
 
 TEST(TcoTest, NeverIsSaidAsZero) {
-  TcoFleet f = SeedTemplate();
+  TcoFleet f = ReadmeOwnOrRentFleet();
   f.rent_flat_usd_per_month = 1000;  // renting is cheaper than running the owned fleet
   absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
   ASSERT_TRUE(r.ok());
@@ -78,7 +78,7 @@ TEST(TcoTest, NeverIsSaidAsZero) {
 }
 
 TEST(TcoTest, HybridFleetsAddUp) {
-  TcoFleet a = SeedTemplate(), b = SeedTemplate();
+  TcoFleet a = ReadmeOwnOrRentFleet(), b = ReadmeOwnOrRentFleet();
   b.capex_usd = 100000;
   absl::StatusOr<TcoResult> r = ComputeTco({a, b}, 36);
   ASSERT_TRUE(r.ok());
@@ -103,15 +103,15 @@ TEST(TcoTest, BadInputsNameTheFieldAndRange) {
       {"fleets[0].own.depreciation_months", [](TcoFleet& f) { f.depreciation_months = 0; }},
   };
   for (const Case& c : cases) {
-    TcoFleet f = SeedTemplate();
+    TcoFleet f = ReadmeOwnOrRentFleet();
     c.spoil(f);
     absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
     ASSERT_FALSE(r.ok()) << c.field;
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_NE(r.status().message().find(c.field), absl::string_view::npos) << r.status();
   }
-  EXPECT_FALSE(ComputeTco({SeedTemplate()}, 0).ok());
-  EXPECT_FALSE(ComputeTco({SeedTemplate()}, 121).ok());
+  EXPECT_FALSE(ComputeTco({ReadmeOwnOrRentFleet()}, 0).ok());
+  EXPECT_FALSE(ComputeTco({ReadmeOwnOrRentFleet()}, 121).ok());
   EXPECT_FALSE(ComputeTco({}, 12).ok());
 }
 

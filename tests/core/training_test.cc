@@ -33,7 +33,7 @@ TrainingEstimate Estimate(const TrainingJob& job, const GpuSpec& gpu, const Para
   return e.ok() ? *e : TrainingEstimate{};
 }
 
-TEST(TrainingFlopsTest, SeedSevenBillionOnThreeHundredBillionTokens) {
+TEST(TrainingFlopsTest, SixNdForSevenBillionOnThreeHundredBillionTokens) {
   // Kaplan et al. 2020: C = 6 N D; 6 * 7e9 * 300e9 = 1.26e22 FLOPs.
   TrainingJob job;
   job.model = Bare(7e9);
@@ -123,9 +123,9 @@ TEST(ModelStateMemoryTest, ZeroPaperFigureOneWithFp32Gradients) {
   }
 }
 
-TEST(ModelStateMemoryTest, SeedTensorParallelFp32Seventy) {
-  // A 70B model in FP32 (70e9 x 4 bytes = 280 GB) split over 4 x A100 by tensor parallelism:
-  // ~70 GB of weights per GPU.
+TEST(ModelStateMemoryTest, TensorParallelSplitsFp32SeventyBFourWays) {
+  // Llama-2-70B (69.0B parameters, meta-llama/Llama-2-70b-hf config.json) in FP32: 69e9 x 4
+  // bytes = 276 GB, split over 4 GPUs by tensor parallelism (Shoeybi et al. 2019): ~69 GB each.
   TrainingJob job;
   job.model = Llama2_70B();
   job.tokens = 1e9;

@@ -125,13 +125,13 @@ TEST_F(HttpAdminTest, BenchmarkAndElectricityWrites) {
 TEST_F(HttpAdminTest, TcoScenarioWritesAndTheAuditLog) {
   // The README's TCO template as a standing scenario.
   v1::UpsertTcoScenarioRequest up;
-  up.mutable_scenario()->set_name("http-seed");
-  *up.mutable_scenario()->mutable_request() = SeedTcoRequest();
+  up.mutable_scenario()->set_name("http-own-or-rent");
+  *up.mutable_scenario()->mutable_request() = ReadmeOwnOrRentRequest();
   Write("upsert-tco-scenario", up);
   v1::ListTcoScenariosResponse listed;
   ASSERT_TRUE(Parse(Get("/v1/tco-scenarios"), &listed));
   ASSERT_EQ(listed.scenarios_size(), 1);
-  EXPECT_EQ(listed.scenarios(0).name(), "http-seed");
+  EXPECT_EQ(listed.scenarios(0).name(), "http-own-or-rent");
   EXPECT_EQ(listed.scenarios(0).updated_by(), "alice");
 
   // The audit log is readable with the read token, newest first, and names the write.
@@ -145,7 +145,7 @@ TEST_F(HttpAdminTest, TcoScenarioWritesAndTheAuditLog) {
   EXPECT_EQ(Post("/v1/admin/list-audit-log", Json(audit)).status, 401);
 
   v1::DeleteTcoScenarioRequest del;
-  del.set_name("http-seed");
+  del.set_name("http-own-or-rent");
   Write("delete-tco-scenario", del);
   ASSERT_TRUE(Parse(Get("/v1/tco-scenarios"), &listed));
   EXPECT_EQ(listed.scenarios_size(), 0);

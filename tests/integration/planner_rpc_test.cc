@@ -13,7 +13,7 @@ namespace v1 = capplan::v1;
 
 class PlannerRpcTest : public SharedServerTest {};
 
-TEST_F(PlannerRpcTest, PlanServingTheSeedLoad) {
+TEST_F(PlannerRpcTest, PlanServingTheReadmeExample) {
   // The README's serving example: Llama-2-7B at 35 req/s.
   v1::PlanRequest r;
   r.mutable_serving()->set_model_name("Llama-2-7B");

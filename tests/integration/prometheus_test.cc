@@ -124,9 +124,9 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
   client::ClientOptions ao = o;
   ao.admin_token = admin_token;
   capplan::v1::UpsertTcoScenarioRequest scenario;
-  scenario.mutable_scenario()->set_name("seed-a100-serving");
+  scenario.mutable_scenario()->set_name("own-or-rent-a100");
   capplan::v1::TcoRequest* tco = scenario.mutable_scenario()->mutable_request();
-  *tco = SeedTcoRequest();
+  *tco = ReadmeOwnOrRentRequest();
   *tco->mutable_serving() = plan.serving();
   absl::StatusOr<capplan::v1::WriteResponse> written = client::Client(ao).UpsertTcoScenario(scenario);
   ASSERT_TRUE(written.ok()) << written.status();

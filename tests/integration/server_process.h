@@ -10,7 +10,7 @@
 
 #include "capplan/v1/admin.pb.h"
 #include "capplan/v1/planner.pb.h"
-#include "tests/seed_tco_request.h"
+#include "tests/own_or_rent_tco_request.h"
 
 namespace capplan::testing {
 
@@ -108,6 +108,6 @@ capplan::v1::SetPriceRequest P5Price(double usd);
 
 // The README's `capplan tco` example:
 // cumulative own 250,000 + 5,000 m <= rent 15,000 m first at m = 25.
-using capplan::testdata::SeedTcoRequest;
+using capplan::testdata::ReadmeOwnOrRentRequest;
 
 }  // namespace capplan::testing

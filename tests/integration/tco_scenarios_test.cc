@@ -77,20 +77,21 @@ class TcoScenariosTest : public AdminServerTest {
 
 TEST_F(TcoScenariosTest, ExportedGaugesFollowEveryCatalogWrite) {
   client::Client admin = MakeClient(kAdminToken);
-  absl::StatusOr<v1::WriteResponse> seed = admin.UpsertTcoScenario(Upsert("seed-a100", SeedTcoRequest()));
-  ASSERT_TRUE(seed.ok()) << seed.status();
+  absl::StatusOr<v1::WriteResponse> written =
+      admin.UpsertTcoScenario(Upsert("own-or-rent-a100", ReadmeOwnOrRentRequest()));
+  ASSERT_TRUE(written.ok()) << written.status();
   absl::StatusOr<v1::WriteResponse> p5 = admin.UpsertTcoScenario(Upsert("p5-rent", P5Rent()));
   ASSERT_TRUE(p5.ok()) << p5.status();
 
   std::string page = MetricsAt(p5->catalog_version());
-  EXPECT_EQ(Gauge(page, "capplan_tco_scenario_ok", "seed-a100"), 1.0);
-  EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "seed-a100"), 25.0);
-  EXPECT_EQ(Gauge(page, "capplan_tco_break_even_never", "seed-a100"), 0.0);
+  EXPECT_EQ(Gauge(page, "capplan_tco_scenario_ok", "own-or-rent-a100"), 1.0);
+  EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "own-or-rent-a100"), 25.0);
+  EXPECT_EQ(Gauge(page, "capplan_tco_break_even_never", "own-or-rent-a100"), 0.0);
   // $15,000 / (8 GPUs x 730 h): the README's "$2.57 per GPU-hour".
-  ASSERT_TRUE(Gauge(page, "capplan_tco_rent_usd_per_used_gpu_hour", "seed-a100").has_value());
-  EXPECT_NEAR(*Gauge(page, "capplan_tco_rent_usd_per_used_gpu_hour", "seed-a100"), 15000.0 / (8 * 730), 1e-9);
+  ASSERT_TRUE(Gauge(page, "capplan_tco_rent_usd_per_used_gpu_hour", "own-or-rent-a100").has_value());
+  EXPECT_NEAR(*Gauge(page, "capplan_tco_rent_usd_per_used_gpu_hour", "own-or-rent-a100"), 15000.0 / (8 * 730), 1e-9);
   // No serving workload: no cost per 1M requests.
-  EXPECT_FALSE(Gauge(page, "capplan_tco_rent_usd_per_million_requests", "seed-a100").has_value());
+  EXPECT_FALSE(Gauge(page, "capplan_tco_rent_usd_per_million_requests", "own-or-rent-a100").has_value());
   const std::optional<double> p5_before = Gauge(page, "capplan_tco_rent_usd_per_used_gpu_hour", "p5-rent");
   ASSERT_TRUE(p5_before.has_value()) << page;
 
@@ -101,7 +102,7 @@ TEST_F(TcoScenariosTest, ExportedGaugesFollowEveryCatalogWrite) {
   page = MetricsAt(price->catalog_version());
   EXPECT_NEAR(*Gauge(page, "capplan_tco_rent_usd_per_used_gpu_hour", "p5-rent"), 60.0 / 8, 1e-9);
   EXPECT_NE(*Gauge(page, "capplan_tco_rent_usd_per_used_gpu_hour", "p5-rent"), *p5_before);
-  EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "seed-a100"), 25.0);
+  EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "own-or-rent-a100"), 25.0);
 
   v1::DeleteTcoScenarioRequest del;
   del.set_name("p5-rent");
@@ -109,15 +110,15 @@ TEST_F(TcoScenariosTest, ExportedGaugesFollowEveryCatalogWrite) {
   ASSERT_TRUE(deleted.ok()) << deleted.status();
   page = MetricsAt(deleted->catalog_version());
   EXPECT_EQ(page.find("scenario=\"p5-rent\""), std::string::npos) << page;
-  EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "seed-a100"), 25.0);
+  EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "own-or-rent-a100"), 25.0);
   EXPECT_EQ(admin.DeleteTcoScenario(del).status().code(), absl::StatusCode::kNotFound);
 
   absl::StatusOr<v1::ListTcoScenariosResponse> listed = MakeClient("").ListTcoScenarios();
   ASSERT_TRUE(listed.ok()) << listed.status();
   ASSERT_EQ(listed->scenarios_size(), 1);
-  EXPECT_EQ(listed->scenarios(0).name(), "seed-a100");
+  EXPECT_EQ(listed->scenarios(0).name(), "own-or-rent-a100");
   EXPECT_EQ(listed->scenarios(0).updated_by(), "alice");
-  EXPECT_EQ(listed->scenarios(0).request().SerializeAsString(), SeedTcoRequest().SerializeAsString());
+  EXPECT_EQ(listed->scenarios(0).request().SerializeAsString(), ReadmeOwnOrRentRequest().SerializeAsString());
 }
 
 TEST_F(TcoScenariosTest, ScenarioThatStopsPricingKeepsNoStaleValues) {
@@ -137,22 +138,22 @@ TEST_F(TcoScenariosTest, ScenarioThatStopsPricingKeepsNoStaleValues) {
 
 TEST_F(TcoScenariosTest, RefusedLikeTheTcoCallAndOnlyForAdmins) {
   client::Client admin = MakeClient(kAdminToken);
-  v1::TcoRequest no_horizon = SeedTcoRequest();
+  v1::TcoRequest no_horizon = ReadmeOwnOrRentRequest();
   no_horizon.set_horizon_months(0);
-  absl::Status s = admin.UpsertTcoScenario(Upsert("seed", no_horizon)).status();
+  absl::Status s = admin.UpsertTcoScenario(Upsert("own-or-rent", no_horizon)).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("scenario.request.horizon_months"), absl::string_view::npos) << s;
-  v1::TcoRequest unknown_gpu = SeedTcoRequest();
+  v1::TcoRequest unknown_gpu = ReadmeOwnOrRentRequest();
   unknown_gpu.mutable_fleets(0)->set_gpu_name("no-such-gpu");
-  s = admin.UpsertTcoScenario(Upsert("seed", unknown_gpu)).status();
+  s = admin.UpsertTcoScenario(Upsert("own-or-rent", unknown_gpu)).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("scenario.request.fleets[0]"), absl::string_view::npos) << s;
-  s = admin.UpsertTcoScenario(Upsert("has space", SeedTcoRequest())).status();
+  s = admin.UpsertTcoScenario(Upsert("has space", ReadmeOwnOrRentRequest())).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("scenario.name"), absl::string_view::npos) << s;
-  EXPECT_EQ(MakeClient(kReadToken).UpsertTcoScenario(Upsert("seed", SeedTcoRequest())).status().code(),
+  EXPECT_EQ(MakeClient(kReadToken).UpsertTcoScenario(Upsert("own-or-rent", ReadmeOwnOrRentRequest())).status().code(),
             absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(MakeClient("").UpsertTcoScenario(Upsert("seed", SeedTcoRequest())).status().code(),
+  EXPECT_EQ(MakeClient("").UpsertTcoScenario(Upsert("own-or-rent", ReadmeOwnOrRentRequest())).status().code(),
             absl::StatusCode::kUnauthenticated);
   absl::StatusOr<v1::ListTcoScenariosResponse> listed = MakeClient("").ListTcoScenarios();
   ASSERT_TRUE(listed.ok());
@@ -169,19 +170,19 @@ TEST_F(TcoScenariosTest, CliWritesListsAndDeletes) {
   const std::map<std::string, std::string> env = {{"CAPPLAN_ADMIN_TOKEN", kAdminToken}};
   const std::string server = "--server=" + server_->grpc_address();
   ExitResult up = RunProgram(
-      {CAPPLAN_CLI_BINARY, server, "admin", "upsert-tco-scenario", "--name=seed-a100", "--request_json=" + file}, 30000,
-      env);
+      {CAPPLAN_CLI_BINARY, server, "admin", "upsert-tco-scenario", "--name=own-or-rent-a100", "--request_json=" + file},
+      30000, env);
   ASSERT_EQ(up.exit_code, 0) << up.stderr_text;
-  EXPECT_NE(up.stdout_text.find("TCO scenario seed-a100 written; catalog version 2"), std::string::npos)
+  EXPECT_NE(up.stdout_text.find("TCO scenario own-or-rent-a100 written; catalog version 2"), std::string::npos)
       << up.stdout_text;
-  EXPECT_EQ(Gauge(MetricsAt(2), "capplan_tco_break_even_month", "seed-a100"), 25.0);
+  EXPECT_EQ(Gauge(MetricsAt(2), "capplan_tco_break_even_month", "own-or-rent-a100"), 25.0);
   ExitResult list = RunProgram({CAPPLAN_CLI_BINARY, server, "catalog", "tco-scenarios"}, 30000);
   ASSERT_EQ(list.exit_code, 0) << list.stderr_text;
   EXPECT_NE(list.stdout_text.find("8 x A100-SXM4-80GB"), std::string::npos) << list.stdout_text;
   ExitResult del =
-      RunProgram({CAPPLAN_CLI_BINARY, server, "admin", "delete-tco-scenario", "--name=seed-a100"}, 30000, env);
+      RunProgram({CAPPLAN_CLI_BINARY, server, "admin", "delete-tco-scenario", "--name=own-or-rent-a100"}, 30000, env);
   ASSERT_EQ(del.exit_code, 0) << del.stderr_text;
-  EXPECT_EQ(MetricsAt(3).find("seed-a100"), std::string::npos);
+  EXPECT_EQ(MetricsAt(3).find("own-or-rent-a100"), std::string::npos);
 }
 
 // Scenarios kept in a file and written at start-up: exported like written ones, not written
@@ -189,7 +190,7 @@ TEST_F(TcoScenariosTest, CliWritesListsAndDeletes) {
 TEST(TcoScenariosFileTest, WrittenAtStartUpOnceAndCheckedLikeTheRpc) {
   TempDir dir;
   const std::string file = dir.path() + "/scenarios.json";
-  std::ofstream(file) << R"([{"name": "seed-a100", "request": {"horizon_months": 36, "fleets": [{"gpu_name":
+  std::ofstream(file) << R"([{"name": "own-or-rent-a100", "request": {"horizon_months": 36, "fleets": [{"gpu_name":
     "A100-SXM4-80GB", "gpu_count": 8, "own": {"capex_usd": 250000, "ops_usd_per_month": 5000, "power_watts": 0,
     "electricity_usd_per_kwh": 0},
     "rent": {"price_usd_per_month": 15000}}]}}])";
@@ -204,18 +205,18 @@ TEST(TcoScenariosFileTest, WrittenAtStartUpOnceAndCheckedLikeTheRpc) {
     ASSERT_TRUE(listed.ok()) << listed.status();
     ASSERT_EQ(listed->scenarios_size(), 1);
     EXPECT_EQ(listed->scenarios(0).updated_by(), "tco_scenarios_file");
-    EXPECT_EQ(listed->scenarios(0).request().SerializeAsString(), SeedTcoRequest().SerializeAsString());
+    EXPECT_EQ(listed->scenarios(0).request().SerializeAsString(), ReadmeOwnOrRentRequest().SerializeAsString());
     EXPECT_EQ(listed->catalog_version(), 2) << "start " << start;  // the second start writes nothing
     std::string page;
-    for (int i = 0; i < 100 && !Gauge(page, "capplan_tco_break_even_month", "seed-a100").has_value(); ++i) {
+    for (int i = 0; i < 100 && !Gauge(page, "capplan_tco_break_even_month", "own-or-rent-a100").has_value(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       int code = 0;
       page = HttpGet(server.metrics_port(), "/metrics", &code);
     }
-    EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "seed-a100"), 25.0) << page;
+    EXPECT_EQ(Gauge(page, "capplan_tco_break_even_month", "own-or-rent-a100"), 25.0) << page;
     EXPECT_NE(page.find("\ncapplan_catalog_version 2\n"), std::string::npos) << page;
   }
-  std::ofstream(file) << R"([{"name": "seed-a100", "request": {"horizon_months": 36, "fleets": [{"gpu_name":
+  std::ofstream(file) << R"([{"name": "own-or-rent-a100", "request": {"horizon_months": 36, "fleets": [{"gpu_name":
     "A100-SXM4-80GB", "gpu_count": 0}]}}])";
   ServerProcess bad(args);
   EXPECT_FALSE(bad.started());

@@ -29,7 +29,7 @@ using WatchTest = AdminServerTest;
 // The README's training example: fine-tuning a 7B model (LoRA, 2e9 tokens), here on AWS us-east-1's A100 (p4d)
 // and H100 (p5) offers only. With the shipped prices (p4d $32.7726/h, p5 $98.32/h: AWS
 // on-demand page, 2024-06-01) the p5 runs it cheapest.
-v1::WatchPlanRequest SeedWatch(double fraction) {
+v1::WatchPlanRequest ReadmeFineTuneWatch(double fraction) {
   v1::WatchPlanRequest w;
   v1::PlanRequest* r = w.mutable_plan();
   r->mutable_training()->set_model_name("Llama-2-7B");
@@ -145,7 +145,7 @@ const v1::WatchOptionChange* FindChange(const v1::WatchPlanResponse& u, v1::Watc
 
 TEST_F(WatchTest, FirstAnswerAtOnceThenAnUpdateWhenAnotherOptionBecomesCheapest) {
   client::Client reader = MakeClient("");
-  Watcher w(&reader, SeedWatch(0));
+  Watcher w(&reader, ReadmeFineTuneWatch(0));
   std::vector<v1::WatchPlanResponse> u = w.WaitFor(1);
   ASSERT_EQ(u.size(), 1u) << w.WaitEnd();
   EXPECT_EQ(u[0].reason(), v1::WATCH_REASON_INITIAL);
@@ -177,8 +177,8 @@ TEST_F(WatchTest, ACostMoveBelowTheFractionIsNotSentAndTwoWatchersCostOneRecompu
   client::Client reader = MakeClient("");
   // The P5 cut, $98.32 -> $55.04/h (P5Price), lowers every p5 option's cost by 44%: the top
   // options stay p5 in the same order. One watcher asks for moves over 50%, one over 1%.
-  Watcher coarse(&reader, SeedWatch(0.5));
-  Watcher fine(&reader, SeedWatch(0.01));
+  Watcher coarse(&reader, ReadmeFineTuneWatch(0.5));
+  Watcher fine(&reader, ReadmeFineTuneWatch(0.01));
   ASSERT_EQ(coarse.WaitFor(1).size(), 1u);
   ASSERT_EQ(fine.WaitFor(1).size(), 1u);
   EXPECT_EQ(WaitMetric(server_->metrics_port(), "capplan_watches_open", 2), 2);
@@ -203,7 +203,7 @@ TEST_F(WatchTest, ACostMoveBelowTheFractionIsNotSentAndTwoWatchersCostOneRecompu
 
 TEST_F(WatchTest, AWorkloadThatStopsFittingIsToldWhy) {
   client::Client reader = MakeClient("");
-  v1::WatchPlanRequest only_p4d = SeedWatch(0);  // A100-SXM4-40GB in aws us-east-1: p4d only
+  v1::WatchPlanRequest only_p4d = ReadmeFineTuneWatch(0);  // A100-SXM4-40GB in aws us-east-1: p4d only
   only_p4d.mutable_plan()->mutable_constraints()->clear_allowed_gpus();
   only_p4d.mutable_plan()->mutable_constraints()->add_allowed_gpus("A100-SXM4-40GB");
   Watcher w(&reader, only_p4d);
@@ -229,7 +229,7 @@ TEST_F(WatchTest, AWorkloadThatStopsFittingIsToldWhy) {
 
 TEST_F(WatchTest, CancelRemovesTheWatch) {
   client::Client reader = MakeClient("");
-  auto w = std::make_unique<Watcher>(&reader, SeedWatch(0));
+  auto w = std::make_unique<Watcher>(&reader, ReadmeFineTuneWatch(0));
   ASSERT_EQ(w->WaitFor(1).size(), 1u);
   EXPECT_EQ(WaitMetric(server_->metrics_port(), "capplan_watches_open", 1), 1);
   w->Cancel();
@@ -251,12 +251,12 @@ TEST_F(WatchTest, AnInvalidRequestFailsBeforeStreaming) {
     EXPECT_NE(s.message().find(field), std::string::npos) << s;
     EXPECT_EQ(updates, 0);
   };
-  expect_invalid(SeedWatch(-0.1), "min_cost_change_fraction");
-  expect_invalid(SeedWatch(11), "min_cost_change_fraction");
-  v1::WatchPlanRequest top = SeedWatch(0);
+  expect_invalid(ReadmeFineTuneWatch(-0.1), "min_cost_change_fraction");
+  expect_invalid(ReadmeFineTuneWatch(11), "min_cost_change_fraction");
+  v1::WatchPlanRequest top = ReadmeFineTuneWatch(0);
   top.set_top_n(101);
   expect_invalid(top, "top_n");
-  v1::WatchPlanRequest tokens = SeedWatch(0);
+  v1::WatchPlanRequest tokens = ReadmeFineTuneWatch(0);
   tokens.mutable_plan()->mutable_training()->set_tokens(-5);
   expect_invalid(tokens, "plan.training.tokens");
   expect_invalid(v1::WatchPlanRequest(), "plan");
@@ -269,13 +269,13 @@ TEST_F(WatchTest, ShutdownWithOpenWatchesIsPromptAndEndsThemUnavailable) {
   once.initial_backoff = std::chrono::milliseconds(50);
   std::vector<std::unique_ptr<Watcher>> watchers;
   watchers.reserve(3);
-  for (int i = 0; i < 3; ++i) watchers.push_back(std::make_unique<Watcher>(&reader, SeedWatch(0), once));
+  for (int i = 0; i < 3; ++i) watchers.push_back(std::make_unique<Watcher>(&reader, ReadmeFineTuneWatch(0), once));
   for (auto& w : watchers) ASSERT_EQ(w->WaitFor(1).size(), 1u);
   // One more on a bare stub, to see the status the server ends it with.
   auto channel = grpc::CreateChannel(server_->grpc_address(), grpc::InsecureChannelCredentials());
   auto stub = v1::PlannerService::NewStub(channel);
   grpc::ClientContext ctx;
-  std::unique_ptr<grpc::ClientReader<v1::WatchPlanResponse>> raw = stub->WatchPlan(&ctx, SeedWatch(0));
+  std::unique_ptr<grpc::ClientReader<v1::WatchPlanResponse>> raw = stub->WatchPlan(&ctx, ReadmeFineTuneWatch(0));
   v1::WatchPlanResponse first;
   ASSERT_TRUE(raw->Read(&first));
 
@@ -305,7 +305,7 @@ TEST_F(WatchTest, ACancelStormLeavesNoWatchOpenAndShutdownIsPrompt) {
     client::Client admin = MakeClient(kAdminToken);
     for (int i = 0; !stop.load(); ++i) {
       v1::SetPriceRequest r = P4dPriceCut();
-      // Back and forth across the p5's price (see SeedWatch), so each change is an update.
+      // Back and forth across the p5's price (see ReadmeFineTuneWatch), so each change is an update.
       if (i % 2 == 1) r.mutable_price()->set_price_usd_per_hour(120.0);
       EXPECT_TRUE(admin.SetPrice(r).ok());
     }
@@ -316,7 +316,8 @@ TEST_F(WatchTest, ACancelStormLeavesNoWatchOpenAndShutdownIsPrompt) {
       for (int i = 0; i < 40; ++i) {
         grpc::ClientContext ctx;
         if (i % 2 == 1) ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(1 + i % 20));
-        std::unique_ptr<grpc::ClientReader<v1::WatchPlanResponse>> reader = stub->WatchPlan(&ctx, SeedWatch(0));
+        std::unique_ptr<grpc::ClientReader<v1::WatchPlanResponse>> reader =
+            stub->WatchPlan(&ctx, ReadmeFineTuneWatch(0));
         v1::WatchPlanResponse update;
         if (i % 4 == 0) reader->Read(&update);
         if (i % 2 == 0) ctx.TryCancel();
@@ -345,9 +346,9 @@ TEST(WatchLimitsTest, WatchesBeyondMaxWatchesAreRefused) {
   client::ClientOptions o;
   o.server = server.grpc_address();
   client::Client reader(o);
-  Watcher first(&reader, SeedWatch(0));
+  Watcher first(&reader, ReadmeFineTuneWatch(0));
   ASSERT_EQ(first.WaitFor(1).size(), 1u);
-  absl::Status s = reader.WatchPlan(SeedWatch(0), [](const v1::WatchPlanResponse&) { return false; });
+  absl::Status s = reader.WatchPlan(ReadmeFineTuneWatch(0), [](const v1::WatchPlanResponse&) { return false; });
   EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
   EXPECT_NE(s.message().find("--max_watches"), std::string::npos) << s;
 }
@@ -361,7 +362,7 @@ TEST(WatchRefreshTest, APriceDatedAFewSecondsAheadReachesWatchersWhenItTakesEffe
   client::ClientOptions o;
   o.server = server.grpc_address();
   client::Client reader(o);
-  Watcher w(&reader, SeedWatch(0));
+  Watcher w(&reader, ReadmeFineTuneWatch(0));
   ASSERT_EQ(w.WaitFor(1).size(), 1u);
   o.admin_token = kAdminToken;
   client::Client admin(o);
@@ -390,7 +391,7 @@ TEST(WatchReconnectTest, TheClientWatchesAgainWhenTheServerComesBack) {
   client::WatchOptions fast;
   fast.initial_backoff = std::chrono::milliseconds(50);
   fast.max_backoff = std::chrono::milliseconds(200);
-  Watcher w(&reader, SeedWatch(0), fast);
+  Watcher w(&reader, ReadmeFineTuneWatch(0), fast);
   ASSERT_EQ(w.WaitFor(1).size(), 1u);
   server->Signal(SIGTERM);
   EXPECT_EQ(server->Wait(8000).exit_code, 0);

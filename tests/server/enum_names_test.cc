@@ -86,8 +86,8 @@ void ExpectChecksMatch(const std::string& folder) {
 TEST(EnumNamesTest, SqliteCheckListsMatchTheTables) { ExpectChecksMatch(CAPPLAN_SOURCE_DIR "/migrations"); }
 
 TEST(EnumNamesTest, PostgresqlCheckListsMatchTheTables) {
-  // PostgreSQL runs its own file where one exists, else the SQLite one (the embedding's
-  // fallback): the lists it ends with are those of both folders merged by version.
+  // PostgreSQL runs the SQLite file respelled (quoted lists unchanged), or its own file of
+  // the same number where one exists: the lists it ends with are both folders merged by version.
   std::map<std::string, NameSet> merged = CheckLists(CAPPLAN_SOURCE_DIR "/migrations");
   for (auto& [column, names] : CheckLists(CAPPLAN_SOURCE_DIR "/migrations/postgresql")) merged[column] = names;
   for (const auto& [column, names] : ExpectedColumns()) {

@@ -12,7 +12,7 @@ namespace {
 namespace v1 = capplan::v1;
 
 using PlanningTest = testing::ShippedCatalogTest;
-using testing::SeedTcoRequest;
+using testing::ReadmeOwnOrRentRequest;
 
 v1::PlanRequest FineTune7B() {
   // A 7B model fully fine-tuned on 2B tokens (the README's training example, without LoRA).
@@ -233,7 +233,7 @@ TEST_F(PlanningTest, BadRequestsNameTheField) {
   EXPECT_NE(s.message().find("training.architecture.num_attention_heads"), std::string::npos) << s;
 }
 
-TEST_F(PlanningTest, CompareShowsTheSeedTableSideBySide) {
+TEST_F(PlanningTest, CompareShowsTheCliExampleSideBySide) {
   // 4 x A100-80GB, 8 x RTX 3090 and 2 x RTX A6000 for a 13B model (docs/cli.md's compare
   // example); as LoRA fine-tuning so that every card holds it.
   v1::CompareRequest r;
@@ -296,9 +296,9 @@ TEST_F(PlanningTest, CompareServingInstancesPricesAndCapacity) {
   EXPECT_TRUE(resp.rows(1).infeasible_reason().empty());
 }
 
-TEST_F(PlanningTest, TcoReproducesTheSeedTemplate) {
+TEST_F(PlanningTest, TcoReproducesTheReadmeOwnOrRentExample) {
   v1::TcoResponse resp;
-  absl::Status s = Tco(snap(), SeedTcoRequest(), &resp);
+  absl::Status s = Tco(snap(), ReadmeOwnOrRentRequest(), &resp);
   ASSERT_TRUE(s.ok()) << s;
   ASSERT_EQ(resp.series_size(), 36);
   // Cash: 250000 + 5000 m <= 15000 m first at m = 25.
@@ -351,7 +351,7 @@ TEST_F(PlanningTest, TcoPricesRentFromTheCatalogAndServingPerMillion) {
 }
 
 TEST_F(PlanningTest, TcoHybridFleetAndErrors) {
-  v1::TcoRequest r = SeedTcoRequest();
+  v1::TcoRequest r = ReadmeOwnOrRentRequest();
   v1::TcoFleet* serving = r.add_fleets();
   serving->set_role("serving");
   serving->set_gpu_name("T4");
@@ -363,19 +363,19 @@ TEST_F(PlanningTest, TcoHybridFleetAndErrors) {
   EXPECT_NEAR(resp.series(0).rent_usd(), resp.fleets(0).rent_usd_per_month() + resp.fleets(1).rent_usd_per_month(),
               1e-6);
 
-  v1::TcoRequest bad = SeedTcoRequest();
+  v1::TcoRequest bad = ReadmeOwnOrRentRequest();
   bad.set_horizon_months(0);
   EXPECT_NE(Tco(snap(), bad, &resp).message().find("horizon_months"), std::string::npos);
-  bad = SeedTcoRequest();
+  bad = ReadmeOwnOrRentRequest();
   bad.mutable_fleets(0)->set_gpu_name("B300");
   EXPECT_EQ(Tco(snap(), bad, &resp).code(), absl::StatusCode::kNotFound);
-  bad = SeedTcoRequest();
+  bad = ReadmeOwnOrRentRequest();
   bad.mutable_fleets(0)->set_gpu_name("H200-SXM-141GB");  // no list price in the catalog (migration 0005)
   bad.mutable_fleets(0)->mutable_own()->clear_capex_usd();
   absl::Status s = Tco(snap(), bad, &resp);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("fleets[0].own.capex_usd"), std::string::npos) << s;
-  bad = SeedTcoRequest();
+  bad = ReadmeOwnOrRentRequest();
   bad.mutable_fleets(0)->set_usage_gpu_hours_per_month(10000);  // > 8 x 730
   EXPECT_NE(Tco(snap(), bad, &resp).message().find("usage_gpu_hours_per_month"), std::string::npos);
 }

@@ -11,7 +11,7 @@
 
 #include "capplan/v1/planner.pb.h"
 #include "server/store/catalog_store.h"
-#include "tests/seed_tco_request.h"
+#include "tests/own_or_rent_tco_request.h"
 
 namespace capplan::server::testing {
 
@@ -35,6 +35,6 @@ class ShippedCatalogTest : public ::testing::Test {
   std::shared_ptr<const store::CatalogSnapshot> snapshot_;
 };
 
-using capplan::testdata::SeedTcoRequest;
+using capplan::testdata::ReadmeOwnOrRentRequest;
 
 }  // namespace capplan::server::testing

@@ -141,7 +141,12 @@ TEST(TcoDefaultsTest, SpotHeadlinePaysTheSpotOverhead) {
   ASSERT_TRUE(f.ok());
   EXPECT_DOUBLE_EQ(f->rent_use_overhead_fraction, 0.1);
   // The headline NPV and the spot option's NPV are then the same stream.
-  absl::StatusOr<core::TcoResult> r = core::ComputeTco({*f}, 36, {0.08, false});
+  absl::StatusOr<core::TcoResult> r = core::ComputeTco({*f}, 36, [] {
+    core::TcoFinance fin;
+    fin.discount_rate_fraction_per_year = 0.08;
+    fin.sensitivity = false;
+    return fin;
+  }());
   ASSERT_TRUE(r.ok()) << r.status();
   bool seen = false;
   for (const core::RentOption& o : r->rent_options) {

@@ -21,10 +21,10 @@ namespace {
 
 namespace v1 = capplan::v1;
 
-v1::TcoScenario Seed(const std::string& name) {
+v1::TcoScenario OwnOrRentScenario(const std::string& name) {
   v1::TcoScenario s;
   s.set_name(name);
-  *s.mutable_request() = testing::SeedTcoRequest();  // breaks even in month 25
+  *s.mutable_request() = testing::ReadmeOwnOrRentRequest();  // breaks even in month 25
   return s;
 }
 
@@ -58,14 +58,14 @@ class TcoScenarioTest : public ::testing::Test {
 };
 
 TEST_F(TcoScenarioTest, RefusedWhereTheTcoCallWouldBeNamingTheField) {
-  v1::TcoScenario s = Seed("seed");
+  v1::TcoScenario s = OwnOrRentScenario("own-or-rent");
   s.mutable_request()->mutable_fleets(0)->set_gpu_count(0);
   absl::Status st = Write(s).status();
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(absl::StartsWith(st.message(), "scenario.request.fleets[0].gpu_count")) << st;
-  s = Seed(std::string(65, 'a'));
+  s = OwnOrRentScenario(std::string(65, 'a'));
   EXPECT_NE(Write(s).status().message().find("scenario.name"), absl::string_view::npos);
-  s = Seed("seed");
+  s = OwnOrRentScenario("own-or-rent");
   s.clear_request();
   EXPECT_EQ(Write(s).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(store_->Snapshot()->tco_scenarios.empty());
@@ -73,33 +73,33 @@ TEST_F(TcoScenarioTest, RefusedWhereTheTcoCallWouldBeNamingTheField) {
 }
 
 TEST_F(TcoScenarioTest, KeptDurablyAndReadBackAsWritten) {
-  ASSERT_TRUE(Write(Seed("seed")).ok());
+  ASSERT_TRUE(Write(OwnOrRentScenario("own-or-rent")).ok());
   Open();
   ASSERT_EQ(store_->Snapshot()->tco_scenarios.size(), 1u);
   v1::TcoScenario back;
   ASSERT_TRUE(TcoScenarioToProto(store_->Snapshot()->tco_scenarios[0], &back).ok());
-  EXPECT_EQ(back.request().SerializeAsString(), Seed("seed").request().SerializeAsString());
+  EXPECT_EQ(back.request().SerializeAsString(), OwnOrRentScenario("own-or-rent").request().SerializeAsString());
   EXPECT_EQ(back.updated_by(), "ops");
 }
 
 TEST_F(TcoScenarioTest, AtMost256Scenarios) {
-  for (int i = 0; i < 256; ++i) ASSERT_TRUE(Write(Seed(absl::StrCat("s", i))).ok()) << i;
-  EXPECT_EQ(Write(Seed("one-more")).status().code(), absl::StatusCode::kResourceExhausted);
-  EXPECT_TRUE(Write(Seed("s7")).ok());  // replacing one is not adding one
+  for (int i = 0; i < 256; ++i) ASSERT_TRUE(Write(OwnOrRentScenario(absl::StrCat("s", i))).ok()) << i;
+  EXPECT_EQ(Write(OwnOrRentScenario("one-more")).status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(Write(OwnOrRentScenario("s7")).ok());  // replacing one is not adding one
 }
 
 TEST_F(TcoScenarioTest, GaugesFollowTheSnapshot) {
   prometheus::Registry registry;
   TcoScenarioExporter exporter(registry);
-  ASSERT_TRUE(Write(Seed("seed")).ok());
-  v1::TcoScenario rented = Seed("rented");
+  ASSERT_TRUE(Write(OwnOrRentScenario("own-or-rent")).ok());
+  v1::TcoScenario rented = OwnOrRentScenario("rented");
   rented.mutable_request()->mutable_fleets(0)->clear_rent();
   rented.mutable_request()->mutable_fleets(0)->mutable_rent()->set_provider("aws");
   rented.mutable_request()->mutable_fleets(0)->mutable_rent()->set_instance_type("p4de.24xlarge");
   rented.mutable_request()->mutable_fleets(0)->mutable_rent()->set_region("us-east-1");
   ASSERT_TRUE(Write(rented).ok());
   std::string text = Exported(exporter, registry);
-  EXPECT_NE(text.find("capplan_tco_break_even_month{scenario=\"seed\"} 25\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("capplan_tco_break_even_month{scenario=\"own-or-rent\"} 25\n"), std::string::npos) << text;
   EXPECT_NE(text.find("capplan_tco_scenario_ok{scenario=\"rented\"} 1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("capplan_tco_scenarios_catalog_version 3\n"), std::string::npos) << text;
 

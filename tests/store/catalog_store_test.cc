@@ -21,7 +21,7 @@ class CatalogStoreTest : public TempStoreTest {
   const WriteContext ops_{"alice", "SetPrice"};
 };
 
-TEST_F(CatalogStoreTest, ShippedCatalogHasTheGpusTheSeedsMentionWithSources) {
+TEST_F(CatalogStoreTest, ShippedCatalogHasTheCommonGpusWithSources) {
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
   // At least the parts common GPU-selection guides compare (docs/catalog.md).
   for (const char* name : {"P40", "T4", "V100-SXM2-32GB", "A10G", "L4", "L40S", "RTX-3090", "RTX-4090", "RTX-A6000",

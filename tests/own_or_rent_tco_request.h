@@ -1,14 +1,15 @@
-// The user's own TCO template as a TcoRequest, shared by the service and integration suites.
+// The README's own-or-rent example as a TcoRequest, shared by the service and integration suites.
 #pragma once
 
 #include "capplan/v1/planner.pb.h"
 
 namespace capplan::testdata {
 
-// The README's TCO template: own $250,000 up front + $5,000/month; cloud $15,000/month. Eight
-// A100s, fully used; the $5,000 covers power, so no separate electricity. Owning breaks even
-// in month 25.
-inline capplan::v1::TcoRequest SeedTcoRequest() {
+// README.md, "Own or rent?" (the same figures in docs/cli.md's `capplan tco` example): eight
+// A100-SXM4-80GB owned for $250,000 up front + $5,000/month, or rented for $15,000/month, over
+// 36 months, fully used; the $5,000 covers power, so no separate electricity. Owning breaks
+// even in month 25: 250,000 + 5,000 m <= 15,000 m first at m = 25.
+inline capplan::v1::TcoRequest ReadmeOwnOrRentRequest() {
   capplan::v1::TcoRequest r;
   r.set_horizon_months(36);
   capplan::v1::TcoFleet* f = r.add_fleets();
