@@ -92,7 +92,7 @@ TEST_F(TcoFinanceApiTest, ZeroUseIsExplicitAndZeroHoursStillMeansAllMonth) {
 
 TEST_F(TcoFinanceApiTest, FlatRentSaysBreakEvenUseDoesNotApply) {
   v1::TcoResponse resp;
-  ASSERT_TRUE(Tco(snap(), ReadmeOwnOrRentRequest(), &resp).ok());
+  ASSERT_TRUE(Tco(snap(), testing::ReadmeOwnOrRentRequest(), &resp).ok());
   EXPECT_FALSE(resp.break_even_usage_applies());
   EXPECT_FALSE(resp.fleets(0).break_even_applies());
   EXPECT_EQ(resp.break_even_utilization_fraction(), 0);
