@@ -8,12 +8,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "capplan/v1/admin.grpc.pb.h"
 #include "capplan/v1/planner.grpc.pb.h"
@@ -269,9 +268,8 @@ Result Collect(Clock::time_point start, int64_t ok, int64_t failed, const std::v
 }
 
 Result Drive(const Caller& call, int concurrency, absl::Duration duration) {
-  std::mutex mu;
-  std::condition_variable cv;
-  int active = concurrency;
+  absl::Mutex mu;
+  int active = concurrency;  // under mu
   const Clock::time_point end = Clock::now() + absl::ToChronoNanoseconds(duration);
   const Clock::time_point start = Clock::now();
   std::vector<std::vector<double>> per_slot(concurrency);
@@ -287,15 +285,16 @@ Result Drive(const Caller& call, int concurrency, absl::Duration duration) {
         if (t1 < end) {
           slots[i]();
         } else {
-          std::lock_guard<std::mutex> l(mu);
-          if (--active == 0) cv.notify_all();
+          absl::MutexLock l(&mu);
+          --active;
         }
       });
     };
   }
   for (int i = 0; i < concurrency; ++i) slots[i]();
-  std::unique_lock<std::mutex> l(mu);
-  cv.wait(l, [&] { return active == 0; });
+  absl::MutexLock l(&mu);
+  const auto finished = [&active] { return active == 0; };
+  mu.Await(absl::Condition(&finished));
   return Collect(start, ok, failed, per_slot);
 }
 

@@ -1,9 +1,10 @@
 #include "client/loadgen_watch.h"
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 namespace capplan::loadgen {
 
@@ -29,15 +30,14 @@ class WatchCrowd::Watch final : public grpc::ClientReadReactor<v1::WatchPlanResp
 
   void OnDone(const grpc::Status& s) override {
     if (!s.ok() && s.error_code() != grpc::StatusCode::CANCELLED) crowd_->failed_.fetch_add(1);
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     done_ = true;
-    cv_.notify_all();
   }
 
   void CancelAndWait() {
     context_.TryCancel();
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return done_; });
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(&done_));
   }
 
  private:
@@ -45,9 +45,8 @@ class WatchCrowd::Watch final : public grpc::ClientReadReactor<v1::WatchPlanResp
   grpc::ClientContext context_;
   v1::WatchPlanResponse update_;
   bool first_seen_ = false;  // touched only by the reactions, which never overlap
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
+  absl::Mutex mu_;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 WatchCrowd::WatchCrowd(const std::string& server, int count, int per_connection,

@@ -11,32 +11,31 @@
 namespace capplan::client {
 
 void WatchCanceller::Cancel() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   cancelled_ = true;
   if (context_ != nullptr) context_->TryCancel();
-  wake_.notify_all();
 }
 
 bool WatchCanceller::cancelled() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return cancelled_;
 }
 
 bool WatchCanceller::Attach(grpc::ClientContext* context) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (cancelled_) return false;
   context_ = context;
   return true;
 }
 
 void WatchCanceller::Detach() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   context_ = nullptr;
 }
 
 bool WatchCanceller::SleepUnlessCancelled(std::chrono::milliseconds duration) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return wake_.wait_for(lock, duration, [&] { return cancelled_; });
+  absl::MutexLock lock(&mu_);
+  return mu_.AwaitWithTimeout(absl::Condition(&cancelled_), absl::FromChrono(duration));
 }
 
 namespace {

@@ -5,11 +5,11 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "capplan/v1/planner.pb.h"
 
 namespace grpc {
@@ -31,20 +31,19 @@ struct WatchOptions {
 // Ends a watch from another thread (e.g. a signal handler's helper): the call returns OK.
 class WatchCanceller {
  public:
-  void Cancel();
-  bool cancelled() const;
+  void Cancel() ABSL_LOCKS_EXCLUDED(mu_);
+  bool cancelled() const ABSL_LOCKS_EXCLUDED(mu_);
 
   // For Client::WatchPlan: the stream now open (false, not attached, once cancelled), its
   // end, and a backoff sleep that a Cancel cuts short (true when cancelled).
-  bool Attach(grpc::ClientContext* context);
-  void Detach();
-  bool SleepUnlessCancelled(std::chrono::milliseconds duration);
+  bool Attach(grpc::ClientContext* context) ABSL_LOCKS_EXCLUDED(mu_);
+  void Detach() ABSL_LOCKS_EXCLUDED(mu_);
+  bool SleepUnlessCancelled(std::chrono::milliseconds duration) ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  mutable std::mutex mu_;
-  std::condition_variable wake_;
-  grpc::ClientContext* context_ = nullptr;  // the stream open now, if any
-  bool cancelled_ = false;
+  mutable absl::Mutex mu_;
+  grpc::ClientContext* context_ ABSL_GUARDED_BY(mu_) = nullptr;  // the stream open now, if any
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;                  // a sleeping SleepUnlessCancelled Awaits it
 };
 
 // Return false to end the watch (the call then returns OK).

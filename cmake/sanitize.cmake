@@ -1,4 +1,5 @@
-# CAPPLAN_SANITIZE and CAPPLAN_FUZZ: the sanitizer (and libFuzzer) build, `make test-sanitize`.
+# CAPPLAN_SANITIZE and CAPPLAN_FUZZ: the sanitizer (and libFuzzer) builds, `make test-sanitize`
+# (address,undefined) and `make test-tsan` (thread).
 #
 # The flags go on every target this project compiles. That is exactly "capplan's own code":
 # every third-party library (gRPC, protobuf, Abseil, SQLiteCpp, GoogleTest) is a prebuilt,
@@ -13,6 +14,16 @@ if(CAPPLAN_SANITIZE)
   add_compile_options(${capplan_sanitize_flags})
   add_link_options(-fsanitize=${CAPPLAN_SANITIZE})
   message(STATUS "capplan: sanitizers ${CAPPLAN_SANITIZE}")
+  if(CAPPLAN_SANITIZE MATCHES "thread")
+    # ThreadSanitizer (make test-tsan). Debian's Abseil is not built with TSan, so its Mutex
+    # is invisible to it; this library (tests/sanitize/tsan_absl_mutex.cc) annotates every
+    # absl::Mutex and absl::CondVar lock, capplan's and gRPC's alike. It must come before
+    # Abseil in each program's link, hence link_libraries here, ahead of every target: the
+    # library aborts at load when it is not the one called.
+    add_library(capplan_tsan_absl SHARED ${PROJECT_SOURCE_DIR}/tests/sanitize/tsan_absl_mutex.cc)
+    target_link_libraries(capplan_tsan_absl PRIVATE absl::synchronization ${CMAKE_DL_LIBS})
+    link_libraries($<BUILD_INTERFACE:capplan_tsan_absl>)
+  endif()
 endif()
 
 if(CAPPLAN_FUZZ)

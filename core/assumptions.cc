@@ -17,6 +17,9 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kPcieCollectiveLatency,
       &a::kPcieCrossSocketStepLatency,
       &a::kUnoverlappedDpFraction,
+      &a::kHostLinkAchievedFraction,
+      &a::kCpuOptimizerParametersPerSecond,
+      &a::kMoeRoutingImbalance,
       &a::kFp8PeakUtilisation,
       &a::kTrainingEfficiencyNvlink,
       &a::kTrainingEfficiencyPcie,
@@ -40,8 +43,12 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kPue,
       &a::kTcoPriceMaxAgeDays,
       &a::kTargetUtilization,
+      &a::kServingPpActivationTensors,
+      &a::kServingPpMicroBatchesPerStage,
+      &a::kServingMaxPipelineStages,
       &a::kRangeTrainingDense,
       &a::kRangeTrainingMoe,
+      &a::kRangeTrainingSharded,
   };
   return kAll;
 }

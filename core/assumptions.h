@@ -76,6 +76,28 @@ inline constexpr Assumption kUnoverlappedDpFraction{
     "fraction of the overlapped gradient traffic",
     "Li et al. 2020, 'PyTorch Distributed', Sec. 3.2.3: bucketed reduction overlaps backward "
     "except the last bucket; 5% charged"};
+inline constexpr Assumption kHostLinkAchievedFraction{
+    "training.host_link_achieved_fraction",
+    {0.8, 0.6, 0.9},
+    "fraction of the nominal PCIe x16 bandwidth",
+    "heuristic: pinned-memory copies reach ~80% of PCIe's nominal rate (NVIDIA CUDA samples "
+    "bandwidthTest: ~26 GB/s host-to-device of Gen4 x16's 32 GB/s); GPUs sharing a PCIe switch "
+    "get less"};
+inline constexpr Assumption kCpuOptimizerParametersPerSecond{
+    "training.cpu_optimizer_parameters_per_second",
+    {1.0e9, 0.3e9, 2.0e9},
+    "parameters per second per GPU's shard",
+    "heuristic: a vectorised CPU Adam (ZeRO-Offload, Ren et al. 2021, Sec. 5.1) is bound by host "
+    "memory bandwidth: ~32 bytes per parameter (fp32 master, m and v read and written, gradient in, "
+    "16-bit weight out) at ~40 GB/s, a two-socket host's ~300-400 GB/s shared by 8 GPUs"};
+inline constexpr Assumption kMoeRoutingImbalance{
+    "training.moe_routing_imbalance",
+    {1.1, 1.0, 1.25},
+    "busiest expert's tokens over the mean",
+    "heuristic bounded by published capacity factors: Switch Transformer (Fedus et al. 2022, Sec. "
+    "2.2) caps an expert at 1.0-1.25x its even share; dropless training (Megablocks, Gale et al. "
+    "2023, arXiv 2211.15841) runs every token, so the busiest expert's excess costs time; "
+    "DeepSeek-V3's auxiliary-loss-free balancing (arXiv 2412.19437, Sec. 2.1.2) keeps it small"};
 
 // ---- Compute efficiency -----------------------------------------------------------------
 inline constexpr Assumption kFp8PeakUtilisation{
@@ -214,6 +236,27 @@ inline constexpr Assumption kTargetUtilization{
     "fraction of replica capacity",
     "heuristic: an M/D/1 queue at 70% load waits ~1.2 service times on average"};
 
+// ---- Multi-node serving (core/serving/serving_multinode.h) ------------------------------
+inline constexpr Assumption kServingPpActivationTensors{
+    "serving.pp_activation_tensors_per_token",
+    {2.0, 2.0, 2.0},
+    "hidden-size tensors per token per stage boundary",
+    "vLLM vllm/model_executor/models/llama.py at commit e06c9ba2a6ea923a84add30f5dafaea126429b81: a "
+    "pipeline stage hands the next IntermediateTensors {hidden_states, residual}"};
+inline constexpr Assumption kServingPpMicroBatchesPerStage{
+    "serving.pp_micro_batches_per_stage",
+    {1.0, 1.0, 1.0},
+    "micro-batches in flight per pipeline stage",
+    "vLLM vllm/v1/executor/multiproc_executor.py at commit c5c40ab252786c8d25f9336824c6b805973974cd: "
+    "max_concurrent_batches = pipeline_parallel_size, one batch per stage keeps every stage busy"};
+inline constexpr Assumption kServingMaxPipelineStages{
+    "serving.max_pipeline_stages",
+    {8.0, 2.0, 8.0},
+    "nodes per replica",
+    "heuristic: the search's bound. Published deployments span 2 nodes (Llama 3 405B in BF16, "
+    "arXiv 2407.21783 Sec. 6.1) to 4 (DeepSeek-V3's prefill unit, arXiv 2412.19437 Sec. 3.4.1); "
+    "8 holds a 671B model in BF16 on 40 GB parts"};
+
 // ---- Ranges from development-set residuals ----------------------------------------------
 // An answer's low-high is its point times the band of published over estimated throughput
 // that the development set shows for its regime (10th-90th percentile), not the product of
@@ -221,17 +264,24 @@ inline constexpr Assumption kTargetUtilization{
 // checks the bands against the residuals).
 inline constexpr Assumption kRangeTrainingDense{
     "range.training_dense",
-    {1.0, 0.848, 1.132},
+    {1.0, 0.858, 1.146},
     "published over estimated throughput",
     "development-set residuals, docs/validation/README.md: 10th-90th percentile of published over "
     "estimated throughput, 23 dense runs of tests/core/published_training_runs.h (GPU-hour rows "
     "inverted)"};
 inline constexpr Assumption kRangeTrainingMoe{
     "range.training_moe",
-    {1.0, 0.848, 1.349},
+    {1.0, 0.858, 1.339},
     "published over estimated throughput",
     "development-set residuals, docs/validation/README.md: the development set has 2 MoE runs "
-    "(0.861 and 1.348), too few for percentiles, so the dense band widened to hold both, rounded outward"};
+    "(0.889 and 1.339), too few for percentiles, so the dense band widened to hold both, rounded outward"};
+inline constexpr Assumption kRangeTrainingSharded{
+    "range.training_sharded",
+    {1.0, 0.757, 1.269},
+    "published over estimated throughput",
+    "development-set residuals, docs/validation/README.md: 10th-90th percentile of published over "
+    "estimated throughput, 31 FSDP runs at 16-128 GPUs of tests/core/published_sharded_runs.h "
+    "(mosaicml/llm-foundry benchmark tables)"};
 
 }  // namespace assumptions
 

@@ -8,19 +8,25 @@ namespace capplan::core {
 const char* NetworkKindName(NetworkKind k) { return EnumName(k); }
 
 absl::Status ValidateFabric(const Fabric& f, const std::string& prefix) {
-  const std::string p = prefix.empty() ? "" : prefix + ".";
-  CAPPLAN_RETURN_IF_ERROR(CheckRange(p + "gpus_per_node", static_cast<int64_t>(f.gpus_per_node), 1, 576));
+  // Every estimate validates its fabric: the field's path is built only when a check fails.
+  auto path = [&prefix](absl::string_view field) {
+    return prefix.empty() ? std::string(field) : absl::StrCat(prefix, ".", field);
+  };
+  auto range = [&path](absl::string_view field, auto value, auto lo, auto hi) {
+    absl::Status s = CheckRange(field, value, lo, hi);
+    return s.ok() ? s : CheckRange(path(field), value, lo, hi);
+  };
+  CAPPLAN_RETURN_IF_ERROR(range("gpus_per_node", static_cast<int64_t>(f.gpus_per_node), int64_t{1}, int64_t{576}));
   CAPPLAN_RETURN_IF_ERROR(
-      CheckRange(p + "intra_node_bytes_per_second_per_gpu", f.intra_node_bytes_per_second_per_gpu, 1e8, 1e13));
+      range("intra_node_bytes_per_second_per_gpu", f.intra_node_bytes_per_second_per_gpu, 1e8, 1e13));
   if (f.network == NetworkKind::kNone) {
     if (f.network_bytes_per_second_per_gpu != 0) {
-      return FieldError(p + "network_bytes_per_second_per_gpu", "must be 0 when the network kind is none");
+      return FieldError(path("network_bytes_per_second_per_gpu"), "must be 0 when the network kind is none");
     }
   } else {
-    CAPPLAN_RETURN_IF_ERROR(
-        CheckRange(p + "network_bytes_per_second_per_gpu", f.network_bytes_per_second_per_gpu, 1e7, 1e12));
+    CAPPLAN_RETURN_IF_ERROR(range("network_bytes_per_second_per_gpu", f.network_bytes_per_second_per_gpu, 1e7, 1e12));
   }
-  CAPPLAN_RETURN_IF_ERROR(CheckRange(p + "network_latency_seconds", f.network_latency_seconds, 0.0, 1e-2));
+  CAPPLAN_RETURN_IF_ERROR(range("network_latency_seconds", f.network_latency_seconds, 0.0, 1e-2));
   return absl::OkStatus();
 }
 

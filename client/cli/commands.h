@@ -22,6 +22,9 @@ int ListTcoScenarios(const std::vector<std::string>& args, GlobalOptions* global
 // Shared by plan and compare output.
 std::string Where(const v1::PlanOption& option);
 std::string Layout(const v1::Parallelism& p, bool serving);
+// A serving layout with, for replicas across nodes, their nodes, GPUs per node and network:
+// "tp=8 pp=2 x1 batch=96, 2 nodes x 8 GPUs per replica over infiniband (2 nodes billed)".
+std::string ServingLayoutWithNodes(const v1::PlanOption& o);
 std::string BottleneckLabel(v1::Bottleneck b);
 // Training figures: days ("-" for 0, a figure the server did not fill), MFU in percent,
 // the global batch in millions of tokens, and the fabric the estimate assumed ("-" when

@@ -126,7 +126,7 @@ void PrintRows(const v1::CompareResponse& resp, bool serving) {
       cells.back() = row.infeasible_reason();
       t.Add(std::move(cells));
     } else if (serving) {
-      t.Add({name, Layout(o.parallelism(), true), absl::StrFormat("%.1f", o.requests_per_second().point()),
+      t.Add({name, ServingLayoutWithNodes(o), absl::StrFormat("%.1f", o.requests_per_second().point()),
              absl::StrFormat("%.1f", o.tpot_seconds().point() * 1000),
              o.cost_usd_per_hour() > 0 ? Usd(o.cost_usd_per_hour()) : "-",
              absl::StrFormat("%.2f", row.speed_ratio_vs_first()), Ratio(row.cost_ratio_vs_first()), ""});

@@ -27,6 +27,10 @@ void PrintPriceNotes(const std::vector<const v1::PlanOption*>& options) {
 }
 
 std::string Layout(const v1::Parallelism& p, bool serving) {
+  if (serving && p.pipeline_parallel() > 1) {
+    return absl::StrFormat("tp=%d pp=%d x%d batch=%d", p.tensor_parallel(), p.pipeline_parallel(), p.data_parallel(),
+                           p.serving_batch_sequences());
+  }
   if (serving) {
     return absl::StrFormat("tp=%d x%d batch=%d", p.tensor_parallel(), p.data_parallel(), p.serving_batch_sequences());
   }
@@ -36,6 +40,17 @@ std::string Layout(const v1::Parallelism& p, bool serving) {
   if (p.virtual_pipeline_stages() > 1) absl::StrAppend(&out, " vpp=", p.virtual_pipeline_stages());
   if (p.context_parallel() > 1) absl::StrAppend(&out, " cp=", p.context_parallel());
   if (p.expert_parallel() > 1) absl::StrAppend(&out, " ep=", p.expert_parallel());
+  return out;
+}
+
+std::string ServingLayoutWithNodes(const v1::PlanOption& o) {
+  std::string out = Layout(o.parallelism(), true);
+  if (o.replica_node_count() <= 1) return out;
+  absl::StrAppend(&out, ", ", o.replica_node_count(), " nodes x ", o.replica_gpus_per_node(), " GPUs per replica");
+  if (o.has_fabric()) {
+    absl::StrAppend(&out, " over ", EnumLabel(v1::NetworkKind_Name(o.fabric().network()), "NETWORK_KIND_"));
+  }
+  absl::StrAppend(&out, " (", o.node_count(), " nodes billed)");
   return out;
 }
 

@@ -116,6 +116,12 @@ void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
                   k->set_allow_ethernet_clusters(v == "true");
                   return absl::OkStatus();
                 });
+  // The server's bound (core/planner/query.h kMaxSpotInterruptionsPerMonth): 100 a month.
+  NumberField(flags, "spot_interruption_fraction_per_month", "FRACTION",
+              "training on spot: instances interrupted per month (0.15: 15%); look the type up in the AWS Spot "
+              "Instance Advisor",
+              "0.15, the advisor's 10-15% band's upper edge", 0, false, 100,
+              [k](double f) { k->set_spot_interruption_fraction_per_month(f); });
   IntField(flags, "max_gpus", "largest fleet to consider, GPUs",
            "0: training up to 65,536 GPUs, saying when a limit binds; serving 64 per deployment", 0, kInt32Max,
            [k](int64_t n) { k->set_max_gpus(static_cast<int32_t>(n)); });
@@ -192,7 +198,7 @@ std::string DeploymentLabel(const v1::PlanOption& o) {
 
 // Disaggregated: "P tp=8 x9 + D tp=8 x1 batch=203"; co-located as before.
 std::string ServingLayout(const v1::PlanOption& o) {
-  if (o.deployment() != v1::SERVING_DEPLOYMENT_DISAGGREGATED) return Layout(o.parallelism(), true);
+  if (o.deployment() != v1::SERVING_DEPLOYMENT_DISAGGREGATED) return ServingLayoutWithNodes(o);
   const v1::Parallelism& p = o.parallelism();
   return absl::StrFormat("P tp=%d x%d + D tp=%d x%d batch=%d", o.prefill_tensor_parallel(), o.prefill_replicas(),
                          p.tensor_parallel(), p.data_parallel(), p.serving_batch_sequences());

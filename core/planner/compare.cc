@@ -1,6 +1,7 @@
 #include "core/planner/compare.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -148,10 +149,11 @@ void Ratios(std::vector<CompareRow>* rows) {
 }  // namespace
 
 absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catalog, const TrainingJob& job,
-                                                        const std::vector<CompareTarget>& targets, int64_t as_of) {
+                                                        const std::vector<CompareTarget>& targets, int64_t as_of,
+                                                        LayoutCacheRef cache) {
   std::vector<CompareRow> rows;
   CAPPLAN_RETURN_IF_ERROR(ResolveTargets(catalog, targets, as_of, &rows));
-  TrainingEvaluator eval(catalog, job);
+  TrainingEvaluator eval(catalog, job, cache);
   for (size_t i = 0; i < rows.size(); ++i) {
     CompareRow& row = rows[i];
     if (row.supply.gpu == nullptr) continue;  // its row says why
@@ -237,6 +239,48 @@ absl::StatusOr<ServingEstimate> TargetServing(ServingEvaluator& eval, const Serv
   return e;
 }
 
+// Nodes the target's units make: instances, or its GPUs over its fabric's node.
+int TargetNodes(const Supply& s, int units) {
+  if (s.instance != nullptr) return units;
+  return units / std::max(1, s.fabric.gpus_per_node);
+}
+
+// A layout across the target's nodes (one pipeline stage per node, tensor parallel inside):
+// a pinned pp (and tp, batch), or the depth that carries the most requests per second on the
+// target. FailedPrecondition when the target's offer is not sold as a cluster.
+absl::StatusOr<MultiNodeServing> TargetMultiNode(ServingEvaluator& eval, const ServingWorkload& w, const Supply& s,
+                                                 const Pin& pin, int units, double* capacity) {
+  if (s.instance != nullptr && !ClusterFabric(s.fabric)) return absl::FailedPreconditionError(NotClusteredReason(s));
+  const int nodes = TargetNodes(s, units);
+  const int node = std::min(s.fabric.gpus_per_node, s.gpu->spec.gpus_per_node);
+  const int tp = pin.tensor_parallel > 0 ? static_cast<int>(pin.tensor_parallel) : MultiNodeTensorParallel(w, node);
+  const int lo = pin.pipeline_parallel > 1 ? static_cast<int>(pin.pipeline_parallel) : 2;
+  const int hi = pin.pipeline_parallel > 1 ? lo : std::min(nodes, kMaxServingPipelineStages);
+  if (lo > nodes) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("pipeline parallel ", lo, " needs ", lo, " nodes; the target has ", nodes, " of ", node, " GPUs"));
+  }
+  const ServingEfficiency& eff = eval.EfficiencyFor(*s.gpu);
+  absl::StatusOr<MultiNodeServing> best = absl::FailedPreconditionError("no pipeline depth fits");
+  *capacity = -1;
+  for (int pp = lo; pp <= hi; ++pp) {
+    absl::StatusOr<MultiNodeServing> m =
+        pin.serving_batch_sequences > 0
+            ? EstimateMultiNodeServingAtBatch(w, s.gpu->spec, s.fabric, tp, pp, pin.serving_batch_sequences, eff)
+            : EstimateMultiNodeServing(w, s.gpu->spec, s.fabric, tp, pp, eff);
+    if (!m.ok()) {
+      if (*capacity < 0) best = m;
+      continue;
+    }
+    const double c = m->estimate.requests_per_second_per_replica * static_cast<double>(nodes / pp);
+    if (c > *capacity) {
+      *capacity = c;
+      best = m;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalog, const ServingWorkload& w,
@@ -247,20 +291,42 @@ absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalo
   for (size_t i = 0; i < rows.size(); ++i) {
     CompareRow& row = rows[i];
     if (row.supply.gpu == nullptr) continue;  // its row says why
+    const Pin& pin = targets[i].pin;
     const int gpus = row.units * row.supply.GpusPerUnit();
-    absl::StatusOr<ServingEstimate> e = TargetServing(eval, w, *row.supply.gpu, targets[i].pin, gpus);
-    if (!e.ok()) {
+    absl::StatusOr<ServingEstimate> e = absl::FailedPreconditionError("pinned across nodes");
+    if (pin.pipeline_parallel <= 1) e = TargetServing(eval, w, *row.supply.gpu, pin, gpus);
+    double capacity = e.ok() ? e->requests_per_second_per_replica * static_cast<double>(gpus / e->tp) : -1;
+    // Across nodes when pinned so, or when the target has several nodes and that carries more.
+    std::optional<MultiNodeServing> multi;
+    if (pin.pipeline_parallel > 1 || (pin.pipeline_parallel == 0 && TargetNodes(row.supply, row.units) >= 2)) {
+      double multi_capacity = -1;
+      absl::StatusOr<MultiNodeServing> m = TargetMultiNode(eval, w, row.supply, pin, row.units, &multi_capacity);
+      if (m.ok() && multi_capacity > capacity) {
+        multi = *m;
+        capacity = multi_capacity;
+      } else if (!m.ok() && !e.ok()) {
+        e = pin.pipeline_parallel > 1 ? m.status()
+                                      : absl::FailedPreconditionError(absl::StrCat(
+                                            e.status().message(), "; across nodes: ", m.status().message()));
+      }
+    }
+    if (!e.ok() && !multi) {
       row.infeasible_reason = std::string(e.status().message());
       continue;
     }
     ServingChoice& c = row.serving.emplace();
-    c.estimate = *e;
-    c.estimate.replicas = gpus / e->tp;  // what this target can run
+    c.estimate = multi ? multi->estimate : *e;
+    c.multinode = multi;
+    // What this target can run.
+    c.estimate.replicas = multi ? TargetNodes(row.supply, row.units) / multi->pp : gpus / e->tp;
+    if (multi) {
+      c.estimate.total_gpus = c.estimate.replicas * multi->GpusPerReplica();
+      c.idle_gpus = std::max(0, gpus - static_cast<int>(c.estimate.total_gpus));
+    }
     c.units = row.units;
     c.efficiency = eval.EfficiencyFor(*row.supply.gpu);
     c.usd_per_hour = row.units * row.supply.UsdPerUnitHour();
     // With no offered load, the target is priced at what it can carry.
-    const double capacity = e->requests_per_second_per_replica * static_cast<double>(c.estimate.replicas);
     c.offered_requests_per_second = w.requests_per_second > 0 ? w.requests_per_second : capacity;
     row.speed = capacity;
     row.cost = c.usd_per_hour;

@@ -59,9 +59,10 @@ struct CompareRow {
 };
 
 // InvalidArgument naming "targets[i]..." for a bad target; NotFound for unknown names.
+// `cache` as PlanTraining's.
 absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catalog, const TrainingJob& job,
                                                         const std::vector<CompareTarget>& targets,
-                                                        int64_t prices_as_of_unix_seconds);
+                                                        int64_t prices_as_of_unix_seconds, LayoutCacheRef cache = {});
 absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalog, const ServingWorkload& w,
                                                        const std::vector<CompareTarget>& targets,
                                                        int64_t prices_as_of_unix_seconds);

@@ -43,13 +43,13 @@ ReplicaService ColocatedService(const ServingWorkload& w, const ServingEstimate&
   return s;
 }
 
-absl::StatusOr<ServingLayout> SizeColocated(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
-                                            const ServingEstimate& e) {
-  absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w, gpu, e.tp, w.prompt_tokens, eff);
-  if (!p.ok()) return p.status();
+// `prefill`: one prompt on one replica (on one pipeline stage, for a replica across nodes:
+// the stage that is busiest per prompt sets the replica's prompt rate).
+absl::StatusOr<ServingLayout> SizeColocated(const ServingWorkload& w, const ServingEstimate& e,
+                                            const PrefillEstimate& prefill, int64_t gpus_per_replica) {
   ServingLayout l;
   l.estimate = e;
-  l.service = ColocatedService(w, e, *p);
+  l.service = ColocatedService(w, e, prefill);
   const double slo_break = SloBreakLoad(l.service, w.ttft_slo_seconds, w.e2e_slo_seconds);
   const int64_t n =
       ReplicasForLoad(w.requests_per_second, l.service.capacity_per_second, w.target_utilization, slo_break);
@@ -59,7 +59,7 @@ absl::StatusOr<ServingLayout> SizeColocated(const ServingWorkload& w, const GpuS
                                                       " s leaves no room for queueing under the p99 SLOs at any load"));
   }
   l.estimate.replicas = n;
-  l.estimate.total_gpus = n * e.tp;
+  l.estimate.total_gpus = n * gpus_per_replica;
   l.latency = LatencyAt(l.service, w.requests_per_second / static_cast<double>(n));
   l.slo_break_requests_per_second = slo_break * static_cast<double>(n);
   return l;
@@ -108,7 +108,18 @@ int64_t UnitsFor(const Supply& s, int64_t replicas, int tp) {
   return (replicas + replicas_per_unit - 1) / replicas_per_unit;
 }
 
+// A replica across nodes takes one node per pipeline stage: pp instances, or tp x pp GPUs
+// of a pool whose nodes hold tp.
+int64_t ReplicasPerUnits(const Supply& s, const MultiNodeServing& m, int64_t units) {
+  return s.pool != nullptr ? units / m.GpusPerReplica() : units / m.pp;
+}
+
 int64_t UnitsFor(const Supply& s, const ServingLayout& l, bool may_cluster) {
+  if (l.multinode) {
+    if (!may_cluster || !GroupFits(s, l.multinode->tp)) return -1;
+    return s.pool != nullptr ? l.estimate.replicas * l.multinode->GpusPerReplica()
+                             : l.estimate.replicas * l.multinode->pp;
+  }
   if (!l.disagg) return UnitsFor(s, l.estimate.replicas, l.estimate.tp);
   const DisaggregatedServing& d = *l.disagg;
   if (!GroupFits(s, d.prefill_tp) || !GroupFits(s, d.decode_tp)) return -1;
@@ -135,6 +146,9 @@ bool RoomyKv(const ServingLayout& l) {
 // Requests per second the units carry with replicas filling every instance (co-located).
 double FilledCapacity(const Supply& s, const ServingLayout& l, int64_t units) {
   if (l.disagg) return l.estimate.requests_per_second_per_replica * static_cast<double>(l.estimate.replicas);
+  if (l.multinode) {
+    return l.estimate.requests_per_second_per_replica * static_cast<double>(ReplicasPerUnits(s, *l.multinode, units));
+  }
   const int64_t gpus = units * (s.pool != nullptr ? 1 : s.GpusPerUnit());
   const int64_t replicas = gpus / l.estimate.tp;  // whole replicas only
   return l.estimate.requests_per_second_per_replica * static_cast<double>(replicas);
@@ -142,10 +156,12 @@ double FilledCapacity(const Supply& s, const ServingLayout& l, int64_t units) {
 
 std::string TooManyGpus(const ServingLayout& l, int64_t allowed) {
   const std::string layout =
-      l.disagg ? absl::StrFormat("disaggregated: %d prefill replicas of tp=%d, %d decode replicas of tp=%d",
-                                 l.disagg->prefill_replicas, l.disagg->prefill_tp, l.disagg->decode_replicas,
-                                 l.disagg->decode_tp)
-               : absl::StrFormat("colocated: %d replicas of tp=%d", l.estimate.replicas, l.estimate.tp);
+      l.disagg      ? absl::StrFormat("disaggregated: %d prefill replicas of tp=%d, %d decode replicas of tp=%d",
+                                      l.disagg->prefill_replicas, l.disagg->prefill_tp, l.disagg->decode_replicas,
+                                      l.disagg->decode_tp)
+      : l.multinode ? absl::StrFormat("colocated: %d replicas of tp=%d pp=%d across %d nodes each", l.estimate.replicas,
+                                      l.estimate.tp, l.multinode->pp, l.multinode->pp)
+                    : absl::StrFormat("colocated: %d replicas of tp=%d", l.estimate.replicas, l.estimate.tp);
   return absl::StrFormat("needs %d GPUs (%s), more than the %d allowed", l.estimate.total_gpus, layout, allowed);
 }
 
@@ -156,20 +172,57 @@ const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::Colocated(co
   if (it != colocated_.end()) return it->second;
   std::vector<absl::StatusOr<ServingLayout>> out;
   for (const ServingOption& o : Options(gpu)) {
-    out.push_back(o.estimate.ok() ? SizeColocated(w_, gpu.spec, EfficiencyFor(gpu), *o.estimate)
-                                  : absl::StatusOr<ServingLayout>(o.estimate.status()));
+    if (!o.estimate.ok()) {
+      out.push_back(o.estimate.status());
+      continue;
+    }
+    absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w_, gpu.spec, o.tp, w_.prompt_tokens, EfficiencyFor(gpu));
+    out.push_back(p.ok() ? SizeColocated(w_, *o.estimate, *p, o.tp) : absl::StatusOr<ServingLayout>(p.status()));
   }
   return colocated_.emplace(gpu.spec.name, std::move(out)).first->second;
 }
 
-const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregated(const Supply& s) {
+namespace {
+
+ServingEvaluator::FabricKey KeyOf(const Supply& s) {
   const Fabric& f = s.fabric;
-  const FabricKey key{s.gpu,
-                      f.gpus_per_node,
-                      f.intra_node_bytes_per_second_per_gpu,
-                      static_cast<int>(f.network),
-                      f.network_bytes_per_second_per_gpu,
-                      f.network_latency_seconds};
+  return {s.gpu,
+          f.gpus_per_node,
+          f.intra_node_bytes_per_second_per_gpu,
+          static_cast<int>(f.network),
+          f.network_bytes_per_second_per_gpu,
+          f.network_latency_seconds};
+}
+
+}  // namespace
+
+const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::MultiNode(const Supply& s) {
+  const FabricKey key = KeyOf(s);
+  auto it = multinode_.find(key);
+  if (it != multinode_.end()) return it->second;
+  std::vector<absl::StatusOr<ServingLayout>> out;
+  int fitting = 0;
+  // Deeper pipelines add a boundary per token and only buy KV-cache room: past the first two
+  // depths that fit, they are not searched.
+  for (const MultiNodeOption& o : SearchMultiNodeServing(w_, s.gpu->spec, s.fabric, EfficiencyFor(*s.gpu), 2)) {
+    if (fitting >= 2) break;
+    if (!o.serving.ok()) {
+      out.push_back(o.serving.status());
+      continue;
+    }
+    absl::StatusOr<ServingLayout> l =
+        SizeColocated(w_, o.serving->estimate, o.serving->stage_prefill, o.serving->GpusPerReplica());
+    if (l.ok()) {
+      l->multinode = *o.serving;
+      ++fitting;
+    }
+    out.push_back(std::move(l));
+  }
+  return multinode_.emplace(key, std::move(out)).first->second;
+}
+
+const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregated(const Supply& s) {
+  const FabricKey key = KeyOf(s);
   auto it = disagg_.find(key);
   if (it != disagg_.end()) return it->second;
   auto st = stages_.find(s.gpu->spec.name);
@@ -187,30 +240,75 @@ const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregate
 }
 
 ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployment kind, bool may_cluster) {
-  ServingFit best;
+  std::vector<const ServingLayout*> layouts;
   const absl::Status* first_error = nullptr;
+  if (kind == ServingDeployment::kColocated) {
+    for (const absl::StatusOr<ServingLayout>& l : Colocated(*s.gpu)) {
+      if (l.ok()) {
+        layouts.push_back(&*l);
+      } else if (first_error == nullptr) {
+        first_error = &l.status();
+      }
+    }
+  } else {
+    const absl::StatusOr<std::vector<ServingLayout>>& disagg = Disaggregated(s);
+    if (disagg.ok()) {
+      for (const ServingLayout& l : *disagg) layouts.push_back(&l);
+    } else {
+      first_error = &disagg.status();
+    }
+  }
+  return Choose(s, max_units, may_cluster, layouts, first_error);
+}
+
+ServingFit ServingEvaluator::FitMultiNode(const Supply& s, int max_units, bool may_cluster) {
+  ServingFit none;
+  if (!may_cluster) {
+    none.reason = s.instance != nullptr ? NotClusteredReason(s) : "the pool has no network between nodes";
+    none.code = RejectionReason::kNotClustered;
+    return none;
+  }
+  std::vector<const ServingLayout*> layouts;
+  const absl::Status* first_error = nullptr;
+  for (const absl::StatusOr<ServingLayout>& l : MultiNode(s)) {
+    if (l.ok()) {
+      layouts.push_back(&*l);
+    } else if (first_error == nullptr) {
+      first_error = &l.status();
+    }
+  }
+  if (layouts.empty() && first_error == nullptr) {
+    none.reason = "no network between nodes to span";
+    none.code = RejectionReason::kNoLayout;
+    return none;
+  }
+  return Choose(s, max_units, may_cluster, layouts, first_error);
+}
+
+ServingFit ServingEvaluator::Choose(const Supply& s, int max_units, bool may_cluster,
+                                    const std::vector<const ServingLayout*>& layouts, const absl::Status* first_error) {
+  ServingFit best;
   const ServingLayout* too_big = nullptr;  // the smallest layout over the limit
   int64_t too_big_units = 0;
   double best_cost = 0, best_capacity = 0;
   // Layouts leaving under kMinKvShareOfMemory for the KV cache only when no roomier one fits.
   bool roomy = false;
-  if (kind == ServingDeployment::kColocated) {
-    for (const absl::StatusOr<ServingLayout>& l : Colocated(*s.gpu)) {
-      roomy = roomy || (l.ok() && RoomyKv(*l) && GroupFits(s, l->estimate.tp));
-    }
+  for (const ServingLayout* l : layouts) {
+    roomy = roomy || (!l->disagg && RoomyKv(*l) && UnitsFor(s, *l, may_cluster) >= 0);
   }
   // The cheapest; at equal cost the most requests per second on what is billed (replicas
   // fill the instances), then the lowest TPOT.
-  auto consider = [&](const ServingLayout& l) {
-    if (roomy && !RoomyKv(l)) return;
+  for (const ServingLayout* lp : layouts) {
+    const ServingLayout& l = *lp;
+    if (roomy && !RoomyKv(l)) continue;
     const int64_t units = UnitsFor(s, l, may_cluster);
-    if (units < 0) return;
+    if (units < 0) continue;
     if (units > max_units) {
       if (too_big == nullptr || units < too_big_units) {
         too_big = &l;
         too_big_units = units;
       }
-      return;
+      continue;
     }
     const double cost = static_cast<double>(units) * s.UsdPerUnitHour();
     const double capacity = FilledCapacity(s, l, units);
@@ -222,22 +320,6 @@ ServingFit ServingEvaluator::Fit(const Supply& s, int max_units, ServingDeployme
       best.units = static_cast<int>(units);
       best_cost = cost;
       best_capacity = capacity;
-    }
-  };
-  if (kind == ServingDeployment::kColocated) {
-    for (const absl::StatusOr<ServingLayout>& l : Colocated(*s.gpu)) {
-      if (l.ok()) {
-        consider(*l);
-      } else if (first_error == nullptr) {
-        first_error = &l.status();
-      }
-    }
-  } else {
-    const absl::StatusOr<std::vector<ServingLayout>>& disagg = Disaggregated(s);
-    if (disagg.ok()) {
-      for (const ServingLayout& l : *disagg) consider(l);
-    } else {
-      first_error = &disagg.status();
     }
   }
   if (best.estimate != nullptr) return best;
@@ -281,27 +363,44 @@ std::vector<Candidate> Collect(ServingEvaluator& eval, const PlanQuery& q, Servi
   std::map<const GpuRow*, ServingFit> gpu_miss;  // by GPU type, its closest miss
   std::set<const GpuRow*> gpu_ok;
   std::vector<OverBudget> over_budget;
+  std::set<std::pair<absl::string_view, absl::string_view>> not_clustered;  // provider, instance type
+  auto take = [&](size_t si, ServingFit fit, ServingDeployment kind) {
+    const Supply& s = plan->supplies[si];
+    if (fit.estimate == nullptr) {
+      if (gpu_ok.count(s.gpu) > 0) return;
+      auto [it, inserted] = gpu_miss.try_emplace(s.gpu, fit);
+      if (!inserted && std::make_pair(fit.code, fit.distance) < std::make_pair(it->second.code, it->second.distance)) {
+        it->second = std::move(fit);
+      }
+      return;
+    }
+    gpu_ok.insert(s.gpu);
+    const double usd_per_hour = fit.units * s.UsdPerUnitHour();
+    const double usd_per_month = usd_per_hour * units::kHoursPerMonth;
+    if (q.budget_usd > 0 && usd_per_month > q.budget_usd) {
+      over_budget.push_back({si, fit.units, kind, usd_per_month});
+      return;
+    }
+    cands.push_back({si, fit.units, fit.estimate, usd_per_hour});
+  };
   for (size_t si = 0; si < plan->supplies.size(); ++si) {
     const Supply& s = plan->supplies[si];
+    const bool may_cluster = MayCluster(s, q.constraints);
+    bool one_node_fits = false;
     for (ServingDeployment kind : {ServingDeployment::kColocated, ServingDeployment::kDisaggregated}) {
-      ServingFit fit = eval.Fit(s, s.units_max, kind, MayCluster(s, q.constraints));
-      if (fit.estimate == nullptr) {
-        if (gpu_ok.count(s.gpu) > 0) continue;
-        auto [it, inserted] = gpu_miss.try_emplace(s.gpu, fit);
-        if (!inserted &&
-            std::make_pair(fit.code, fit.distance) < std::make_pair(it->second.code, it->second.distance)) {
-          it->second = std::move(fit);
-        }
-        continue;
-      }
-      gpu_ok.insert(s.gpu);
-      const double usd_per_hour = fit.units * s.UsdPerUnitHour();
-      const double usd_per_month = usd_per_hour * units::kHoursPerMonth;
-      if (q.budget_usd > 0 && usd_per_month > q.budget_usd) {
-        over_budget.push_back({si, fit.units, kind, usd_per_month});
-        continue;
-      }
-      cands.push_back({si, fit.units, fit.estimate, usd_per_hour});
+      ServingFit fit = eval.Fit(s, s.units_max, kind, may_cluster);
+      one_node_fits = one_node_fits || fit.estimate != nullptr;
+      take(si, std::move(fit), kind);
+    }
+    ServingFit multi = eval.FitMultiNode(s, s.units_max, may_cluster);
+    if (multi.code != RejectionReason::kNotClustered) {
+      take(si, std::move(multi), ServingDeployment::kColocated);
+    } else if (!one_node_fits && s.instance != nullptr && s.units_max > 1 &&
+               not_clustered.emplace(s.instance->provider, s.instance->instance_type).second) {
+      // The model needs more than one instance, and this offer is not sold as a cluster.
+      plan->rejected.push_back(
+          {absl::StrCat(s.instance->provider, " ", s.instance->instance_type, " x2 or more (", s.gpu->spec.name, ")"),
+           NotClusteredReason(s), RejectionReason::kNotClustered, 1, s.gpu->spec.name});
     }
   }
   for (const auto& [gpu, miss] : gpu_miss) {
@@ -333,17 +432,28 @@ ServingLayout Filled(const ServingWorkload& w, const Supply& s, const ServingLay
   const int64_t billed = int64_t{units} * (s.pool != nullptr ? 1 : s.GpusPerUnit());
   ServingLayout out = l;
   if (!l.disagg && l.estimate.replicas > 0) {
-    const int64_t replicas = billed / l.estimate.tp;
+    const int64_t per_replica = l.multinode ? l.multinode->GpusPerReplica() : l.estimate.tp;
+    const int64_t replicas = l.multinode ? ReplicasPerUnits(s, *l.multinode, units) : billed / l.estimate.tp;
     if (replicas > l.estimate.replicas) {
       const double break_per_replica = l.slo_break_requests_per_second / static_cast<double>(l.estimate.replicas);
       out.estimate.replicas = replicas;
-      out.estimate.total_gpus = replicas * l.estimate.tp;
+      out.estimate.total_gpus = replicas * per_replica;
       out.latency = LatencyAt(l.service, w.requests_per_second / static_cast<double>(replicas));
       out.slo_break_requests_per_second = break_per_replica * static_cast<double>(replicas);
     }
   }
   *idle_gpus = static_cast<int>(std::max<int64_t>(0, billed - out.estimate.total_gpus));
   return out;
+}
+
+// Keys of the ranker's same-offer merge: deployment kinds, then the same across nodes.
+constexpr int kNumDeploymentKeys = 2;
+
+// "colocated", "disaggregated", or "colocated tp=8 pp=2 (2 nodes)".
+std::string LayoutKind(const ServingLayout& l) {
+  if (!l.multinode) return ServingDeploymentName(l.deployment);
+  return absl::StrCat(ServingDeploymentName(l.deployment), " tp=", l.multinode->tp, " pp=", l.multinode->pp, " (",
+                      l.multinode->pp, " nodes)");
 }
 
 // Which rule picked the top option, in words.
@@ -393,15 +503,21 @@ void FillChoice(const ServingWorkload& w, const Supply& s, Evaluator& eval, cons
   o->estimate = l.estimate;
   o->deployment = l.deployment;
   o->disagg = l.disagg;
+  o->multinode = l.multinode;
   o->latency = l.latency;
   o->slo_break_requests_per_second = l.slo_break_requests_per_second;
   o->units = c.units;
   o->efficiency = eval.EfficiencyFor(gpu);
   o->usd_per_hour = c.usd_per_hour;
   o->offered_requests_per_second = w.requests_per_second;
-  o->warnings = l.disagg
-                    ? DisaggregatedSloWarnings(w, gpu.spec, o->efficiency, *l.disagg, w.requests_per_second)
-                    : ColocatedSloWarnings(w, gpu.spec, o->efficiency, l.estimate, l.service, w.requests_per_second);
+  if (l.disagg) {
+    o->warnings = DisaggregatedSloWarnings(w, gpu.spec, o->efficiency, *l.disagg, w.requests_per_second);
+  } else if (l.multinode) {
+    o->warnings = MultiNodeSloWarnings(w, gpu.spec, s.fabric, o->efficiency, *l.multinode, l.estimate, l.service,
+                                       w.requests_per_second);
+  } else {
+    o->warnings = ColocatedSloWarnings(w, gpu.spec, o->efficiency, l.estimate, l.service, w.requests_per_second);
+  }
 }
 
 absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q) {
@@ -424,6 +540,8 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
     const double ta = a.layout->estimate.tpot_seconds, tb = b.layout->estimate.tpot_seconds;
     if (by_latency && ta != tb) return ta < tb;
     if (a.usd_per_hour != b.usd_per_hour) return a.usd_per_hour < b.usd_per_hour;
+    // At equal cost, one node per replica: no traffic between nodes to go wrong.
+    if (a.layout->multinode.has_value() != b.layout->multinode.has_value()) return !a.layout->multinode.has_value();
     return ta < tb;
   };
   Ranker<Candidate, decltype(better)> ranker(&cands, better, q.top_k, q.max_rejected);
@@ -432,10 +550,9 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
     const Supply& s = plan.supplies[c.supply];
     return Rejection{
         s.Label(c.units),
-        absl::StrCat("ranked #", rank, ": ", ServingDeploymentName(c.layout->deployment), " $",
-                     Fixed(c.usd_per_hour, 2), "/h, TPOT ", Fixed(c.layout->estimate.tpot_seconds, 4),
-                     " s (best: ", ServingDeploymentName(best.layout->deployment), " $", Fixed(best.usd_per_hour, 2),
-                     "/h, TPOT ", Fixed(best.layout->estimate.tpot_seconds, 4), " s)"),
+        absl::StrCat("ranked #", rank, ": ", LayoutKind(*c.layout), " $", Fixed(c.usd_per_hour, 2), "/h, TPOT ",
+                     Fixed(c.layout->estimate.tpot_seconds, 4), " s (best: ", LayoutKind(*best.layout), " $",
+                     Fixed(best.usd_per_hour, 2), "/h, TPOT ", Fixed(best.layout->estimate.tpot_seconds, 4), " s)"),
         RejectionReason::kRankedLower, static_cast<double>(rank), s.gpu->spec.name};
   };
   // Regions of one offer merge into one option; a co-located and a disaggregated deployment
@@ -444,7 +561,8 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
       [&](const Candidate& c) {
         std::optional<std::pair<OfferKey, int>> key;
         if (auto k = SameOfferKey(plan.supplies[c.supply], c.units)) {
-          key.emplace(*k, static_cast<int>(c.layout->deployment));
+          // Replicas across nodes are their own option, as a deployment kind is.
+          key.emplace(*k, static_cast<int>(c.layout->deployment) + (c.layout->multinode ? kNumDeploymentKeys : 0));
         }
         return key;
       },

@@ -21,6 +21,7 @@
 #include "core/planner/supply.h"
 #include "core/serving/serving.h"
 #include "core/serving/serving_disagg.h"
+#include "core/serving/serving_multinode.h"
 #include "core/serving/serving_queue.h"
 
 namespace capplan::core::planner {
@@ -34,6 +35,9 @@ struct ServingLayout {
   // of the whole; requests/s of the decode pool; total_gpus of both pools.
   ServingEstimate estimate;
   std::optional<DisaggregatedServing> disagg;
+  // Set when each replica spans nodes (core/serving_multinode.h): estimate.tp GPUs per node,
+  // multinode->pp nodes, co-located.
+  std::optional<MultiNodeServing> multinode;
   ReplicaService service;                    // co-located: one replica's unqueued figures
   LatencyAtLoad latency;                     // at the offered load
   double slo_break_requests_per_second = 0;  // the whole deployment
@@ -50,6 +54,11 @@ struct ServingFit {
 
 class ServingEvaluator {
  public:
+  // By GPU type and what of the fabric the KV transfer, the pairing and the stage boundaries
+  // read: node size (an instance's node is at most its GPUs), link and network speeds;
+  // fabrics alike share one.
+  using FabricKey = std::tuple<const GpuRow*, int, double, int, double, double>;
+
   ServingEvaluator(const CatalogView& catalog, const ServingWorkload& w) : catalog_(catalog), w_(w) {}
 
   const ServingEfficiency& EfficiencyFor(const GpuRow& gpu);
@@ -59,10 +68,16 @@ class ServingEvaluator {
   const std::vector<absl::StatusOr<ServingLayout>>& Colocated(const GpuRow& gpu);
   // Each disaggregated pairing sized for the load on this supply's fabric, fewest GPUs first.
   const absl::StatusOr<std::vector<ServingLayout>>& Disaggregated(const Supply& s);
+  // Replicas spanning nodes of this supply's fabric (tensor parallel inside a node, pipeline
+  // parallel across), sized for the load: the first two pipeline depths that fit.
+  const std::vector<absl::StatusOr<ServingLayout>>& MultiNode(const Supply& s);
   // The cheapest deployment of `kind` to carry the load on this supply within `max_units`
   // (disaggregated pools apart on two instances only when `may_cluster`); the reason for a
   // miss is formatted only when nothing fits.
   ServingFit Fit(const Supply& s, int max_units, ServingDeployment kind, bool may_cluster = true);
+  // The cheapest co-located deployment whose replicas span nodes; none unless `may_cluster`
+  // (an offer sold as a cluster, or the caller's allow_ethernet_clusters).
+  ServingFit FitMultiNode(const Supply& s, int max_units, bool may_cluster);
 
  private:
   const CatalogView& catalog_;
@@ -71,10 +86,13 @@ class ServingEvaluator {
   std::map<std::string, std::vector<ServingOption>, std::less<>> options_;
   std::map<std::string, std::vector<absl::StatusOr<ServingLayout>>, std::less<>> colocated_;
   std::map<std::string, std::vector<DisaggregatedStage>, std::less<>> stages_;
-  // By GPU type and what of the fabric the KV transfer and the pairing read: node size (an
-  // instance's node is at most its GPUs), link and network speeds; fabrics alike share one.
-  using FabricKey = std::tuple<const GpuRow*, int, double, int, double, double>;
   std::map<FabricKey, absl::StatusOr<std::vector<ServingLayout>>> disagg_;
+  std::map<FabricKey, std::vector<absl::StatusOr<ServingLayout>>> multinode_;
+
+  // The cheapest of `layouts` on this supply within `max_units`; `first_error` says why when
+  // none was feasible at all.
+  ServingFit Choose(const Supply& s, int max_units, bool may_cluster, const std::vector<const ServingLayout*>& layouts,
+                    const absl::Status* first_error);
 };
 
 struct ServingChoice {
@@ -82,6 +100,7 @@ struct ServingChoice {
   ServingEstimate estimate;
   ServingDeployment deployment = ServingDeployment::kColocated;
   std::optional<DisaggregatedServing> disagg;  // set when disaggregated
+  std::optional<MultiNodeServing> multinode;   // set when each replica spans nodes
   // p50/p99 at the offered load and the load at which p99 breaks the SLOs; unset (zero)
   // where no queueing was modelled (Compare prices a target at its capacity).
   LatencyAtLoad latency;

@@ -68,8 +68,13 @@ const char* SloMetricName(SloMetric m) {
   return "unknown";
 }
 
-std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
-                                             const ServingEstimate& e, const ReplicaService& service, double offered) {
+namespace {
+
+// A co-located option's warnings; `meets_tpot(batch)`: whether the pessimistic TPOT at that
+// batch per replica meets the SLO (TPOT grows with batch).
+template <typename MeetsTpot>
+std::vector<SloWarning> ReplicaWarnings(const ServingWorkload& w, const ServingEstimate& e,
+                                        const ReplicaService& service, double offered, MeetsTpot meets_tpot) {
   std::vector<SloWarning> out;
   ReplicaService slow = service;
   const double stretch = e.ttft_seconds > 0 ? e.ttft_seconds_high / e.ttft_seconds : 1.0;
@@ -79,18 +84,38 @@ std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const Gpu
   slow.prefill_busy_seconds = service.prefill_busy_seconds * stretch;
   AddLoadWarnings(w, slow, e.replicas, offered, &out);
   if (w.tpot_slo_seconds > 0 && e.tpot_seconds_high > w.tpot_slo_seconds) {
-    // The largest batch whose pessimistic TPOT meets the SLO: TPOT grows with batch.
-    ServingWorkload free = w;
-    free.ttft_slo_seconds = free.tpot_slo_seconds = free.e2e_slo_seconds = 0;
-    // The estimate's own high end: the low efficiency and the pessimistic schedule and links
-    // (core/serving.cc), which the low efficiency alone would leave out.
-    const int64_t b = LargestBatchWhere(e.batch, [&](int64_t batch) {
-      absl::StatusOr<ServingEstimate> s = EstimateServingAtBatch(free, gpu, e.tp, batch, eff);
-      return s.ok() && s->tpot_seconds_high <= w.tpot_slo_seconds;
-    });
-    AddTpotWarning(w, e.tpot_seconds_high, e.batch, b, &out);
+    AddTpotWarning(w, e.tpot_seconds_high, e.batch, LargestBatchWhere(e.batch, meets_tpot), &out);
   }
   return out;
+}
+
+ServingWorkload WithoutSlos(const ServingWorkload& w) {
+  ServingWorkload free = w;
+  free.ttft_slo_seconds = free.tpot_slo_seconds = free.e2e_slo_seconds = 0;
+  return free;
+}
+
+}  // namespace
+
+std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                             const ServingEstimate& e, const ReplicaService& service, double offered) {
+  const ServingWorkload free = WithoutSlos(w);
+  // The estimate's own high end: the low efficiency and the pessimistic schedule and links
+  // (core/serving.cc), which the low efficiency alone would leave out.
+  return ReplicaWarnings(w, e, service, offered, [&](int64_t batch) {
+    absl::StatusOr<ServingEstimate> s = EstimateServingAtBatch(free, gpu, e.tp, batch, eff);
+    return s.ok() && s->tpot_seconds_high <= w.tpot_slo_seconds;
+  });
+}
+
+std::vector<SloWarning> MultiNodeSloWarnings(const ServingWorkload& w, const GpuSpec& gpu, const Fabric& fabric,
+                                             const ServingEfficiency& eff, const MultiNodeServing& m,
+                                             const ServingEstimate& e, const ReplicaService& service, double offered) {
+  const ServingWorkload free = WithoutSlos(w);
+  return ReplicaWarnings(w, e, service, offered, [&](int64_t batch) {
+    absl::StatusOr<MultiNodeServing> s = EstimateMultiNodeServingAtBatch(free, gpu, fabric, m.tp, m.pp, batch, eff);
+    return s.ok() && s->estimate.tpot_seconds_high <= w.tpot_slo_seconds;
+  });
 }
 
 std::vector<SloWarning> DisaggregatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu,

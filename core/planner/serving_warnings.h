@@ -11,6 +11,7 @@
 #include "core/gpu.h"
 #include "core/serving/serving.h"
 #include "core/serving/serving_disagg.h"
+#include "core/serving/serving_multinode.h"
 #include "core/serving/serving_queue.h"
 
 namespace capplan::core::planner {
@@ -37,6 +38,12 @@ struct SloWarning {
 // Warnings for a co-located option: `e` at its batch and replicas, `service` its unqueued
 // figures at the point efficiency, `offered` the whole load.
 std::vector<SloWarning> ColocatedSloWarnings(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                             const ServingEstimate& e, const ReplicaService& service, double offered);
+
+// Warnings for a co-located option whose replicas span nodes (`m`, on `fabric`); `e` is its
+// estimate at its batch and replicas.
+std::vector<SloWarning> MultiNodeSloWarnings(const ServingWorkload& w, const GpuSpec& gpu, const Fabric& fabric,
+                                             const ServingEfficiency& eff, const MultiNodeServing& m,
                                              const ServingEstimate& e, const ReplicaService& service, double offered);
 
 // Warnings for a disaggregated option.

@@ -17,18 +17,25 @@ namespace capplan::core::planner {
 
 const Efficiency& TrainingEvaluator::EfficiencyFor(const GpuRow& gpu) {
   auto it = efficiency_.find(gpu.spec.name);
-  if (it == efficiency_.end()) {
-    it = efficiency_
-             .emplace(gpu.spec.name, TrainingEfficiency(job_, ClusterSpec{gpu.spec, {}}, catalog_.TrainingBenchmarks()))
-             .first;
+  if (it != efficiency_.end()) return it->second;
+  // Calibration depends on the catalog's benchmarks, so it is remembered per version only.
+  std::string key;
+  if (cache_.cache != nullptr) {
+    key = EfficiencyKey(job_key_, gpu.spec);
+    if (std::shared_ptr<const Efficiency> hit = cache_.cache->FindEfficiency(cache_.version, key)) {
+      return efficiency_.emplace(gpu.spec.name, *hit).first->second;
+    }
   }
-  return it->second;
+  Efficiency e = TrainingEfficiency(job_, ClusterSpec{gpu.spec, {}}, catalog_.TrainingBenchmarks());
+  if (cache_.cache != nullptr) cache_.cache->StoreEfficiency(cache_.version, key, e);
+  return efficiency_.emplace(gpu.spec.name, std::move(e)).first->second;
 }
 
 TrainingPick TrainingEvaluator::Search(const Supply& supply, const SearchOptions& o) {
   TrainingPick pick;
   const GpuRow& gpu = *supply.gpu;
-  absl::StatusOr<SearchResult> r = SearchParallelism(job_, ClusterSpec{gpu.spec, supply.fabric}, EfficiencyFor(gpu), o);
+  absl::StatusOr<SearchResult> r =
+      SearchParallelism(job_, ClusterSpec{gpu.spec, supply.fabric}, EfficiencyFor(gpu), o, cache_);
   if (!r.ok()) {
     pick.reason = std::string(r.status().message());
   } else if (!r->ranked.empty()) {
@@ -292,15 +299,43 @@ absl::Status NoTrainingFits(const PlanQuery& q, const std::vector<Rejection>& re
   return absl::FailedPreconditionError(absl::StrCat("no option meets ", TrainingRule(q), "; ", st.message()));
 }
 
+// The candidates on the frontier, by ParetoFrontier's rule (same order, same ties) on plain
+// numbers: a catalog of thousands of offers has thousands of candidates and a frontier of
+// a few dozen, so only those are built with their names.
+std::vector<const Candidate*> FrontCandidates(const std::vector<Candidate>& cands, const Candidate& best) {
+  struct Point {
+    double seconds, cost;
+    bool chosen;
+    const Candidate* c;
+  };
+  std::vector<Point> points;
+  points.reserve(cands.size());
+  for (const Candidate& c : cands) points.push_back({c.duration, c.cost, &c == &best, &c});
+  std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
+    return std::tie(a.seconds, a.cost, b.chosen) < std::tie(b.seconds, b.cost, a.chosen);
+  });
+  std::vector<Point> front;
+  for (const Point& p : points) {
+    if (!front.empty() && p.cost >= front.back().cost) {
+      if (p.chosen && p.cost == front.back().cost && p.seconds == front.back().seconds) front.back() = p;
+      continue;
+    }
+    front.push_back(p);
+  }
+  std::vector<const Candidate*> out;
+  out.reserve(front.size());
+  for (const Point& p : front) out.push_back(p.c);
+  return out;
+}
+
 std::vector<FrontierPoint> TrainingFrontier(const TrainingPlan& plan, const std::vector<Candidate>& cands,
                                             const Candidate& best) {
   std::vector<FrontierPoint> points;
-  points.reserve(cands.size());
-  for (const Candidate& c : cands) {
-    const Supply& s = plan.supplies[c.supply];
-    points.push_back({"", s.gpu->spec.name, c.units * s.GpusPerUnit(), c.duration, c.cost, &c == &best});
+  for (const Candidate* c : FrontCandidates(cands, best)) {
+    const Supply& s = plan.supplies[c->supply];
+    points.push_back({"", s.gpu->spec.name, c->units * s.GpusPerUnit(), c->duration, c->cost, c == &best});
   }
-  std::vector<FrontierPoint> front = ParetoFrontier(std::move(points));
+  std::vector<FrontierPoint> front = ParetoFrontier(std::move(points));  // thinned
   for (FrontierPoint& p : front) {
     for (const Candidate& c : cands) {  // label only the kept points
       if (c.duration == p.seconds && c.cost == p.cost) {
@@ -314,13 +349,14 @@ std::vector<FrontierPoint> TrainingFrontier(const TrainingPlan& plan, const std:
 
 }  // namespace
 
-absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q) {
+absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q,
+                                          LayoutCacheRef cache) {
   CAPPLAN_RETURN_IF_ERROR(ValidatePlanQuery(catalog, q));
   TrainingPlan plan;
   const int max_gpus = q.constraints.TrainingMaxGpus();
   plan.supplies = BuildSupplies(catalog, q, max_gpus);
   plan.selection_rule = TrainingRule(q);
-  TrainingEvaluator eval(catalog, job);
+  TrainingEvaluator eval(catalog, job, cache);
   std::vector<Candidate> cands;
   std::vector<Miss> misses;
   Collect(plan.supplies, q, max_gpus, eval, &cands, &misses, &plan.rejected);

@@ -16,6 +16,7 @@
 #include "core/planner/query.h"
 #include "core/planner/rejection.h"
 #include "core/planner/supply.h"
+#include "core/training/layout_cache.h"
 #include "core/training/training.h"
 
 namespace capplan::core::planner {
@@ -30,10 +31,19 @@ struct TrainingPick {
 };
 
 // Estimates for one training job over one catalog, computed once per shape and kept for
-// the request (a Plan or a Compare).
+// the request (a Plan or a Compare). With a cache, layout searches and calibrations are
+// also remembered across requests on the same catalog version (core/training/layout_cache.h).
 class TrainingEvaluator {
  public:
-  TrainingEvaluator(const CatalogView& catalog, const TrainingJob& job) : catalog_(catalog), job_(job) {}
+  TrainingEvaluator(const CatalogView& catalog, const TrainingJob& job, LayoutCacheRef cache = {})
+      : catalog_(catalog), job_(job), cache_(cache) {
+    if (cache_.cache != nullptr) {
+      job_key_ = JobKey(job_);
+      cache_.job_key = &job_key_;
+    }
+  }
+  TrainingEvaluator(const TrainingEvaluator&) = delete;
+  TrainingEvaluator& operator=(const TrainingEvaluator&) = delete;
 
   // The efficiency for this GPU type: cited defaults, or calibrated on its benchmarks.
   const Efficiency& EfficiencyFor(const GpuRow& gpu);
@@ -49,6 +59,8 @@ class TrainingEvaluator {
 
   const CatalogView& catalog_;
   const TrainingJob& job_;
+  LayoutCacheRef cache_;
+  std::string job_key_;  // the job's part of every cache key, made once
   std::map<std::string, Efficiency, std::less<>> efficiency_;
   std::map<PickKey, TrainingPick> picks_;
 };
@@ -79,6 +91,9 @@ struct TrainingPlan {
 
 // FailedPrecondition naming the closest miss, and the limit it breaks by how much, when
 // nothing fits. Without a deadline, options finish within kDefaultTrainingBoundSeconds.
-absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q);
+// `cache` (optional, for `catalog`'s version) remembers layout searches across requests;
+// the answer is the same with or without it.
+absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q,
+                                          LayoutCacheRef cache = {});
 
 }  // namespace capplan::core::planner

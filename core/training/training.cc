@@ -23,6 +23,8 @@ constexpr double kLatencyNvlinkSeconds = assumptions::kNvlinkCollectiveLatency.v
 constexpr double kLatencyPcieSeconds = assumptions::kPcieCollectiveLatency.value.point;
 constexpr double kUnoverlappedDpFraction = assumptions::kUnoverlappedDpFraction.value.point;
 constexpr double kFp8PeakUtilisation = assumptions::kFp8PeakUtilisation.value.point;
+constexpr double kMoeRoutingImbalance = assumptions::kMoeRoutingImbalance.value.point;
+constexpr double kCpuOptimizerParametersPerSecond = assumptions::kCpuOptimizerParametersPerSecond.value.point;
 
 bool MixedPrecision(Precision p) { return p != Precision::kFp32; }
 
@@ -44,6 +46,20 @@ double OptimizerBytes(Optimizer o, Precision p) {
 
 double IntraLatency(const Fabric& f) {
   return f.intra_link == Interconnect::kPcie ? kLatencyPcieSeconds : kLatencyNvlinkSeconds;
+}
+
+// Bus bandwidth of a ring collective (reduce-scatter, all-gather, all-reduce) over `members`
+// ranks that sit `stride` apart in rank order. Inside a node: the intra-node link. Across
+// nodes NCCL builds one ring per NIC, so a node's ranks of the group cross the network in
+// parallel, each on its own NIC: the group moves members-per-node x the per-GPU network
+// bandwidth, up to the intra-node link that feeds them (NCCL rings and bus bandwidth:
+// nccl-tests doc/PERFORMANCE.md; Jeaugey, "Massively Scale Your Deep Learning Training with
+// NCCL 2.4", NVIDIA blog 2019). A group with one rank per node (tp = 8) gets the NIC alone.
+double RingBandwidth(const Fabric& f, double members, double stride, double intra, double net) {
+  const double node = f.gpus_per_node;
+  if (members * stride <= node || f.network == NetworkKind::kNone) return intra;
+  const double per_node = std::clamp(std::floor(node / stride), 1.0, members);
+  return std::min(intra, per_node * net);
 }
 
 absl::StatusOr<double> PeakFor(const GpuSpec& gpu, Precision p) {
@@ -77,6 +93,8 @@ void SplitParameters(Prepared* p) {
   if (!c.ok()) return;
   const double experts = m.IsMoe() ? c->expert_per_layer * static_cast<double>(m.num_experts) : 0.0;
   p->layer_expert_params = experts;
+  // Routed-expert parameters one token passes through (top-k experts in every MoE layer).
+  p->expert_active_params = m.IsMoe() ? c->expert * static_cast<double>(m.experts_per_token * m.MoeLayers()) : 0.0;
   p->layer_dense_params = c->per_layer_total - experts;
   p->embedding_params = v * h;
   p->head_params = m.tied_embeddings ? 0.0 : v * h;
@@ -190,6 +208,13 @@ std::string LayoutProblem(const Prepared& p, const ParallelConfig& par) {
     return absl::StrCat("expert parallel ", par.ep, " must divide the experts (", p.shape.num_experts,
                         ") and data x context parallel (", par.dp * par.cp, ")");
   }
+  if (par.shard_group > 0 && (par.zero_stage == 0 || (par.dp * par.cp) % par.shard_group != 0)) {
+    return absl::StrCat("shard group ", par.shard_group,
+                        " needs ZeRO-1 or more and must divide data x context parallel (", par.dp * par.cp, ")");
+  }
+  if (par.offload == Offload::kOptimizerAndParameters && par.zero_stage < 3) {
+    return "parameter offload needs ZeRO-3 (parameters are gathered per layer from their shards)";
+  }
   // Every model chunk holds a layer, except that the first may hold only the embedding and
   // the last only the head (Dubey et al. 2024, Sec. 3.3.2).
   if (par.vpp > 1 && (par.pp == 1 || par.vpp * par.pp > p.shape.num_layers + 2)) {
@@ -206,7 +231,8 @@ std::string LayoutProblem(const Prepared& p, const ParallelConfig& par) {
 void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   const TrainingJob& job = *p.job;
   const double tp = par.tp;
-  const double shard_dp = static_cast<double>(par.dp) * par.cp;  // ZeRO shards over dp x cp ranks
+  // ZeRO shards over dp x cp ranks, or over the shard group with HSDP / MiCS.
+  const double shard_dp = par.ShardRanks();
   const double ep = par.ep;
   const StageSplit& st = e->stages;
   const double sp_len = static_cast<double>(job.sequence_length) / par.cp;
@@ -242,6 +268,21 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
     m.weights_bytes = (frozen + trainable * p.weight_bytes) / (par.zero_stage >= 3 ? shard_dp : 1.0);
     m.gradients_bytes = trainable * p.grad_bytes / (par.zero_stage >= 2 ? shard_dp : 1.0);
     m.optimizer_bytes = trainable * p.optimizer_bytes / (par.zero_stage >= 1 ? shard_dp : 1.0);
+    // ZeRO-3 per-layer prefetch holds the layer being computed and the next one unsharded, and
+    // one layer's full gradient before its reduce-scatter (PyTorch FSDP, Zhao et al. 2023,
+    // Sec. 3.3-3.4: one unit's all-gather in flight ahead of the current one).
+    const double layer = (p.layer_dense_params + p.layer_expert_params / ep) / tp;
+    const double gathered = par.zero_stage >= 3 ? 2.0 * layer * p.weight_bytes : 0.0;
+    const double layer_grad = par.zero_stage >= 3 && job.method == TrainingMethod::kFull ? layer * p.grad_bytes : 0.0;
+    if (par.offload != Offload::kNone) {
+      // ZeRO-Offload (Ren et al. 2021, Sec. 4): the optimizer state with its fp32 master
+      // weights, and the gradients, live in host memory; with parameter offload (ZeRO-Infinity,
+      // Rajbhandari et al. 2021; FSDP CPUOffload) the 16-bit shards do too, and only the
+      // prefetched layers are on the GPU.
+      m.optimizer_bytes = 0;
+      m.gradients_bytes = 0;
+      if (par.offload == Offload::kOptimizerAndParameters) m.weights_bytes = 0;
+    }
     m.activations_bytes =
         per_layer * layers * (first ? in_flight : 1.0) + recompute_working_set + (last ? logits : 0.0);
     if (job.method == TrainingMethod::kQlora) {
@@ -250,11 +291,79 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
       m.activations_bytes += 2.0 * 2.0 * p.shape.hidden_size * static_cast<double>(p.shape.ffn_hidden_size) / tp;
     }
     const double states = m.weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
-    m.overhead_bytes = kContextBytes + kFragmentationFraction * states;
+    // The gathered layers are transient buffers beside the sharded states (counted as overhead,
+    // so the model states stay the ZeRO paper's).
+    m.overhead_bytes = kContextBytes + kFragmentationFraction * states + gathered + layer_grad;
     if (m.TotalBytes() > best.TotalBytes()) best = m;
   }
   e->memory = best;
   e->fits = best.TotalBytes() <= p.cluster->gpu.memory_bytes;
+}
+
+// Data parallel over dp x cp ranks: gradients reduce-scattered (fp32) and parameters
+// all-gathered (16-bit) with a distributed optimizer / ZeRO-1+, or one all-reduce without
+// (Rajbhandari et al. 2020, Sec. 7). ZeRO-3 gathers each layer's parameters for every
+// micro-batch's forward and backward and reduce-scatters its gradients in every backward
+// (PyTorch FSDP, Zhao et al. 2023, Sec. 3.3). With a shard group (HSDP; MiCS, Zhang et al.
+// 2022) both stay inside the group, and the gradient shards are all-reduced across the
+// groups on the slower link. Expert parameters reduce over their own dp x cp / ep ranks.
+void DataParallelCommFor(const Prepared& p, const ParallelConfig& par, double intra, double net, double net_lat,
+                         Eval* e) {
+  const double d = static_cast<double>(par.dp) * par.cp;
+  const double m = e->micro_batches;
+  e->dp_over_network = static_cast<double>(par.tp) * d > p.fabric.gpus_per_node;
+  e->dp_reduce = e->dp_gather = 0;
+  if (d <= 1) return;
+  const double stage_params =
+      (e->stages.first_layers * (p.layer_dense_params + p.layer_expert_params / par.ep) + p.embedding_params) / par.tp;
+  const double trainable =
+      p.job->method == TrainingMethod::kFull ? stage_params : p.trainable / (static_cast<double>(par.tp) * par.pp);
+  if (par.zero_stage == 0) {
+    e->dp_reduce = 2.0 * (d - 1) / d * trainable * p.grad_bytes / RingBandwidth(p.fabric, d, par.tp, intra, net);
+    return;
+  }
+  const double shard = par.ShardRanks(), groups = d / shard;
+  const double bw = RingBandwidth(p.fabric, shard, par.tp, intra, net);
+  const double frac = (shard - 1) / shard;
+  const bool z3 = par.zero_stage >= 3;
+  // A ring reduce-scatter or all-gather over n ranks takes n - 1 steps, each paying the
+  // slowest hop's latency: (n-1)·alpha + (n-1)/n·bytes/bandwidth (Thakur et al. 2005,
+  // "Optimization of Collective Communication Operations in MPICH", Sec. 3; NCCL has no tree
+  // for these two). ZeRO-3 issues one per layer per micro-batch and direction, so at
+  // thousands of ranks the latency term rivals the bytes; bucketed ZeRO-1/2 issue a few
+  // (Megatron-LM distributed_data_parallel.py: buckets of max(40M, 1M x dp) parameters).
+  const double hop = static_cast<double>(par.tp) * shard > p.fabric.gpus_per_node ? net_lat : IntraLatency(p.fabric);
+  const double ring_latency = (shard - 1) * hop;
+  const double collectives = z3 ? e->stages.first_layers * m : std::ceil(trainable / std::max(40e6, 1e6 * d));
+  e->dp_reduce = frac * trainable * p.grad_bytes / bw * (z3 ? m : 1.0) + collectives * ring_latency;
+  e->dp_gather =
+      frac * trainable * p.weight_bytes / bw * (z3 ? 2.0 * m : 1.0) + collectives * ring_latency * (z3 ? 2.0 : 1.0);
+  if (groups > 1) {
+    const double across = RingBandwidth(p.fabric, groups, static_cast<double>(par.tp) * shard, intra, net);
+    e->dp_reduce += 2.0 * (groups - 1) / groups * trainable / shard * p.grad_bytes / across;
+    e->dp_over_network = static_cast<double>(par.tp) * shard > p.fabric.gpus_per_node || groups > 1;
+  }
+}
+
+// Offloaded state crosses the host link (ZeRO-Offload, Ren et al. 2021, Sec. 4-5): this GPU's
+// gradient shard goes down during the backward pass, the CPU runs the optimizer step on its
+// shard, and the updated 16-bit shard comes back before the next forward; with parameter
+// offload every micro-batch's forward and backward also copy the 16-bit shard in, ahead of its
+// all-gather (ZeRO-Infinity, Rajbhandari et al. 2021, Sec. 5; FSDP CPUOffload).
+void OffloadFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
+  e->offload_grads = e->offload_params = e->offload_exposed = 0;
+  if (par.offload == Offload::kNone) return;
+  const double stage_params =
+      (e->stages.first_layers * (p.layer_dense_params + p.layer_expert_params / par.ep) + p.embedding_params) / par.tp;
+  const double trainable =
+      p.job->method == TrainingMethod::kFull ? stage_params : p.trainable / (static_cast<double>(par.tp) * par.pp);
+  const double own = trainable / (par.zero_stage >= 1 ? par.ShardRanks() : 1.0);
+  const double host = HostLinkBytesPerSecond(p.cluster->gpu);
+  e->offload_grads = own * p.grad_bytes / host;
+  e->offload_exposed = own * p.weight_bytes / host + own / kCpuOptimizerParametersPerSecond;
+  if (par.offload == Offload::kOptimizerAndParameters) {
+    e->offload_params = 2.0 * e->micro_batches * own * p.weight_bytes / host;
+  }
 }
 
 // Communication of one step, at the link each group uses. Megatron-LM orders ranks
@@ -295,37 +404,47 @@ void CommFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   e->ep_comm = 0;
   if (par.ep > 1) {
     // Token dispatch and combine all-to-alls, forward and backward, per MoE layer: each
-    // token's hidden state to top-k experts, (ep-1)/ep of them elsewhere. Not overlapped.
-    const double bytes = tokens_mb / par.tp * h * p.act_elem_bytes * p.shape.experts_per_token * (par.ep - 1) / par.ep;
-    const double bw = e->ep_over_network ? net : intra;
-    e->ep_comm = 4.0 * layers * m * (bytes / bw + (e->ep_over_network ? net_lat : IntraLatency(f)));
+    // token's hidden state to its top-k experts (DeepSeek-V3 report, arXiv 2412.19437, Sec.
+    // 3.2.2; Megatron-Core MoE docs, token dispatcher). Of the ep ranks, those in the same
+    // node are reached over the intra-node link and the others over each GPU's own NIC, at
+    // the same time. Not overlapped (Megatron-Core's default schedule; DualPipe hides it).
+    const double bytes = tokens_mb / par.tp * h * p.act_elem_bytes * static_cast<double>(p.shape.experts_per_token);
+    const double in_node =
+        std::clamp(std::floor(node / (static_cast<double>(par.tp) * par.cp)), 1.0, static_cast<double>(par.ep));
+    const double off = (par.ep - in_node) / par.ep, on = (in_node - 1.0) / par.ep;
+    const double moe_layers = layers * static_cast<double>(p.shape.MoeLayers()) / p.shape.num_layers;
+    e->ep_comm = 4.0 * moe_layers * m *
+                 (std::max(bytes * off / net, bytes * on / intra) + (e->ep_over_network ? net_lat : IntraLatency(f)));
   }
   // Point-to-point between stages: one micro-batch's activations, scattered over tp.
   e->pp_over_network = static_cast<double>(par.tp) * par.cp * par.dp * par.pp > node;
   e->pp_send = par.pp > 1 ? act_msg / par.tp / (e->pp_over_network ? net : intra) +
                                 (e->pp_over_network ? net_lat : IntraLatency(f))
                           : 0.0;
-  // Data parallel over dp x cp ranks: gradients reduce-scattered (fp32) and parameters
-  // all-gathered (16-bit) with a distributed optimizer / ZeRO-1+, or one all-reduce without
-  // (Rajbhandari et al. 2020, Sec. 7). ZeRO-3 gathers parameters for every micro-batch's
-  // forward and backward. Expert parameters reduce over their own dp x cp / ep ranks.
-  const double d = static_cast<double>(par.dp) * par.cp;
-  e->dp_over_network = static_cast<double>(par.tp) * d > node;
-  e->dp_reduce = e->dp_gather = 0;
-  if (d > 1) {
-    const double stage_params =
-        (e->stages.first_layers * (p.layer_dense_params + p.layer_expert_params / par.ep) + p.embedding_params) /
-        par.tp;
-    const double trainable = job.method == TrainingMethod::kFull ? stage_params : p.trainable / (par.tp * par.pp);
-    const double bw = e->dp_over_network ? net : intra;
-    const double frac = (d - 1) / d;
-    if (par.zero_stage == 0) {
-      e->dp_reduce = 2.0 * frac * trainable * p.grad_bytes / bw;
-    } else {
-      e->dp_reduce = frac * trainable * p.grad_bytes / bw;
-      e->dp_gather = frac * trainable * p.weight_bytes / bw * (par.zero_stage >= 3 ? 2.0 * m : 1.0);
-    }
-  }
+  DataParallelCommFor(p, par, intra, net, net_lat, e);
+  OffloadFor(p, par, e);
+}
+
+// The routed experts' grouped GEMM at the tokens each expert receives: a micro-batch's tokens
+// on the ep ranks of an expert-parallel group, times top-k, over the experts (Megablocks, Gale
+// et al. 2023, arXiv 2211.15841, Sec. 3: grouped GEMMs of variable size per expert;
+// Megatron-Core MoE docs, GroupedGEMM). Its roofline (Williams et al. 2009) at M tokens, K = h,
+// N = expert width / tp gives the kernels' efficiency relative to a large GEMM; small experts
+// that see few tokens are memory-bound. The busiest expert sets the pace: the routing
+// imbalance (assumptions::kMoeRoutingImbalance) multiplies the experts' time. Returns the
+// experts' share of the model's FLOPs (0 for dense models).
+double ExpertGemmFor(const Prepared& p, const ParallelConfig& par, double tokens_mb, double ridge, Eval* e) {
+  e->expert_scale = 1;
+  const ModelArchitecture& m = p.shape;
+  if (!m.IsMoe() || p.expert_active_params <= 0) return 0.0;
+  const double tokens =
+      tokens_mb * par.ep * static_cast<double>(m.experts_per_token) / static_cast<double>(m.num_experts);
+  const double k = static_cast<double>(m.hidden_size);
+  const double n_dim = static_cast<double>(m.ExpertFfnHiddenSize()) / par.tp;
+  const double intensity = tokens * k * n_dim / (tokens * k + k * n_dim + tokens * n_dim);
+  e->expert_scale = std::clamp(intensity / ridge, 1e-3, 1.0);
+  const double dense = p.job->method == TrainingMethod::kFull ? 6.0 : 4.0;
+  return std::min(1.0, dense * p.expert_active_params / p.model_flops_per_token);
 }
 
 void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
@@ -354,8 +473,11 @@ void TimeFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   const double intensity = tokens_mb * k * n_dim / (tokens_mb * k + k * n_dim + tokens_mb * n_dim);
   const double ridge = p.peak_flops / p.cluster->gpu.memory_bandwidth_bytes_per_second;
   e->kernel_scale = std::min(1.0, intensity / ridge);
-  // Balanced work per GPU, times the busiest stage's share over the mean.
-  e->compute1 = hw * tokens_per_step / (n * p.peak_flops) * e->stages.imbalance / e->kernel_scale;
+  // Balanced work per GPU, times the busiest stage's share over the mean; the routed experts'
+  // share of it at their own GEMM efficiency and routing imbalance (ExpertGemmFor).
+  const double expert_share = ExpertGemmFor(p, par, tokens_mb, ridge, e);
+  e->compute1 = hw * tokens_per_step / (n * p.peak_flops) * e->stages.imbalance *
+                ((1.0 - expert_share) / e->kernel_scale + expert_share * kMoeRoutingImbalance / e->expert_scale);
   CommFor(p, par, e);
 }
 
@@ -374,6 +496,7 @@ Bottleneck BottleneckOf(const Eval& e, const StepParts& s) {
   consider(s.ep, e.ep_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
   consider(s.pp, e.pp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
   consider(s.dp_exposed, e.dp_over_network ? Bottleneck::kNetwork : Bottleneck::kInterconnect);
+  consider(s.offload, Bottleneck::kInterconnect);
   return b;
 }
 
@@ -385,7 +508,6 @@ StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
   // 2021, Sec. 2.2).
   s.bubble = s.compute * (par.pp - 1) / (m * par.vpp);
   s.tp = e.tp_comm;
-  s.ep = e.ep_comm;
   // Overlapped communication. Each kind hides behind its own phase of the compute: ring
   // attention behind the attention it feeds; pipeline sends, in the interleaved schedule,
   // behind the other chunks (Megatron-Core overlap_p2p_comm; in plain 1F1B they are on the
@@ -397,24 +519,44 @@ StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
   const double chunks = std::min(static_cast<double>(par.vpp), m);
   const bool interleaved = par.pp > 1 && par.vpp > 1;
   const double pp_total = par.pp > 1 ? 2.0 * m * par.vpp * e.pp_send : 0.0;
-  const double comm[4] = {e.cp_comm_raw, interleaved ? pp_total : 0.0, e.dp_reduce, e.dp_gather};
-  const double window[4] = {e.attention_share * s.compute, s.compute, m_compute * 2.0 / 3.0 * chunks,
-                            par.zero_stage >= 3 ? s.compute : m_compute / 3.0 * chunks};
-  double exposed[4], hidden = 0;
-  for (int i = 0; i < 4; ++i) {
+  // ZeRO-3 prefetches the next layer's parameters while the current one computes and
+  // reduce-scatters each layer's gradients behind the next layer's backward: the whole
+  // forward and backward hide them, except the first layer's gather and the last layer's
+  // reduce-scatter of each micro-batch (PyTorch FSDP, Zhao et al. 2023, Sec. 3.4). Offloaded
+  // gradients stream to the host behind the backward pass, offloaded parameters ahead of use.
+  const bool z3 = par.zero_stage >= 3;
+  const double layers = std::max(1.0, e.stages.first_layers);
+  const double edge = z3 ? (e.dp_gather / 2.0 + e.dp_reduce) / layers : 0.0;
+  // The interleaved schedule also runs one micro-batch's MoE all-to-all under another's compute
+  // (Megatron-Core MoE docs, --overlap-moe-expert-parallel-comm; DeepSeek-V3's DualPipe, arXiv
+  // 2412.19437, Sec. 3.2.1); otherwise it sits on the critical path.
+  const double comm[7] = {e.cp_comm_raw,    interleaved ? pp_total : 0.0, e.dp_reduce, e.dp_gather, e.offload_grads,
+                          e.offload_params, interleaved ? e.ep_comm : 0.0};
+  const double window[7] = {e.attention_share * s.compute,
+                            s.compute,
+                            z3 ? s.compute * 2.0 / 3.0 : m_compute * 2.0 / 3.0 * chunks,
+                            z3 ? s.compute : m_compute / 3.0 * chunks,
+                            s.compute * 2.0 / 3.0,
+                            s.compute,
+                            s.compute};
+  double exposed[7], hidden = 0;
+  for (int i = 0; i < 7; ++i) {
     exposed[i] = std::max(comm[i] - window[i], 0.0);
     hidden += comm[i] - exposed[i];
   }
   const double over = std::max(hidden - s.compute, 0.0);  // hidden twice: exposed, shared out
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 7; ++i) {
     if (hidden > 0) exposed[i] += over * (comm[i] - exposed[i]) / hidden;
   }
   s.cp = exposed[0];
   s.pp = interleaved ? exposed[1] : pp_total;
-  // The last gradient bucket cannot overlap (Li et al. 2020): 5% of what was hidden.
-  s.dp_exposed =
-      exposed[2] + exposed[3] + kUnoverlappedDpFraction * (e.dp_reduce + e.dp_gather - exposed[2] - exposed[3]);
-  s.total = s.compute + s.bubble + s.tp + s.cp + s.ep + s.pp + s.dp_exposed;
+  s.ep = interleaved ? exposed[6] : e.ep_comm;
+  // The last gradient bucket cannot overlap (Li et al. 2020): 5% of what was hidden; ZeRO-3's
+  // first gather and last reduce-scatter per micro-batch, when more than that.
+  const double dp_hidden = e.dp_reduce + e.dp_gather - exposed[2] - exposed[3];
+  s.dp_exposed = exposed[2] + exposed[3] + std::min(dp_hidden, std::max(kUnoverlappedDpFraction * dp_hidden, edge));
+  s.offload = exposed[4] + exposed[5] + e.offload_exposed;
+  s.total = s.compute + s.bubble + s.tp + s.cp + s.ep + s.pp + s.dp_exposed + s.offload;
   return s;
 }
 
@@ -438,12 +580,14 @@ TrainingEstimate Materialize(const Prepared& p, const ParallelConfig& par, const
   out.tp_comm_seconds_per_step = s.tp + s.cp + s.ep;
   out.pp_comm_seconds_per_step = s.pp;
   out.dp_comm_exposed_seconds_per_step = s.dp_exposed;
+  out.offload_seconds_per_step = s.offload;
+  out.expert_gemm_efficiency = e.expert_scale / (p.shape.IsMoe() ? kMoeRoutingImbalance : 1.0);
   out.step_seconds = s.total;
   out.goodput = job.goodput;
   out.steady_duration_seconds = e.steps * s.total;
   // The range is how wrong the model is on published runs of the same regime, not the
   // efficiency range's ends (docs/validation/README.md).
-  out.range_band = job.model.IsMoe() ? &assumptions::kRangeTrainingMoe : &assumptions::kRangeTrainingDense;
+  out.range_band = TrainingRangeBand(job.model, par);
   out.steady_duration_seconds_low = out.steady_duration_seconds / out.range_band->value.high;
   out.steady_duration_seconds_high = out.steady_duration_seconds / out.range_band->value.low;
   out.duration_seconds = out.steady_duration_seconds / job.goodput;
@@ -478,6 +622,19 @@ using training_internal::Materialize;
 using training_internal::Prepare;
 using training_internal::Prepared;
 using training_internal::Step;
+
+double HostLinkBytesPerSecond(const GpuSpec& gpu) {
+  // PCIe x16 per direction, nominal: Gen5 64 GB/s (H100, H200 and B200 datasheets), Gen4 32 GB/s
+  // (A100, L40S, RTX 4090). FP8 tensor cores with HBM-class bandwidth mark the Gen5 parts.
+  const bool gen5 = gpu.PeakFlops(Precision::kFp8) > 0 && gpu.memory_bandwidth_bytes_per_second >= 1.5e12;
+  return (gen5 ? 64e9 : 32e9) * assumptions::kHostLinkAchievedFraction.value.point;
+}
+
+const Assumption* TrainingRangeBand(const ModelArchitecture& model, const ParallelConfig& par) {
+  if (model.IsMoe()) return &assumptions::kRangeTrainingMoe;
+  if (par.zero_stage >= 3 || par.offload != Offload::kNone) return &assumptions::kRangeTrainingSharded;
+  return &assumptions::kRangeTrainingDense;
+}
 
 double LoraParameters(const ModelArchitecture& m, int rank) {
   const double r = rank;

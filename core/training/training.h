@@ -27,6 +27,11 @@ inline constexpr std::array<const char*, 3> kTrainingMethodNames = {"full", "lor
 enum class Optimizer { kAdamW = 0, kAdamW8bit, kSgdMomentum };
 enum class Recompute { kNone = 0, kSelective, kFull };
 const char* RecomputeName(Recompute r);
+// What lives in host memory instead of the GPU's (ZeRO-Offload, Ren et al. 2021; ZeRO-Infinity,
+// Rajbhandari et al. 2021; PyTorch FSDP CPUOffload): the optimizer state and gradients, with
+// the optimizer step on the CPU; or also the 16-bit parameters, copied in per use.
+enum class Offload { kNone = 0, kOptimizer, kOptimizerAndParameters };
+const char* OffloadName(Offload o);
 
 // Defaults, named in the assumptions registry (core/assumptions.h) with their sources.
 inline constexpr double kDefaultGlobalBatchTokens = assumptions::kDefaultGlobalBatchTokens.value.point;
@@ -60,7 +65,13 @@ struct ParallelConfig {
   int vpp = 1;                    // virtual pipeline stages per GPU (interleaved 1F1B); 1: plain 1F1B
   int cp = 1;                     // context parallel: each sequence split over cp GPUs
   int ep = 1;                     // expert parallel (MoE): experts spread over ep of the dp x cp ranks
+  // ZeRO/FSDP shard group (HSDP, MiCS): state sharded over this many of the dp x cp ranks and
+  // replicated across the groups; 0: one group of all dp x cp ranks (plain ZeRO / FSDP).
+  int shard_group = 0;
+  Offload offload = Offload::kNone;
   int NumGpus() const { return tp * pp * cp * dp; }
+  // The ranks ZeRO shards over.
+  int ShardRanks() const { return shard_group > 0 ? shard_group : dp * cp; }
 
   // Every size a search chooses unset (0): tp, pp, dp, micro_batch, vpp, cp and ep; the rest
   // (zero_stage 0, no recompute, sequence parallel) as declared above. A published layout and
@@ -116,6 +127,10 @@ struct TrainingEstimate {
   double tp_comm_seconds_per_step = 0;
   double pp_comm_seconds_per_step = 0;
   double dp_comm_exposed_seconds_per_step = 0;
+  double offload_seconds_per_step = 0;  // host-link copies and the CPU optimizer step not hidden
+  // MoE: the routed experts' grouped GEMMs relative to a large GEMM (roofline at the tokens each
+  // expert receives; 1 for dense models) and the routing imbalance applied to them.
+  double expert_gemm_efficiency = 1;
   double step_seconds = 0;
 
   double global_batch_tokens = 0;  // the batch this estimate is for (given or searched)
@@ -154,6 +169,15 @@ double ActivationBytesPerLayer(const ModelArchitecture& shape, int64_t seq, int6
 
 // Memory per GPU for a configuration (no fit decision).
 absl::StatusOr<MemoryBreakdown> TrainingMemoryPerGpu(const TrainingJob& job, const ParallelConfig& parallel);
+
+// The host link a GPU copies offloaded state over, bytes per second per direction: PCIe Gen5
+// x16 for FP8-capable HBM parts (H100, H200, B200, MI300X datasheets), Gen4 x16 otherwise, at
+// the achieved share of nominal (assumptions::kHostLinkAchievedFraction).
+double HostLinkBytesPerSecond(const GpuSpec& gpu);
+
+// The development-set regime whose residuals give an answer's low-high: MoE, sharded (ZeRO-3 or
+// offload) or dense (docs/validation/README.md).
+const Assumption* TrainingRangeBand(const ModelArchitecture& model, const ParallelConfig& par);
 
 // Default compute efficiency for a GPU class, with its sources.
 Efficiency DefaultTrainingEfficiency(const GpuSpec& gpu, Precision precision);
@@ -195,11 +219,13 @@ struct SearchOptions {
   double deadline_seconds = 0;  // > 0: cheapest (fewest GPU-hours) meeting it; else fastest
   int top_k = 5;
   int max_rejections = 5;  // the closest misses kept
-  // Parts of the layout fixed by the caller: tp, pp, dp, cp, vpp, ep (0: searched), and
-  // zero_stage / micro_batch when pin_zero / micro_batch > 0.
+  // Parts of the layout fixed by the caller: tp, pp, dp, cp, vpp, ep, shard_group (0:
+  // searched), and zero_stage / micro_batch / offload when pin_zero / micro_batch > 0 /
+  // pin_offload.
   ParallelConfig pinned = ParallelConfig::Unset();
   bool pin_zero = false;
   bool pin_recompute = false;
+  bool pin_offload = false;
 };
 
 enum class LayoutRejectReason { kMemory, kDeadline, kBatch };

@@ -148,6 +148,7 @@ absl::StatusOr<double> SolveEfficiency(const TrainingJob& job, const ClusterSpec
     const ParallelConfig& layout = r->ranked.front().parallel;
     if (round > 0 && layout.tp == last.tp && layout.pp == last.pp && layout.dp == last.dp && layout.cp == last.cp &&
         layout.vpp == last.vpp && layout.ep == last.ep && layout.zero_stage == last.zero_stage &&
+        layout.shard_group == last.shard_group && layout.offload == last.offload &&
         layout.recompute == last.recompute && layout.micro_batch == last.micro_batch) {
       break;
     }

@@ -19,14 +19,28 @@ const char* RecomputeName(Recompute r) {
   return "unknown";
 }
 
+const char* OffloadName(Offload o) {
+  switch (o) {
+    case Offload::kNone:
+      return "none";
+    case Offload::kOptimizer:
+      return "optimizer";
+    case Offload::kOptimizerAndParameters:
+      return "optimizer+parameters";
+  }
+  return "unknown";
+}
+
 namespace {
 std::string Layout(const ParallelConfig& p) {
   std::string out = absl::StrFormat("tp=%d pp=%d dp=%d", p.tp, p.pp, p.dp);
   if (p.vpp > 1) absl::StrAppend(&out, " vpp=", p.vpp);
   if (p.cp > 1) absl::StrAppend(&out, " cp=", p.cp);
   if (p.ep > 1) absl::StrAppend(&out, " ep=", p.ep);
-  absl::StrAppendFormat(&out, " ZeRO-%d recompute=%s micro-batch=%d", p.zero_stage, RecomputeName(p.recompute),
-                        p.micro_batch);
+  absl::StrAppendFormat(&out, " ZeRO-%d", p.zero_stage);
+  if (p.shard_group > 0) absl::StrAppend(&out, " shard-group=", p.shard_group);
+  if (p.offload != Offload::kNone) absl::StrAppend(&out, " offload=", OffloadName(p.offload));
+  absl::StrAppendFormat(&out, " recompute=%s micro-batch=%d", RecomputeName(p.recompute), p.micro_batch);
   return out;
 }
 }  // namespace
@@ -48,6 +62,21 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
                                             : "ZeRO-2 shards gradients and optimizer state at no "
                                               "extra traffic; ");
   }
+  if (p.shard_group > 0) {
+    absl::StrAppend(&why, "state sharded inside groups of ", p.shard_group,
+                    " GPUs and replicated across them (HSDP), gradients all-reduced across groups; ");
+  }
+  if (p.offload != Offload::kNone) {
+    absl::StrAppendFormat(&why, "%s offloaded to host memory, %.2f s per step on the host link and CPU step; ",
+                          p.offload == Offload::kOptimizer ? "optimizer state and gradients"
+                                                           : "optimizer state, "
+                                                             "gradients and parameters",
+                          e.offload_seconds_per_step);
+  }
+  if (e.expert_gemm_efficiency < 0.999) {
+    absl::StrAppendFormat(&why, "routed experts' grouped GEMMs at %.0f%% of a large GEMM's rate (%s); ",
+                          100 * e.expert_gemm_efficiency, Quote(assumptions::kMoeRoutingImbalance));
+  }
   if (p.recompute != Recompute::kNone) {
     absl::StrAppend(&why, RecomputeName(p.recompute), " recompute needed to fit; ");
   }
@@ -62,8 +91,11 @@ std::string ExplainTraining(const TrainingEstimate& e, const GpuSpec& gpu) {
                         e.capacity_bytes / units::kGiB, BottleneckName(e.bottleneck), e.mfu * 100);
   if (e.range_band != nullptr) {
     // Which regime's development-set residuals the low-high comes from.
-    absl::StrAppend(&why, "; low-high from the ", e.range_band == &assumptions::kRangeTrainingMoe ? "MoE" : "dense",
-                    " training runs' residuals (", Quote(*e.range_band), ", docs/validation/README.md)");
+    const char* regime = e.range_band == &assumptions::kRangeTrainingMoe       ? "MoE"
+                         : e.range_band == &assumptions::kRangeTrainingSharded ? "sharded (ZeRO-3 / FSDP)"
+                                                                               : "dense";
+    absl::StrAppend(&why, "; low-high from the ", regime, " training runs' residuals (", Quote(*e.range_band),
+                    ", docs/validation/README.md)");
   }
   return why;
 }

@@ -19,6 +19,7 @@ struct Prepared {
   // Parameters of one layer without its experts, one layer's experts (all of them), the
   // input embedding and the output head (0 when tied to the embedding).
   double layer_dense_params = 0, layer_expert_params = 0, embedding_params = 0, head_params = 0;
+  double expert_active_params = 0;     // routed-expert parameters one token passes through, all layers
   double hw_flops_per_token_base = 0;  // before recompute
   double model_flops_per_token = 0;
   double dense_flops_per_token = 0;
@@ -49,17 +50,21 @@ struct Eval {
   double steps = 0;
   double compute1 = 0;      // compute seconds per step at efficiency 1, slowest stage
   double kernel_scale = 1;  // GEMM efficiency of this micro-batch size relative to large ones
+  double expert_scale = 1;  // MoE: the routed experts' grouped GEMM efficiency, same basis
   double tp_comm = 0, cp_comm_raw = 0, ep_comm = 0;
   double pp_send = 0;                   // one point-to-point send
   double dp_reduce = 0, dp_gather = 0;  // gradient reduce, parameter gather (seconds per step)
-  double attention_share = 0;           // attention's share of the compute (for CP overlap)
+  // Host-link traffic with offload: gradients down (behind backward), parameters in per
+  // micro-batch (ahead of use), and what cannot overlap (updated weights back, CPU step).
+  double offload_grads = 0, offload_params = 0, offload_exposed = 0;
+  double attention_share = 0;  // attention's share of the compute (for CP overlap)
   bool dp_over_network = false, pp_over_network = false, tp_cp_over_network = false, ep_over_network = false;
   double hw_flops_per_token = 0;
   StageSplit stages;
 };
 
 struct StepParts {
-  double compute = 0, bubble = 0, tp = 0, cp = 0, ep = 0, pp = 0, dp_exposed = 0, total = 0;
+  double compute = 0, bubble = 0, tp = 0, cp = 0, ep = 0, pp = 0, dp_exposed = 0, offload = 0, total = 0;
 };
 
 absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& cluster);

@@ -6,9 +6,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/assumptions.h"
+#include "core/training/layout_cache.h"
 #include "core/training/training.h"
 #include "core/training/training_internal.h"
-#include "core/units.h"
 #include "core/validate.h"
 
 namespace capplan::core {
@@ -36,10 +36,13 @@ constexpr double kMaxBubbleFraction = 0.5;
 // One batch size's search: candidate GPU counts, the layouts of each, the best few kept
 // sorted and the closest misses noted.
 class LayoutSearch {
+  // Ranked per token (seconds, or GPU-seconds under a deadline): the duration is that
+  // times the token count over the goodput, the same factor for every layout, so the ranking
+  // and the batch choice do not depend on the token count (core/training/layout_cache.h).
   struct Candidate {
     ParallelConfig par;
-    double duration;
-    double gpu_hours;
+    double seconds_per_token;
+    double gpu_seconds_per_token;
     bool high_bubble;  // idle more than kMaxBubbleFraction of compute
   };
   struct LessBy {
@@ -47,7 +50,7 @@ class LayoutSearch {
     bool operator()(const Candidate& a, const Candidate& b) const { return search->Better(a, b); }
   };
   LessBy Less() const { return LessBy{this}; }
-  double Key(const Candidate& c) const { return deadline_ ? c.gpu_hours : c.duration; }
+  double Key(const Candidate& c) const { return deadline_ ? c.gpu_seconds_per_token : c.seconds_per_token; }
 
  public:
   LayoutSearch(const Prepared& p, const Efficiency& efficiency, const SearchOptions& options)
@@ -61,7 +64,8 @@ class LayoutSearch {
     if (bounded_) feasible_.reserve(static_cast<size_t>(options.top_k) + 1);
   }
 
-  // The best objective value found (duration, or GPU-hours under a deadline); +inf if none.
+  // The best objective value found (seconds, or GPU-seconds under a deadline, per token);
+  // +inf if none.
   double BestKey() const {
     if (feasible_.empty()) return INFINITY;
     return Key(Best());
@@ -166,8 +170,10 @@ class LayoutSearch {
     const double ka = Key(a), kb = Key(b);
     if (ka != kb) return ka < kb;
     const ParallelConfig &x = a.par, &y = b.par;
-    return std::make_tuple(x.NumGpus(), x.tp, x.pp, x.cp, x.ep, x.vpp, x.zero_stage, x.recompute, x.micro_batch) <
-           std::make_tuple(y.NumGpus(), y.tp, y.pp, y.cp, y.ep, y.vpp, y.zero_stage, y.recompute, y.micro_batch);
+    return std::make_tuple(x.NumGpus(), x.tp, x.pp, x.cp, x.ep, x.vpp, x.zero_stage, x.shard_group, x.offload,
+                           x.recompute, x.micro_batch) < std::make_tuple(y.NumGpus(), y.tp, y.pp, y.cp, y.ep, y.vpp,
+                                                                         y.zero_stage, y.shard_group, y.offload,
+                                                                         y.recompute, y.micro_batch);
   }
 
   // Keep the closest misses: smallest memory overshoot, or smallest deadline overrun.
@@ -203,8 +209,33 @@ class LayoutSearch {
     }
   }
 
-  // Every ZeRO stage and recompute policy of one split.
+  // Every ZeRO stage, shard group, offload and recompute policy of one split. Offload is tried
+  // only when nothing on the GPUs alone fits (it trades the host link for memory), unless pinned.
   void Layouts(ParallelConfig par) {
+    const ParallelConfig& pin = options_.pinned;
+    if (options_.pin_offload) {
+      par.offload = pin.offload;
+      ZeroStages(par);
+      return;
+    }
+    for (Offload o : {Offload::kNone, Offload::kOptimizer, Offload::kOptimizerAndParameters}) {
+      par.offload = o;
+      if (ZeroStages(par)) return;
+    }
+  }
+
+  // The shard groups of a ZeRO stage: the caller's, or every rank and, for ZeRO-3 across
+  // nodes, one node's ranks (HSDP: gathers on the fast link, one all-reduce across nodes).
+  std::vector<int> ShardGroups(const ParallelConfig& par) const {
+    if (options_.pinned.shard_group > 0) return {options_.pinned.shard_group};
+    std::vector<int> out = {0};
+    const int d = par.dp * par.cp, in_node = std::max(1, p_.fabric.gpus_per_node / par.tp);
+    if (par.zero_stage >= 3 && d > in_node && d % in_node == 0) out.push_back(in_node);
+    return out;
+  }
+
+  // Every ZeRO stage and recompute policy of one split at one offload; true if any fit.
+  bool ZeroStages(ParallelConfig par) {
     // A distributed optimizer (ZeRO-1/2) shards state at the communication cost of a plain
     // all-reduce, so stage 2 dominates 0 and 1; stage 3 trades gathers for sharded weights.
     const bool sharded = par.dp * par.cp > 1;
@@ -214,17 +245,26 @@ class LayoutSearch {
       zero_options[0] = options_.pinned.zero_stage;
       num_zero = 1;
     }
+    bool any = false;
     for (int zi = 0; zi < num_zero; ++zi) {
       par.zero_stage = zero_options[zi];
-      for (Recompute rc : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
-        if (options_.pin_recompute ? rc != options_.pinned.recompute
-                                   : rc == Recompute::kSelective && job_.flash_attention) {
-          continue;  // with FlashAttention, selective recompute saves nothing more than none
+      for (int shard : ShardGroups(par)) {
+        par.shard_group = shard;
+        if (!LayoutProblem(p_, par).empty()) continue;
+        for (Recompute rc : {Recompute::kNone, Recompute::kSelective, Recompute::kFull}) {
+          if (options_.pin_recompute ? rc != options_.pinned.recompute
+                                     : rc == Recompute::kSelective && job_.flash_attention) {
+            continue;  // with FlashAttention, selective recompute saves nothing more than none
+          }
+          par.recompute = rc;
+          if (MicroBatches(par)) {
+            any = true;
+            break;  // more recompute only adds time
+          }
         }
-        par.recompute = rc;
-        if (MicroBatches(par)) break;  // more recompute only adds time
       }
     }
+    return any;
   }
 
   // Micro-batches 1, 2, 4, 8 of one layout until one does not fit; true if any fit.
@@ -246,11 +286,15 @@ class LayoutSearch {
       Candidate c{par, 0, 0, false};
       const training_internal::StepParts step = Step(eval_, par, efficiency_.point);
       c.high_bubble = step.bubble > kMaxBubbleFraction * step.compute;
-      c.duration = eval_.steps * step.total / job_.goodput;
-      c.gpu_hours = c.duration * n / units::kSecondsPerHour;
-      if (deadline_ && c.duration > options_.deadline_seconds) {
-        NoteMiss({par, LayoutRejectReason::kDeadline, 0, 0, c.duration, options_.deadline_seconds});
-        continue;
+      const double tokens_per_step = eval_.micro_batches * par.dp * static_cast<double>(mb) * job_.sequence_length;
+      c.seconds_per_token = step.total / tokens_per_step;
+      c.gpu_seconds_per_token = c.seconds_per_token * n;
+      if (deadline_) {
+        const double duration = eval_.steps * step.total / job_.goodput;
+        if (duration > options_.deadline_seconds) {
+          NoteMiss({par, LayoutRejectReason::kDeadline, 0, 0, duration, options_.deadline_seconds});
+          continue;
+        }
       }
       Keep(c);
     }
@@ -305,19 +349,29 @@ std::vector<double> BatchCandidates(const TrainingJob& job) {
   return out;
 }
 
-absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
-                                               const Efficiency& efficiency, const SearchOptions& options) {
-  absl::StatusOr<Prepared> prepared = Prepare(job, cluster);
-  if (!prepared.ok()) return prepared.status();
+namespace {
+
+absl::Status CheckSearch(const Efficiency& efficiency, const SearchOptions& options) {
   CAPPLAN_RETURN_IF_ERROR(CheckRange("max_gpus", static_cast<int64_t>(options.max_gpus), 1, 65536));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("min_gpus", static_cast<int64_t>(options.min_gpus), 1, options.max_gpus));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("deadline_seconds", options.deadline_seconds, 0.0, 1e10));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("top_k", static_cast<int64_t>(options.top_k), 1, 1000));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("efficiency.point", efficiency.point, 0.01, 1.0));
-  // One search per batch size; the smallest batch within 5% of the best one's objective,
-  // among the batches whose best layout keeps the pipeline bubble at most half of compute
-  // when any does (a larger batch has more micro-batches to fill the pipeline).
+  return CheckRange("efficiency.point", efficiency.point, 0.01, 1.0);
+}
+
+// A search's answer and the global batch its ranked layouts are for.
+struct Chosen {
+  double batch_tokens = 0;
+  SearchResult r;
+};
+
+// One search per batch size; the smallest batch within 5% of the best one's objective,
+// among the batches whose best layout keeps the pipeline bubble at most half of compute
+// when any does (a larger batch has more micro-batches to fill the pipeline).
+Chosen SearchBatches(const Prepared& prepared, const std::vector<double>& batches, const Efficiency& efficiency,
+                     const SearchOptions& options) {
   struct BatchResult {
+    double batch_tokens;
     double key;
     bool high_bubble;
     SearchResult r;
@@ -326,8 +380,8 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
   int64_t evaluated = 0;
   double best = INFINITY;
   bool any_low_bubble = false;
-  for (double b : BatchCandidates(job)) {
-    Prepared p = *prepared;
+  for (double b : batches) {
+    Prepared p = prepared;
     SetGlobalBatch(&p, b);
     LayoutSearch search(p, efficiency, options);
     SearchResult r = search.Run();
@@ -336,19 +390,72 @@ absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const Clu
     if (low && !any_low_bubble) best = INFINITY;  // the first low-bubble batch resets the bar
     any_low_bubble = any_low_bubble || low;
     if (low || !any_low_bubble) best = std::min(best, search.BestKey());
-    per_batch.push_back({search.BestKey(), search.BestHighBubble(), std::move(r)});
+    per_batch.push_back({b, search.BestKey(), search.BestHighBubble(), std::move(r)});
   }
-  for (auto& [key, high_bubble, r] : per_batch) {
-    if (any_low_bubble && high_bubble) continue;
-    if (std::isfinite(best) && key <= best * (1.0 + kBatchSpeedupWorthIt)) {
-      r.configurations_evaluated = evaluated;
-      return std::move(r);
+  for (BatchResult& x : per_batch) {
+    if (any_low_bubble && x.high_bubble) continue;
+    if (std::isfinite(best) && x.key <= best * (1.0 + kBatchSpeedupWorthIt)) {
+      x.r.configurations_evaluated = evaluated;
+      return {x.batch_tokens, std::move(x.r)};
     }
   }
   // Nothing fits at any batch: the largest batch's misses (fewest batch-limited layouts).
-  SearchResult r = std::move(per_batch.back().r);
-  r.configurations_evaluated = evaluated;
+  Chosen out{per_batch.back().batch_tokens, std::move(per_batch.back().r)};
+  out.r.configurations_evaluated = evaluated;
+  return out;
+}
+
+// A remembered search's answer for this job: its layouts evaluated at the job's token count.
+SearchResult Rebuild(Prepared p, const CachedLayouts& c, const Efficiency& efficiency) {
+  SetGlobalBatch(&p, c.batch_tokens);
+  SearchResult r;
+  r.ranked.reserve(c.ranked.size());
+  Eval e;
+  for (const ParallelConfig& par : c.ranked) {
+    Evaluate(p, par, &e);
+    r.ranked.push_back(Materialize(p, par, e, efficiency));
+  }
+  r.rejected = c.rejected;
+  r.configurations_evaluated = c.configurations_evaluated;
   return r;
+}
+
+}  // namespace
+
+absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
+                                               const Efficiency& efficiency, const SearchOptions& options) {
+  return SearchParallelism(job, cluster, efficiency, options, LayoutCacheRef{});
+}
+
+absl::StatusOr<SearchResult> SearchParallelism(const TrainingJob& job, const ClusterSpec& cluster,
+                                               const Efficiency& efficiency, const SearchOptions& options,
+                                               LayoutCacheRef cache) {
+  absl::StatusOr<Prepared> prepared = Prepare(job, cluster);
+  if (!prepared.ok()) return prepared.status();
+  CAPPLAN_RETURN_IF_ERROR(CheckSearch(efficiency, options));
+  const std::vector<double> batches = BatchCandidates(job);
+  // A deadline filters layouts by duration, which the token count scales: not remembered.
+  if (cache.cache == nullptr || options.deadline_seconds > 0) {
+    return std::move(SearchBatches(*prepared, batches, efficiency, options).r);
+  }
+  std::string own_job_key;
+  const std::string* job_key = cache.job_key;
+  if (job_key == nullptr) {
+    own_job_key = JobKey(job);
+    job_key = &own_job_key;
+  }
+  const std::string key = LayoutSearchKey(*job_key, cluster, efficiency.point, options, batches);
+  if (std::shared_ptr<const CachedLayouts> hit = cache.cache->FindLayouts(cache.version, key)) {
+    return Rebuild(*std::move(prepared), *hit, efficiency);
+  }
+  Chosen chosen = SearchBatches(*prepared, batches, efficiency, options);
+  CachedLayouts entry;
+  entry.batch_tokens = chosen.batch_tokens;
+  for (const TrainingEstimate& e : chosen.r.ranked) entry.ranked.push_back(e.parallel);
+  entry.rejected = chosen.r.rejected;
+  entry.configurations_evaluated = chosen.r.configurations_evaluated;
+  cache.cache->StoreLayouts(cache.version, key, std::move(entry));
+  return std::move(chosen.r);
 }
 
 }  // namespace capplan::core

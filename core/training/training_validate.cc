@@ -39,6 +39,8 @@ absl::Status ValidateParallelConfig(const ParallelConfig& p, const ModelArchitec
   CAPPLAN_RETURN_IF_ERROR(CheckRange("vpp", static_cast<int64_t>(p.vpp), 1, 128));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("cp", static_cast<int64_t>(p.cp), 1, 1024));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("ep", static_cast<int64_t>(p.ep), 1, 1024));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("shard_group", static_cast<int64_t>(p.shard_group), 0, 1 << 20));
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("offload", static_cast<int64_t>(p.offload), 0, 2));
   if (shape.num_attention_heads % p.tp != 0) {
     return FieldError("tp",
                       absl::StrCat("must divide num_attention_heads ", shape.num_attention_heads, ", got ", p.tp));

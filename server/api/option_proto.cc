@@ -1,5 +1,6 @@
 #include "server/api/option_proto.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -91,6 +92,9 @@ const std::vector<std::string>& ServingFormulas() {
       "p99 wait from the exponential tail P(W > t) = P(wait) x exp(-t x P(wait) / E[W])",
       "disaggregated: prefill replicas by prompt work under p99 TTFT, decode replicas by concurrent sequences",
       "KV transfer = 2 x layers x KV heads x head dim x bytes x prompt tokens / link bytes per second, in TTFT",
+      "across nodes: tp inside a node, pp nodes of ceil(layers / pp); TPOT = pp x stage step + (pp - 1) x stage "
+      "boundary + latency; boundary = latency + tokens x hidden x 2 tensors x 2 bytes / (tp x network bytes/s per "
+      "GPU); pp micro-batches in flight (vLLM)",
       "cost per 1M requests = price_usd_per_hour x 1e6 / (requests_per_second x 3600)"};
   return *k;
 }
@@ -272,6 +276,37 @@ void ExplainServingQueue(const planner::ServingChoice& c, std::string* x) {
   for (const planner::SloWarning& w : c.warnings) absl::StrAppend(x, "; warning: ", w.message);
 }
 
+// Which nodes the option takes: each replica's nodes and GPUs per node, every node billed,
+// and for replicas across nodes the stage boundary's cost.
+void FillServingNodes(const planner::Supply& s, const planner::ServingChoice& c, v1::PlanOption* o) {
+  const int node = std::max(1, s.fabric.gpus_per_node);
+  if (c.multinode) {
+    const core::MultiNodeServing& m = *c.multinode;
+    o->set_replica_node_count(m.pp);
+    o->set_replica_gpus_per_node(m.tp);
+    o->set_node_count(static_cast<int>(c.estimate.replicas) * m.pp);
+    o->set_pipeline_hop_seconds(m.decode_hop_seconds);
+    o->set_pipeline_hop_bytes(m.decode_hop_bytes);
+    o->set_pipeline_micro_batch_sequences(static_cast<int>(m.micro_batch));
+    return;
+  }
+  o->set_replica_node_count(1);
+  o->set_replica_gpus_per_node(c.estimate.tp);
+  o->set_node_count(s.instance != nullptr ? c.units : (c.units + node - 1) / node);
+}
+
+void ExplainServingNodes(const planner::Supply& s, const planner::ServingChoice& c, std::string* x) {
+  if (!c.multinode) return;
+  const core::MultiNodeServing& m = *c.multinode;
+  absl::StrAppend(x, "; each replica spans ", m.pp, " nodes (", m.stage_layers, " layers and ", m.tp,
+                  " GPUs in tensor parallel per node) over ", core::NetworkKindName(m.network),
+                  s.fabric_name.empty() ? "" : " (" + s.fabric_name + ")", ", ", m.pp, " micro-batches of ",
+                  m.micro_batch, " in flight; a stage boundary moves ", core::Fixed(m.decode_hop_bytes / 1e3, 1),
+                  " KB per decode step in ", core::Fixed(m.decode_hop_seconds * 1e6, 1), " us, the prompt's hops add ",
+                  core::Fixed(m.prefill_hops_seconds * 1e3, 2), " ms to TTFT; ", c.estimate.replicas * m.pp,
+                  " nodes billed");
+}
+
 }  // namespace
 
 void FillServingOption(int64_t catalog_version, const planner::Supply& s, const planner::ServingChoice& c,
@@ -282,7 +317,7 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
   o->mutable_provenance()->set_efficiency_source(
       absl::StrCat(c.efficiency.bandwidth.source, " | ", c.efficiency.compute.source));
   o->mutable_parallelism()->set_tensor_parallel(e.tp);
-  o->mutable_parallelism()->set_pipeline_parallel(1);
+  o->mutable_parallelism()->set_pipeline_parallel(c.multinode ? c.multinode->pp : 1);
   o->mutable_parallelism()->set_data_parallel(static_cast<int>(e.replicas));
   o->mutable_parallelism()->set_serving_batch_sequences(e.batch);
   core::MemoryBreakdown m;
@@ -309,6 +344,7 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
                     units::kWattHoursPerKilowattHour);
   o->set_bottleneck(BottleneckToProto(e.bottleneck));
   FillServingQueue(c, o);
+  FillServingNodes(s, c, o);
   std::string* x = o->mutable_explanation();
   absl::StrAppend(x, e.replicas, " replicas x tp=", e.tp, " at batch ", e.batch, " carry ", core::Fixed(rps, 1),
                   " req/s (", core::Fixed(e.requests_per_second_per_replica, 1), " each at ",
@@ -323,6 +359,7 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
                                       ? core::PessimisticEndAssumptions(w, s.gpu->spec, c.disagg->decode_tp, false)
                                       : core::PessimisticEndAssumptions(w, s.gpu->spec, e.tp, !w.batch_arrives_at_once);
   if (!pessimistic.empty()) absl::StrAppend(x, "; the high latency end also assumes ", pessimistic);
+  ExplainServingNodes(s, c, x);
   ExplainServingQueue(c, x);
   if (c.idle_gpus > 0) absl::StrAppend(x, "; ", c.idle_gpus, " of the ", gpus, " GPUs billed run nothing");
   AppendRegions(c.same_offer_regions, x);

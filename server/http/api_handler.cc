@@ -73,19 +73,19 @@ ApiHandler::ApiHandler(Gateway* gateway, ApiHandlerOptions options,
                     .Register(*registry)) {}
 
 void ApiHandler::BeginDrain() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   draining_ = true;
 }
 
 int ApiHandler::taken_before_drain() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return taken_before_drain_;
 }
 
 bool ApiHandler::Serve(mg_connection* conn) {
   bool taken = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     taken = !draining_;
     if (taken) ++taken_before_drain_;
   }
@@ -129,7 +129,7 @@ bool ApiHandler::Serve(mg_connection* conn) {
     Write(conn, resp, framing);
   }
   if (taken) {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     --taken_before_drain_;
   }
   return true;

@@ -6,12 +6,12 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "CivetServer.h"
 #include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
@@ -42,12 +42,12 @@ class ApiHandler final : public CivetHandler {
 
   // From now on every new request is answered 503 UNAVAILABLE, and every answer closes its
   // connection, so that the listener can stop without dropping a request it has taken.
-  void BeginDrain();
+  void BeginDrain() ABSL_LOCKS_EXCLUDED(mu_);
   // Requests taken before BeginDrain and not yet answered.
-  int taken_before_drain() const;
+  int taken_before_drain() const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  bool Serve(mg_connection* conn);
+  bool Serve(mg_connection* conn) ABSL_LOCKS_EXCLUDED(mu_);
   // `fd`: the connection's socket, or -1 when unknown (then only civetweb's bounds apply).
   HttpResponse Answer(mg_connection* conn, int fd, HttpRequest* req, bool* close);
   // The body into `body`; an error answer when it is too large, too slow or cut short.
@@ -59,7 +59,7 @@ class ApiHandler final : public CivetHandler {
   prometheus::Family<prometheus::Histogram>* seconds_;
   SocketDeadlines deadlines_;
   std::atomic<bool> draining_{false};
-  mutable std::mutex mu_;  // orders BeginDrain against requests starting
+  mutable absl::Mutex mu_;  // orders BeginDrain against requests starting
   int taken_before_drain_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

@@ -6,11 +6,9 @@
 #include <grpcpp/client_context.h>
 #include <grpcpp/support/byte_buffer.h>
 
-#include <condition_variable>
-#include <mutex>
-
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "server/http/json_error.h"
 #include "server/http/query.h"
 
@@ -45,18 +43,17 @@ bool PrintableAscii(const std::string& s) {
 // Runs one unary call on the generic stub and waits for it.
 grpc::Status UnaryCall(grpc::GenericStub* stub, grpc::ClientContext* ctx, const std::string& method,
                        const grpc::ByteBuffer& request, grpc::ByteBuffer* response) {
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
+  absl::Mutex mu;
+  bool done = false;  // both under mu
   grpc::Status result;
   stub->UnaryCall(ctx, method, grpc::StubOptions(), &request, response, [&](grpc::Status s) {
-    std::lock_guard<std::mutex> lock(mu);
+    absl::MutexLock lock(&mu);
     result = std::move(s);
     done = true;
-    cv.notify_one();
   });
-  std::unique_lock<std::mutex> lock(mu);
-  cv.wait(lock, [&] { return done; });
+  // The unlock in the callback wakes this wait; the callback touches nothing after it.
+  absl::MutexLock lock(&mu);
+  mu.Await(absl::Condition(&done));
   return result;
 }
 

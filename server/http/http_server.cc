@@ -87,6 +87,8 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
   api.body_timeout = std::chrono::milliseconds(options.body_timeout_ms);
   api.cors_origins = options.cors_origins;
   server->api_handler_ = std::make_unique<ApiHandler>(server->gateway_.get(), std::move(api), registry);
+  // Not shared yet, but locked all the same: civetweb's threads start with the listener.
+  absl::MutexLock lock(&server->mu_);
   try {
     server->civet_ = std::make_unique<CivetServer>(CivetOptions(options));
   } catch (const std::exception& e) {
@@ -108,7 +110,7 @@ absl::Status HttpServer::AddHandler(const std::string& uri, std::unique_ptr<Cive
     return absl::InvalidArgumentError(absl::StrCat("http handler ", uri, ": /v1 is the JSON API's"));
   }
   if (handler == nullptr) return absl::InvalidArgumentError(absl::StrCat("http handler ", uri, ": null"));
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (civet_ == nullptr) return absl::FailedPreconditionError("http server stopped");
   civet_->addHandler(uri, handler.get());
   extra_handlers_.push_back(std::move(handler));
@@ -116,7 +118,7 @@ absl::Status HttpServer::AddHandler(const std::string& uri, std::unique_ptr<Cive
 }
 
 void HttpServer::Stop(std::chrono::steady_clock::time_point deadline) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (civet_ == nullptr) return;
   api_handler_->BeginDrain();
   while (api_handler_->taken_before_drain() > 0 && std::chrono::steady_clock::now() < deadline) {
@@ -126,8 +128,8 @@ void HttpServer::Stop(std::chrono::steady_clock::time_point deadline) {
   // their 503 meanwhile (each takes microseconds).
   std::this_thread::sleep_until(std::min(deadline, std::chrono::steady_clock::now() + std::chrono::milliseconds(200)));
   std::atomic<bool> closed{false};
-  std::thread closer([this, &closed] {
-    civet_->close();  // joins the worker threads (requests still running get cut)
+  std::thread closer([civet = civet_.get(), &closed] {
+    civet->close();  // joins the worker threads (requests still running get cut)
     closed = true;
   });
   while (!closed) {

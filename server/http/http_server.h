@@ -4,13 +4,13 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "prometheus/registry.h"
 
 class CivetServer;
@@ -62,19 +62,19 @@ class HttpServer {
 
   // Serves `uri` (and paths below it, civetweb's prefix rule) with `handler`, owned from now
   // on. Paths under /v1 are the gateway's: refused with InvalidArgument. Safe while serving.
-  absl::Status AddHandler(const std::string& uri, std::unique_ptr<CivetHandler> handler);
+  absl::Status AddHandler(const std::string& uri, std::unique_ptr<CivetHandler> handler) ABSL_LOCKS_EXCLUDED(mu_);
 
   // Drains, then stops: every request from now on is answered 503 UNAVAILABLE and closes its
   // connection; requests already taken finish (their in-process calls still run) until none
   // is left or `deadline` passes; then the listener closes. Idempotent.
-  void Stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::now());
+  void Stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::now()) ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
   HttpServer() = default;
 
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<ApiHandler> api_handler_;
-  std::mutex mu_;
+  absl::Mutex mu_;
   std::vector<std::unique_ptr<CivetHandler>> extra_handlers_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<CivetServer> civet_ ABSL_GUARDED_BY(mu_);
   std::string address_;

@@ -12,7 +12,7 @@ std::string JsonMemo::Key(absl::string_view type_url, absl::string_view wire) {
 bool JsonMemo::Find(absl::string_view type_url, absl::string_view wire, std::string* json) const {
   if (wire.size() > max_wire_bytes_) return false;
   const std::string key = Key(type_url, wire);
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = entries_.find(key);
   if (it == entries_.end()) return false;
   *json = it->second;
@@ -22,13 +22,13 @@ bool JsonMemo::Find(absl::string_view type_url, absl::string_view wire, std::str
 void JsonMemo::Insert(absl::string_view type_url, absl::string_view wire, const std::string& json) {
   if (wire.size() > max_wire_bytes_ || max_entries_ == 0) return;
   std::string key = Key(type_url, wire);
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (entries_.size() >= max_entries_) entries_.clear();
   entries_.insert_or_assign(std::move(key), json);
 }
 
 size_t JsonMemo::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return entries_.size();
 }
 

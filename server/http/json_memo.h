@@ -5,12 +5,12 @@
 #pragma once
 
 #include <cstddef>
-#include <mutex>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 
 namespace capplan::server::http {
 
@@ -21,17 +21,17 @@ class JsonMemo {
   JsonMemo(size_t max_entries, size_t max_wire_bytes) : max_entries_(max_entries), max_wire_bytes_(max_wire_bytes) {}
 
   // The JSON stored for this type and these bytes, if any.
-  bool Find(absl::string_view type_url, absl::string_view wire, std::string* json) const;
-  void Insert(absl::string_view type_url, absl::string_view wire, const std::string& json);
+  bool Find(absl::string_view type_url, absl::string_view wire, std::string* json) const ABSL_LOCKS_EXCLUDED(mu_);
+  void Insert(absl::string_view type_url, absl::string_view wire, const std::string& json) ABSL_LOCKS_EXCLUDED(mu_);
 
-  size_t size() const;
+  size_t size() const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
   static std::string Key(absl::string_view type_url, absl::string_view wire);
 
   const size_t max_entries_;
   const size_t max_wire_bytes_;
-  mutable std::mutex mu_;
+  mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::string> entries_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -8,25 +8,25 @@ SocketDeadlines::SocketDeadlines() : thread_([this] { Run(); }) {}
 
 SocketDeadlines::~SocketDeadlines() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   thread_.join();
 }
 
 uint64_t SocketDeadlines::Arm(int fd, int how, Clock::time_point deadline) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   const uint64_t id = next_id_++;
   const bool earliest = armed_.empty() || deadline < armed_.begin()->first.first;
   armed_.emplace(std::make_pair(deadline, id), Armed{fd, how});
   by_id_.emplace(id, std::make_pair(deadline, false));
-  if (earliest) cv_.notify_all();
+  if (earliest) cv_.SignalAll();
   return id;
 }
 
 bool SocketDeadlines::Disarm(uint64_t id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   const auto it = by_id_.find(id);
   if (it == by_id_.end()) return false;
   const bool fired = it->second.second;
@@ -36,10 +36,10 @@ bool SocketDeadlines::Disarm(uint64_t id) {
 }
 
 void SocketDeadlines::Run() {
-  std::unique_lock<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   while (!stop_) {
     if (armed_.empty()) {
-      cv_.wait(lock);
+      cv_.Wait(&mu_);
       continue;
     }
     const auto first = armed_.begin();
@@ -47,7 +47,7 @@ void SocketDeadlines::Run() {
       // A copy: wait_until reads the deadline again after waking, when the entry may be gone
       // (another thread disarms it while the lock is released).
       const Clock::time_point when = first->first.first;
-      cv_.wait_until(lock, when);
+      cv_.WaitWithTimeout(&mu_, absl::FromChrono(when - Clock::now()));
       continue;
     }
     // Under the lock: the owner cannot disarm and close the descriptor meanwhile.

@@ -6,14 +6,13 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 namespace capplan::server::http {
 
@@ -28,19 +27,19 @@ class SocketDeadlines {
 
   // Calls shutdown(fd, how) at `deadline` unless Disarm(id) comes first. The caller keeps
   // `fd` open until it has disarmed it.
-  uint64_t Arm(int fd, int how, Clock::time_point deadline);
+  uint64_t Arm(int fd, int how, Clock::time_point deadline) ABSL_LOCKS_EXCLUDED(mu_);
   // Whether the deadline had fired.
-  bool Disarm(uint64_t id);
+  bool Disarm(uint64_t id) ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
   struct Armed {
     int fd;
     int how;
   };
-  void Run();
+  void Run() ABSL_LOCKS_EXCLUDED(mu_);
 
-  std::mutex mu_;
-  std::condition_variable cv_;
+  absl::Mutex mu_;
+  absl::CondVar cv_;  // an earlier deadline was armed, or stop_ was set
   std::map<std::pair<Clock::time_point, uint64_t>, Armed> armed_ ABSL_GUARDED_BY(mu_);
   // Every armed id: its deadline, and whether it has fired (kept until disarmed).
   std::map<uint64_t, std::pair<Clock::time_point, bool>> by_id_ ABSL_GUARDED_BY(mu_);

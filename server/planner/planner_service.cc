@@ -102,7 +102,7 @@ absl::Status PlannerServiceImpl::PlanOn(const store::CatalogSnapshot& snap, cons
       memo_, snap, req, resp,
       [&] {
         computed = true;
-        return server::Plan(snap, req, resp);
+        return server::Plan(snap, req, resp, &layouts_);
       },
       fresh);
   if (s.ok() && !computed) resp->set_from_memo(true);
@@ -128,7 +128,7 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContex
                                                       v1::CompareResponse* resp) {
   return Estimate(ctx, *req, resp, [&] {
     const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
-    return Remembered(memo_, *snap, *req, resp, [&] { return server::Compare(*snap, *req, resp); });
+    return Remembered(memo_, *snap, *req, resp, [&] { return server::Compare(*snap, *req, resp, &layouts_); });
   });
 }
 

@@ -7,6 +7,7 @@
 #include <grpcpp/support/message_allocator.h>
 
 #include "capplan/v1/planner.grpc.pb.h"
+#include "core/training/layout_cache.h"
 #include "server/planning/answer_memo.h"
 #include "server/store/catalog_store.h"
 #include "server/watch/watch_hub.h"
@@ -74,6 +75,8 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
   const store::CatalogStore* store_;
   WatchHub* watch_hub_ = nullptr;
   AnswerMemo memo_;  // Plan and Compare answers by (catalog version, request)
+  // Training layout searches of the current catalog version, across distinct requests.
+  core::TrainingLayoutCache layouts_;
 };
 
 }  // namespace capplan::server

@@ -31,10 +31,10 @@ void AddFormulas(const std::vector<std::string>& formulas, google::protobuf::Rep
 }
 
 absl::Status PlanTraining(const core::CatalogView& catalog, const v1::PlanRequest& req, const planner::PlanQuery& q,
-                          v1::PlanResponse* resp) {
+                          core::TrainingLayoutCache* layouts, v1::PlanResponse* resp) {
   absl::StatusOr<core::TrainingJob> job = TrainingJobFrom(catalog, req.training(), "training");
   if (!job.ok()) return job.status();
-  absl::StatusOr<planner::TrainingPlan> plan = planner::PlanTraining(catalog, *job, q);
+  absl::StatusOr<planner::TrainingPlan> plan = planner::PlanTraining(catalog, *job, q, {layouts, catalog.Version()});
   if (!plan.ok()) return plan.status();
   for (const planner::TrainingChoice& c : plan->options) {
     v1::PlanOption* o = resp->add_options();
@@ -81,13 +81,14 @@ double ServingCapacity(const core::CatalogView& catalog, const core::ServingWork
 
 }  // namespace
 
-absl::Status Plan(const core::CatalogView& catalog, const v1::PlanRequest& req, v1::PlanResponse* resp) {
+absl::Status Plan(const core::CatalogView& catalog, const v1::PlanRequest& req, v1::PlanResponse* resp,
+                  core::TrainingLayoutCache* layouts) {
   absl::StatusOr<planner::PlanQuery> q = PlanQueryFrom(catalog, req);
   if (!q.ok()) return q.status();
   resp->set_catalog_version(catalog.Version());
   switch (req.workload_case()) {
     case v1::PlanRequest::kTraining:
-      return PlanTraining(catalog, req, *q, resp);
+      return PlanTraining(catalog, req, *q, layouts, resp);
     case v1::PlanRequest::kServing:
       return PlanServing(catalog, req, *q, resp);
     case v1::PlanRequest::WORKLOAD_NOT_SET:
@@ -96,7 +97,8 @@ absl::Status Plan(const core::CatalogView& catalog, const v1::PlanRequest& req, 
   return absl::InvalidArgumentError("workload: set training or serving");
 }
 
-absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest& req, v1::CompareResponse* resp) {
+absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest& req, v1::CompareResponse* resp,
+                     core::TrainingLayoutCache* layouts) {
   absl::StatusOr<int64_t> resolved =
       PricesAsOfFrom(req.prices_as_of_unix_seconds(), req.has_prices_as_of_time() ? &req.prices_as_of_time() : nullptr);
   if (!resolved.ok()) return resolved.status();
@@ -109,7 +111,7 @@ absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest&
     case v1::CompareRequest::kTraining: {
       absl::StatusOr<core::TrainingJob> job = TrainingJobFrom(catalog, req.training(), "training");
       if (!job.ok()) return job.status();
-      rows = planner::CompareTraining(catalog, *job, *targets, as_of);
+      rows = planner::CompareTraining(catalog, *job, *targets, as_of, {layouts, catalog.Version()});
       if (req.view() != v1::VIEW_BASIC) AddFormulas(TrainingFormulas(), resp->mutable_formulas());
       break;
     }

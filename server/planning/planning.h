@@ -10,6 +10,7 @@
 #include "core/assumptions.h"
 #include "core/catalog.h"
 #include "core/planner/query.h"
+#include "core/training/layout_cache.h"
 #include "server/api/request_proto.h"
 
 namespace capplan::server {
@@ -18,10 +19,12 @@ namespace capplan::server {
 inline constexpr int kDefaultMaxGpus = core::planner::kDefaultMaxGpus;
 inline constexpr int kDefaultTopK = core::planner::kDefaultTopK;
 
+// `layouts` (optional): training layout searches remembered across calls, by the owner of
+// one catalog store (core/training/layout_cache.h); the answers are the same without it.
 absl::Status Plan(const core::CatalogView& catalog, const capplan::v1::PlanRequest& req,
-                  capplan::v1::PlanResponse* resp);
+                  capplan::v1::PlanResponse* resp, core::TrainingLayoutCache* layouts = nullptr);
 absl::Status Compare(const core::CatalogView& catalog, const capplan::v1::CompareRequest& req,
-                     capplan::v1::CompareResponse* resp);
+                     capplan::v1::CompareResponse* resp, core::TrainingLayoutCache* layouts = nullptr);
 absl::Status Tco(const core::CatalogView& catalog, const capplan::v1::TcoRequest& req, capplan::v1::TcoResponse* resp);
 
 // Tco warns about every catalog price it uses that is older than this many days at the

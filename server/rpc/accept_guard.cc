@@ -13,11 +13,13 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "absl/base/const_init.h"
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 
 namespace capplan::server {
 namespace {
@@ -25,7 +27,9 @@ namespace {
 std::atomic<int> g_ceiling{0};   // 0: not installed
 std::atomic<int> g_reserve{-1};  // the descriptor given up to shed one connection
 std::atomic<int64_t> g_shed{0};
-std::mutex g_reserve_mu;  // one shedding at a time: there is one reserve descriptor
+// One shedding at a time: there is one reserve descriptor. Constant-initialised: accept() may
+// run before any constructor of this file.
+ABSL_CONST_INIT absl::Mutex g_reserve_mu(absl::kConstInit);
 
 int RawAccept4(int fd, sockaddr* addr, socklen_t* len, int flags) {
   return static_cast<int>(syscall(SYS_accept4, fd, addr, len, flags));
@@ -34,7 +38,7 @@ int RawAccept4(int fd, sockaddr* addr, socklen_t* len, int flags) {
 // Out of descriptors: give up the reserve, take one pending connection off the queue and
 // close it, take the reserve back. False when there was nothing to shed.
 bool ShedWithReserve(int listen_fd) {
-  std::lock_guard<std::mutex> lock(g_reserve_mu);
+  absl::MutexLock lock(&g_reserve_mu);
   const int reserve = g_reserve.exchange(-1);
   if (reserve >= 0) close(reserve);
   const int c = RawAccept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
@@ -53,11 +57,12 @@ struct Held {
   ino_t inode;
 };
 
-std::mutex g_clients_mu;
-std::map<int, int> g_caps;  // tracked local port -> connections per client (0: no cap)
+ABSL_CONST_INIT absl::Mutex g_clients_mu(absl::kConstInit);
+std::map<int, int> g_caps ABSL_GUARDED_BY(g_clients_mu);  // tracked local port -> connections per client (0: no cap)
 // "<local port>/<client address bytes>/<client port>" -> the connection.
-std::map<std::string, Held> g_held;
-size_t g_sweep_above = 1024;  // entries before stale ones are swept (doubles with live ones)
+std::map<std::string, Held> g_held ABSL_GUARDED_BY(g_clients_mu);
+size_t g_sweep_above ABSL_GUARDED_BY(g_clients_mu) =
+    1024;  // entries before stale ones are swept (doubles with live ones)
 
 bool StillOpen(const Held& h) {
   struct stat st {};
@@ -93,7 +98,7 @@ std::string ClientPrefix(int port, const sockaddr_storage& ss) {
   return "";
 }
 
-void SweepLocked() {
+void SweepLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(g_clients_mu) {
   for (auto it = g_held.begin(); it != g_held.end();) {
     it = StillOpen(it->second) ? std::next(it) : g_held.erase(it);
   }
@@ -103,7 +108,7 @@ void SweepLocked() {
 // False when the client of `c`, just accepted on `listen_fd`, already holds its listener's
 // per-client cap; otherwise records `c`.
 bool AdmitClient(int listen_fd, int c) {
-  std::lock_guard<std::mutex> lock(g_clients_mu);
+  absl::MutexLock lock(&g_clients_mu);
   if (g_caps.empty()) return true;
   const int port = LocalPort(listen_fd);
   const auto cap = g_caps.find(port);
@@ -132,12 +137,12 @@ bool AdmitClient(int listen_fd, int c) {
 }  // namespace
 
 void TrackConnections(int port, int max_per_client) {
-  std::lock_guard<std::mutex> lock(g_clients_mu);
+  absl::MutexLock lock(&g_clients_mu);
   g_caps[port] = std::max(0, max_per_client);
 }
 
 void UntrackConnections(int port) {
-  std::lock_guard<std::mutex> lock(g_clients_mu);
+  absl::MutexLock lock(&g_clients_mu);
   g_caps.erase(port);
   const std::string prefix = std::to_string(port) + "/";
   for (auto it = g_held.lower_bound(prefix); it != g_held.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
@@ -154,7 +159,7 @@ int AcceptedConnection(int port, const std::string& client_address, int client_p
   } else {
     return -1;
   }
-  std::lock_guard<std::mutex> lock(g_clients_mu);
+  absl::MutexLock lock(&g_clients_mu);
   const auto it = g_held.find(ClientPrefix(port, ss) + std::to_string(client_port));
   if (it == g_held.end() || !StillOpen(it->second)) return -1;
   // The descriptor may have been closed and reused for another connection of the same inode

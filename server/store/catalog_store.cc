@@ -106,7 +106,7 @@ absl::Status CatalogStore::LearnColumns() {
 std::shared_ptr<const CatalogSnapshot> CatalogStore::Snapshot() const { return std::atomic_load(&snapshot_); }
 
 absl::Status CatalogStore::Reload() {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  absl::MutexLock lock(&write_mu_);
   Key everything;
   everything.reload = kAllTables;
   return Publish(everything, WriteResult());
@@ -124,7 +124,7 @@ CatalogIdentity ReadCatalogIdentity(sql::Connection& db) {
 }
 
 absl::StatusOr<bool> CatalogStore::ReloadUnlessCurrent() {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  absl::MutexLock lock(&write_mu_);
   try {
     if (ReadCatalogIdentity(Conn()) == Snapshot()->Identity()) return false;
   } catch (const sql::Error& e) {
@@ -266,19 +266,19 @@ absl::StatusOr<std::string> CatalogStore::RowJson(const Key& key) {
 void CatalogStore::BeginDrain() { draining_ = true; }
 
 void CatalogStore::SetHealthListener(std::function<void(const absl::Status&)> listener) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  absl::MutexLock lock(&write_mu_);
   health_listener_ = std::move(listener);
 }
 
 int CatalogStore::AddPublishListener(std::function<void(int64_t)> listener) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  absl::MutexLock lock(&write_mu_);
   const int handle = ++next_listener_;
   publish_listeners_[handle] = std::move(listener);
   return handle;
 }
 
 void CatalogStore::RemovePublishListener(int handle) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  absl::MutexLock lock(&write_mu_);
   publish_listeners_.erase(handle);
 }
 
@@ -382,7 +382,7 @@ absl::StatusOr<WriteResult> CatalogStore::Write(const WriteContext& ctx, Key key
                                                 const std::function<absl::StatusOr<int64_t>()>& apply) {
   absl::Status id_ok = CheckText("request_id", ctx.request_id, kMaxRequestIdBytes, false);
   if (!id_ok.ok()) return id_ok;
-  std::lock_guard<std::mutex> lock(write_mu_);
+  absl::MutexLock lock(&write_mu_);
   absl::Status may = MayCommit();
   if (!may.ok()) return may;
   sql::Connection& db = Conn();
@@ -475,7 +475,7 @@ absl::StatusOr<AuditPage> CatalogStore::AuditLog(const AuditQuery& query) {
   // The writer's connection: a PostgreSQL connection serves one caller at a time, and on
   // SQLite a read on it while a write transaction is open would see that write's audit row
   // before it commits (or rolls back). So audit reads wait for the write in progress.
-  std::lock_guard<std::mutex> lock(write_mu_);
+  absl::MutexLock lock(&write_mu_);
   try {
     // Each filter is off when its parameter is empty or 0; one statement serves every mix.
     sql::Statement q(Conn(),

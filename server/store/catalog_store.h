@@ -11,7 +11,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +18,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "server/store/catalog.h"
 #include "server/store/database.h"
 #include "server/store/import_checks.h"
@@ -114,11 +114,11 @@ class CatalogStore {
   std::shared_ptr<const CatalogSnapshot> Snapshot() const;
 
   // Re-reads the whole catalog and publishes a new snapshot (waits for a write in progress).
-  absl::Status Reload();
+  absl::Status Reload() ABSL_LOCKS_EXCLUDED(write_mu_);
   // Reload, only when the database's CatalogIdentity (read once any write in progress has
   // published) differs from the snapshot's. True when it reloaded. For the replica sync: a
   // replica's own write notifies it too, and must not cost a reload.
-  absl::StatusOr<bool> ReloadUnlessCurrent();
+  absl::StatusOr<bool> ReloadUnlessCurrent() ABSL_LOCKS_EXCLUDED(write_mu_);
 
   absl::StatusOr<WriteResult> UpsertGpu(const WriteContext& ctx, const GpuRow& row);
   absl::StatusOr<WriteResult> DeleteGpu(const WriteContext& ctx, const std::string& name);
@@ -156,7 +156,7 @@ class CatalogStore {
   // Newest first.
   absl::StatusOr<std::vector<AuditEntry>> AuditLog(int limit);
   // The entries `query` selects, newest first. InvalidArgument for a limit outside 1..10,000.
-  absl::StatusOr<AuditPage> AuditLog(const AuditQuery& query);
+  absl::StatusOr<AuditPage> AuditLog(const AuditQuery& query) ABSL_LOCKS_EXCLUDED(write_mu_);
 
   // From now on every write is refused with Unavailable ("server is shutting down"), and a
   // write in flight (an import between batches, or before COMMIT) rolls back. Idempotent.
@@ -165,12 +165,12 @@ class CatalogStore {
   // Called (with the write lock held, at most once) with a non-OK status when the store
   // becomes unusable: the database file was deleted or replaced under it. Every later write
   // is refused with that status.
-  void SetHealthListener(std::function<void(const absl::Status&)> listener);
+  void SetHealthListener(std::function<void(const absl::Status&)> listener) ABSL_LOCKS_EXCLUDED(write_mu_);
   // Called after every published snapshot (with the write lock held: keep it short, e.g.
   // wake a thread) with the new catalog version. Any number of listeners; returns a handle
   // for RemovePublishListener, which must be called before the listener's captures die.
-  int AddPublishListener(std::function<void(int64_t catalog_version)> listener);
-  void RemovePublishListener(int handle);
+  int AddPublishListener(std::function<void(int64_t catalog_version)> listener) ABSL_LOCKS_EXCLUDED(write_mu_);
+  void RemovePublishListener(int handle) ABSL_LOCKS_EXCLUDED(write_mu_);
 
   Database& database() { return *db_; }
   // PostgreSQL: whether the sync thread's connection is up (for capplan_catalog_db_up).
@@ -225,7 +225,8 @@ class CatalogStore {
   // The shared write path: before image, `apply`, after image, audit row, version bump,
   // commit, publish. `apply` returns the id of a created row (0 if none).
   absl::StatusOr<WriteResult> Write(const WriteContext& ctx, Key key,
-                                    const std::function<absl::StatusOr<int64_t>()>& apply);
+                                    const std::function<absl::StatusOr<int64_t>()>& apply)
+      ABSL_LOCKS_EXCLUDED(write_mu_);
   // Inside the write transaction: bumps the catalog version, writes the audit row and (on
   // PostgreSQL) the notification. Returns the new version; throws sql::Error.
   int64_t BumpAndAudit(const WriteContext& ctx, const std::string& entity, const std::string& before,
@@ -250,7 +251,7 @@ class CatalogStore {
   void RecordRequest(const WriteContext& ctx, const WriteResult& result);
 
   std::unique_ptr<Database> db_;
-  std::mutex write_mu_;  // one writer at a time in this process (and the main connection's user)
+  absl::Mutex write_mu_;  // one writer at a time in this process (and the main connection's user)
   std::atomic<bool> draining_{false};
   // The published snapshot may lag the database (a publish failed or was skipped): the next
   // publish re-reads every table.

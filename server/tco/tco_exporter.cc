@@ -89,7 +89,7 @@ TcoScenarioExporter::TcoScenarioExporter(prometheus::Registry& registry) {
 }
 
 std::vector<std::string> TcoScenarioExporter::Export(const store::CatalogSnapshot& snap) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   std::vector<std::string> failures;
   std::set<std::string> current;
   for (const store::TcoScenarioRow& row : snap.tco_scenarios) {
@@ -128,11 +128,8 @@ std::vector<std::string> TcoScenarioExporter::Export(const store::CatalogSnapsho
 TcoScenarioWorker::TcoScenarioWorker(store::CatalogStore* store, TcoScenarioExporter* exporter)
     : store_(store), exporter_(exporter) {
   listener_ = store_->AddPublishListener([this](int64_t version) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (version > published_) published_ = version;
-    }
-    wake_.notify_one();
+    absl::MutexLock lock(&mu_);
+    if (version > published_) published_ = version;
   });
   thread_ = std::thread([this] { Run(); });
 }
@@ -140,10 +137,9 @@ TcoScenarioWorker::TcoScenarioWorker(store::CatalogStore* store, TcoScenarioExpo
 TcoScenarioWorker::~TcoScenarioWorker() {
   store_->RemovePublishListener(listener_);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     stop_ = true;
   }
-  wake_.notify_one();
   thread_.join();
 }
 
@@ -153,8 +149,9 @@ void TcoScenarioWorker::Run() {
   int64_t exported = -1;
   for (;;) {
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [&] { return stop_ || first || published_ > seen; });
+      absl::MutexLock lock(&mu_);
+      auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_ || first || published_ > seen; };
+      mu_.Await(absl::Condition(&ready));
       if (stop_) return;
       first = false;
       seen = published_;

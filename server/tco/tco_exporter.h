@@ -4,16 +4,15 @@
 #pragma once
 
 #include <array>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"
@@ -43,10 +42,10 @@ class TcoScenarioExporter {
 
   // Reprices every scenario of `snap` and replaces the gauges: a deleted scenario's series are
   // removed, a failed one keeps only ok=0. Returns one line per failed scenario saying why.
-  std::vector<std::string> Export(const store::CatalogSnapshot& snap);
+  std::vector<std::string> Export(const store::CatalogSnapshot& snap) ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  std::mutex mu_;  // one export at a time
+  absl::Mutex mu_;  // one export at a time
   std::array<prometheus::Family<prometheus::Gauge>*, kSeriesCount> families_{};
   prometheus::Gauge* catalog_version_ = nullptr;
   prometheus::Gauge* scenarios_ = nullptr;
@@ -65,12 +64,11 @@ class TcoScenarioWorker {
   TcoScenarioWorker& operator=(const TcoScenarioWorker&) = delete;
 
  private:
-  void Run();
+  void Run() ABSL_LOCKS_EXCLUDED(mu_);
 
   store::CatalogStore* store_;
   TcoScenarioExporter* exporter_;
-  std::mutex mu_;
-  std::condition_variable wake_;
+  absl::Mutex mu_;  // the worker Awaits stop_ or a newer published_
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   int64_t published_ ABSL_GUARDED_BY(mu_) = 0;  // newest version the store announced
   std::thread thread_;

@@ -37,11 +37,8 @@ WatchHub::WatchHub(store::CatalogStore* store, WatchPlanFn plan, WatchHubOptions
     : store_(store), plan_(std::move(plan)), options_(options), metrics_(metrics) {
   // Runs with the store's write lock held: only wake the worker.
   listener_ = store_->AddPublishListener([this](int64_t) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      ++published_;
-    }
-    wake_.notify_one();
+    absl::MutexLock lock(&mu_);
+    ++published_;
   });
   thread_ = std::thread([this] { Run(); });
 }
@@ -50,17 +47,16 @@ WatchHub::~WatchHub() {
   Close();
   store_->RemovePublishListener(listener_);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     stop_ = true;
   }
-  wake_.notify_one();
   thread_.join();
 }
 
 absl::Status WatchHub::Add(WatchSink* sink, const v1::PlanRequest& request,
                            const std::shared_ptr<const WatchResult>& initial) {
   std::string key = AnswerMemo::Key(0, request);
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (absl::Status room = CheckRoomLocked(); !room.ok()) return room;
   auto it = workloads_.find(key);
   if (it == workloads_.end()) {
@@ -81,12 +77,11 @@ absl::Status WatchHub::Add(WatchSink* sink, const v1::PlanRequest& request,
   // newer than its workload's keep the others behind: let the worker look.
   if (store_->Snapshot()->catalog_version != it->second->latest->catalog_version) ++published_;
   metrics_.open->Set(static_cast<double>(sink_keys_.size()));
-  wake_.notify_one();
   return absl::OkStatus();
 }
 
 absl::Status WatchHub::CheckRoom() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return CheckRoomLocked();
 }
 
@@ -100,7 +95,7 @@ absl::Status WatchHub::CheckRoomLocked() const {
 }
 
 void WatchHub::Remove(WatchSink* sink) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto k = sink_keys_.find(sink);
   if (k == sink_keys_.end()) return;
   auto it = workloads_.find(k->second);
@@ -127,34 +122,33 @@ void WatchHub::Remove(WatchSink* sink) {
   if (left_since_trim_ >= kTrimAfterWatches || (sink_keys_.empty() && left_since_trim_ >= kTrimAfterWatches / 16)) {
     left_since_trim_ = 0;
     trim_ = true;
-    wake_.notify_one();
   }
 }
 
 void WatchHub::Close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (closed_) return;
   closed_ = true;
   for (const auto& [sink, key] : sink_keys_) sink->OnHubClosed();
 }
 
 int64_t WatchHub::recomputes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return recomputes_;
 }
 
 int WatchHub::watches() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return static_cast<int>(sink_keys_.size());
 }
 
 int64_t WatchHub::trims() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return trims_;
 }
 
 int WatchHub::workloads() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   return static_cast<int>(workloads_.size());
 }
 
@@ -169,12 +163,12 @@ void WatchHub::Run() {
     bool published = false;
     bool trim = false;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      auto ready = [&] { return stop_ || published_ > seen || trim_; };
+      absl::MutexLock lock(&mu_);
+      auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_ || published_ > seen || trim_; };
       if (refreshes) {
-        woken = wake_.wait_for(lock, options_.refresh_interval, ready);
+        woken = mu_.AwaitWithTimeout(absl::Condition(&ready), absl::FromChrono(options_.refresh_interval));
       } else {
-        wake_.wait(lock, ready);
+        mu_.Await(absl::Condition(&ready));
         woken = true;
       }
       if (stop_) return;
@@ -186,7 +180,7 @@ void WatchHub::Run() {
 #ifdef __GLIBC__
       malloc_trim(0);  // walks the arenas: here, off the gRPC threads and outside the lock
 #endif
-      std::lock_guard<std::mutex> lock(mu_);
+      absl::MutexLock lock(&mu_);
       ++trims_;
     }
     if (published || !woken) RecomputeAll(/*refresh=*/!woken);
@@ -198,7 +192,7 @@ void WatchHub::RecomputeAll(bool refresh) {
   const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
   std::vector<std::shared_ptr<Workload>> stale;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (closed_) return;
     for (const auto& [key, w] : workloads_) {
       if (refresh || w->latest->catalog_version < snap->catalog_version) stale.push_back(w);
@@ -212,7 +206,7 @@ void WatchHub::RecomputeAll(bool refresh) {
     result->status = plan_(*snap, w->request, &result->plan, /*fresh=*/refresh);
     if (!result->status.ok()) result->plan.Clear();
     metrics_.recomputes->Increment();
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     ++recomputes_;
     if (closed_) return;
     // A sink brought a newer one (or, outside a refresh, the same version) meanwhile.

@@ -7,17 +7,16 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "capplan/v1/planner.pb.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
@@ -75,24 +74,24 @@ class WatchHub {
   // Registers `sink` under `request`'s workload; `initial` is what the sink was sent first.
   // ResourceExhausted over a bound, Unavailable once closed.
   absl::Status Add(WatchSink* sink, const capplan::v1::PlanRequest& request,
-                   const std::shared_ptr<const WatchResult>& initial);
+                   const std::shared_ptr<const WatchResult>& initial) ABSL_LOCKS_EXCLUDED(mu_);
   // What Add would refuse a new watch for before its request is known (closed, or the
   // watches bound reached), so that a refused call does not plan first.
-  absl::Status CheckRoom() const;
+  absl::Status CheckRoom() const ABSL_LOCKS_EXCLUDED(mu_);
   // After this returns the hub never calls `sink` again. Unknown sinks are ignored.
-  void Remove(WatchSink* sink);
+  void Remove(WatchSink* sink) ABSL_LOCKS_EXCLUDED(mu_);
   // Every sink is told OnHubClosed; later Adds are refused. Idempotent.
-  void Close();
+  void Close() ABSL_LOCKS_EXCLUDED(mu_);
 
   const WatchPlanFn& plan() const { return plan_; }
   const WatchMetrics& metrics() const { return metrics_; }
   // Recomputations since start (a test hook; the metric counts the same).
-  int64_t recomputes() const;
-  int watches() const;
-  int workloads() const;  // distinct watched requests held (a test hook)
+  int64_t recomputes() const ABSL_LOCKS_EXCLUDED(mu_);
+  int watches() const ABSL_LOCKS_EXCLUDED(mu_);
+  int workloads() const ABSL_LOCKS_EXCLUDED(mu_);  // distinct watched requests held (a test hook)
   // Times freed memory was handed back to the system after a crowd of watches left (a test
   // hook).
-  int64_t trims() const;
+  int64_t trims() const ABSL_LOCKS_EXCLUDED(mu_);
 
   // Each open watch holds ~20 KiB (its gRPC call and stream buffers, measured with
   // capplan-loadgen --watches=5000: 25 -> 123 MB resident). Freed, that memory stays in the
@@ -108,18 +107,19 @@ class WatchHub {
     std::vector<WatchSink*> sinks;
   };
   absl::Status CheckRoomLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Run();
+  void Run() ABSL_LOCKS_EXCLUDED(mu_);
   // One pass: every workload older than the newest snapshot (all of them with `refresh`)
   // recomputed once, then fanned out.
-  void RecomputeAll(bool refresh);
+  void RecomputeAll(bool refresh) ABSL_LOCKS_EXCLUDED(mu_);
 
   store::CatalogStore* store_;
   const WatchPlanFn plan_;
   const WatchHubOptions options_;
   const WatchMetrics metrics_;
 
-  mutable std::mutex mu_;
-  std::condition_variable wake_;
+  // The worker waits on mu_ with Await/AwaitWithTimeout over the flags below, so every
+  // change to them under the lock wakes it: no separate condition variable to forget.
+  mutable absl::Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   int64_t published_ ABSL_GUARDED_BY(mu_) = 0;  // bumped by every publish (and a late Add)

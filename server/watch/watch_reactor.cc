@@ -33,9 +33,11 @@ WatchPlanReactor* WatchPlanReactor::Start(WatchHub* hub, const store::CatalogSto
     s = UnderPlan(hub->plan()(*snap, request.plan(), &initial->plan, /*fresh=*/false));
   }
   // gRPC calls no reaction (OnDone included) before this handler returns the reactor.
-  std::unique_lock<std::mutex> lock(r->mu_);
+  // Locked by hand (not a scoped lock): it is released around hub->Add below.
+  r->mu_.Lock();
   if (!s.ok()) {
     r->FinishOnce(ToGrpcStatus(s));
+    r->mu_.Unlock();
     return r;
   }
   r->baseline_ = TopOptions(initial->plan, r->top_n_);
@@ -45,22 +47,24 @@ WatchPlanReactor* WatchPlanReactor::Start(WatchHub* hub, const store::CatalogSto
   // Marked as writing before the hub knows it, so that results arriving meanwhile wait in
   // pending_. The hub's lock comes before ours: Add runs without ours held.
   r->writing_ = true;
-  lock.unlock();
+  r->mu_.Unlock();
   s = hub->Add(r, request.plan(), initial);
-  lock.lock();
+  r->mu_.Lock();
   if (!s.ok()) {
     r->writing_ = false;
     r->FinishOnce(ToGrpcStatus(s));
+    r->mu_.Unlock();
     return r;
   }
   r->registered_ = true;
   hub->metrics().updates_sent->Increment();
   r->StartWrite(&r->message_);
+  r->mu_.Unlock();
   return r;
 }
 
 void WatchPlanReactor::OnResult(const std::shared_ptr<const WatchResult>& result) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (finished_ || closing_ || cancelled_) return;
   if (writing_) {
     pending_ = result;  // replaces an older one: only the newest matters
@@ -88,14 +92,14 @@ void WatchPlanReactor::Consider(const std::shared_ptr<const WatchResult>& result
 }
 
 void WatchPlanReactor::OnHubClosed() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   closing_ = true;
   pending_.reset();
   if (!writing_) FinishOnce(grpc::Status(grpc::StatusCode::UNAVAILABLE, "server is shutting down; watch again"));
 }
 
 void WatchPlanReactor::OnWriteDone(bool ok) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   writing_ = false;
   v1::WatchPlanResponse().Swap(&message_);  // an idle watch keeps no copy of the answer
   // The stream broke or was cancelled: nothing more can be written. A write can complete ok
@@ -113,7 +117,7 @@ void WatchPlanReactor::OnWriteDone(bool ok) {
 }
 
 void WatchPlanReactor::OnCancel() {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   cancelled_ = true;
   pending_.reset();
   // A write in flight completes (not ok) and finishes then; otherwise finish now.
@@ -121,7 +125,13 @@ void WatchPlanReactor::OnCancel() {
 }
 
 void WatchPlanReactor::OnDone() {
-  if (registered_) hub_->Remove(this);
+  bool registered = false;
+  {
+    absl::MutexLock lock(&mu_);
+    registered = registered_;
+  }
+  // Outside our lock: the hub's lock comes first (the hub calls OnResult holding it).
+  if (registered) hub_->Remove(this);
   delete this;
 }
 

@@ -30,6 +30,26 @@ void BM_TrainingSearch(benchmark::State& state) {
 }
 BENCHMARK(BM_TrainingSearch)->Arg(8)->Arg(64)->Arg(1024);
 
+// One estimate of one layout (Llama-2-70B, 64 A100s, tp 8 x pp 4 x dp 2, ZeRO-1): what the
+// estimator costs per call outside any search, validation included.
+void BM_EstimateTraining(benchmark::State& state) {
+  TrainingJob job;
+  job.model = testing::Llama2_70B();
+  job.tokens = 2e12;
+  ClusterSpec cluster{testing::A100_80GB()};
+  const Efficiency eff = DefaultTrainingEfficiency(cluster.gpu, job.precision);
+  ParallelConfig par;
+  par.tp = 8;
+  par.pp = 4;
+  par.dp = 2;
+  par.zero_stage = 1;
+  for (auto _ : state) {
+    absl::StatusOr<TrainingEstimate> e = EstimateTraining(job, cluster, par, eff);
+    benchmark::DoNotOptimize(e);
+  }
+}
+BENCHMARK(BM_EstimateTraining);
+
 // Cluster scale: Llama 3.1 405B (config.json) on exactly 16,384 H100 over 400 Gbit/s per GPU
 // (Dubey et al. 2024), the global batch searched: every tp x cp x pp x dp x vpp split.
 void BM_TrainingSearchAtScale(benchmark::State& state) {

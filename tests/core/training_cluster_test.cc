@@ -58,10 +58,12 @@ TrainingEstimate Estimate(const TrainingJob& job, const ClusterSpec& c, const Pa
 }
 
 TEST(FabricTest, TheNetworkDecidesDataParallelCost) {
-  // Llama 2 7B over 64 GPUs in pure data parallel: 8 nodes, gradients cross the network.
+  // Llama 2 7B over 64 GPUs, tensor parallel 8 and data parallel 8: each data-parallel group
+  // has one rank per node, so its gradients cross the network on one NIC per GPU.
   const TrainingJob job = Job(Llama2_7B(), 4096, 4.0 * 1024 * 1024);
   ParallelConfig p;
-  p.dp = 64;
+  p.tp = 8;
+  p.dp = 8;
   p.zero_stage = 2;
   const TrainingEstimate slow = Estimate(job, {A100_80GB(), P4d()}, p);
   const TrainingEstimate fast =

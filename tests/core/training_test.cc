@@ -304,8 +304,11 @@ TEST(SearchTest, SeventyBillionOnFortyGigabytePartsNamesTheShortfall) {
   job.model = Llama2_70B();
   job.tokens = 1e9;
   ClusterSpec cluster{A100_40GB()};
+  // On the GPUs alone (offload pinned off): 70B needs more than 4 x 40 GB.
+  SearchOptions o{.max_gpus = 4};
+  o.pin_offload = true;
   absl::StatusOr<SearchResult> r =
-      SearchParallelism(job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision), {.max_gpus = 4});
+      SearchParallelism(job, cluster, DefaultTrainingEfficiency(cluster.gpu, job.precision), o);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->ranked.empty());
   ASSERT_FALSE(r->rejected.empty());

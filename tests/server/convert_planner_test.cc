@@ -485,5 +485,44 @@ TEST(ConvertPlannerTest, ServingOptionsCarryPercentilesDeploymentAndWarnings) {
   EXPECT_EQ(kinds.size(), 2u);
 }
 
+// A replica across nodes says which nodes it takes and what crossing them costs
+// (docs/api.md). Llama 3.1 405B (meta-llama/Llama-3.1-405B config.json: 126 layers, hidden
+// 16384, 128 heads, 8 KV heads, intermediate 53248) in BF16 on an owned pool of H100s wired
+// as p5 nodes: the Llama 3 paper (arXiv 2407.21783, Sec. 6.1) served it on two such nodes.
+TEST(ConvertPlannerTest, ServingOptionsAcrossNodesCarryTheirNodesAndStageBoundary) {
+  const TinyCatalog catalog;
+  core::ServingWorkload w;
+  w.model = core::testing::Dense("Llama-3.1-405B", 126, 16384, 128, 8, 53248, 128256);
+  w.weight_precision = core::Precision::kBf16;
+  w.requests_per_second = 1;
+  planner::PlanQuery q;
+  q.prices_as_of_unix_seconds = 1764547200;  // 2025-12-01
+  planner::OwnedPool pool;
+  pool.name = "hgx";
+  pool.gpu_name = "H100-SXM5-80GB";
+  pool.gpu_count = 64;
+  pool.cost_usd_per_gpu_hour = 98.32 / 8;  // p5.48xlarge on demand, per GPU (AWS, 2024)
+  pool.fabric.fabric_name = "aws-p5-efa";
+  q.constraints.owned_pools.push_back(pool);
+  absl::StatusOr<planner::ServingPlan> plan = planner::PlanServing(catalog, w, q);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const planner::ServingChoice& c = plan->options.front();
+  ASSERT_TRUE(c.multinode.has_value());
+  v1::PlanOption o;
+  FillServingOption(1, plan->supplies[c.supply], c, w, &o);
+  EXPECT_TRUE(CheckResponseFinite(o).ok()) << CheckResponseFinite(o);
+  EXPECT_EQ(o.parallelism().tensor_parallel(), 8);
+  EXPECT_EQ(o.parallelism().pipeline_parallel(), 2);
+  EXPECT_EQ(o.replica_node_count(), 2);
+  EXPECT_EQ(o.replica_gpus_per_node(), 8);
+  EXPECT_EQ(o.node_count(), o.replicas() * 2);
+  EXPECT_EQ(o.gpu_count(), o.node_count() * 8);
+  EXPECT_EQ(o.fabric().network(), v1::NETWORK_KIND_EFA);
+  EXPECT_GT(o.pipeline_hop_seconds(), 0);
+  EXPECT_GT(o.pipeline_hop_bytes(), 0);
+  EXPECT_EQ(o.parallelism().serving_batch_sequences(), 2 * o.pipeline_micro_batch_sequences());
+  EXPECT_TRUE(Contains(o.explanation(), "each replica spans 2 nodes")) << o.explanation();
+}
+
 }  // namespace
 }  // namespace capplan::server

@@ -76,7 +76,7 @@ inline void ServingRules(const v1::PlanRequest& r, const v1::PlanOption& o, std:
   const int tp = std::max(1, o.parallelism().tensor_parallel());
   const int64_t used = o.deployment() == v1::SERVING_DEPLOYMENT_DISAGGREGATED
                            ? int64_t{o.prefill_gpu_count()} + o.decode_gpu_count()
-                           : int64_t{o.replicas()} * tp;
+                           : int64_t{o.replicas()} * tp * std::max(1, o.parallelism().pipeline_parallel());
   // Every GPU billed runs a replica, or the option says how many do not.
   if (used + o.idle_gpu_count() != o.gpu_count()) {
     why->push_back(absl::StrCat("uses-what-it-bills: ", used, " of ", o.gpu_count()));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/training/layout_cache.h"
 #include "server/planning/planning.h"
 #include "server/store/catalog_store.h"
 
@@ -76,6 +77,70 @@ void BM_PlanPretraining(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PlanPretraining)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// A scheduler's distinct questions: every call moves the token count (training) or the
+// offered load (serving) by a tiny step, as `capplan-loadgen --distinct` does, so no two
+// calls are the same question. Arg 0: serving (Llama-2-7B), 1: LoRA (Llama-2-7B, 2B
+// tokens), 2: Llama-3-8B pre-training within a 7-day deadline, 3: Llama-3.1-405B on 15.6T
+// tokens within 60 days. Arg 1: 1 with the server's layout cache (warm after the first
+// call), 0 without.
+v1::PlanRequest DistinctQuestion(int64_t kind) {
+  v1::PlanRequest r;
+  if (kind == 0) {
+    v1::ServingWorkload* w = r.mutable_serving();
+    w->set_model_name("Llama-2-7B");
+    w->set_prompt_tokens(512);
+    w->set_output_tokens(128);
+    w->set_requests_per_second(35);
+    w->set_tpot_slo_seconds(0.05);
+    return r;
+  }
+  v1::TrainingWorkload* t = r.mutable_training();
+  switch (kind) {
+    case 1:
+      t->set_model_name("Llama-2-7B");
+      t->set_tokens(2e9);
+      t->set_method(v1::TRAINING_METHOD_LORA);
+      break;
+    case 2:
+      t->set_model_name("Llama-3-8B");
+      t->set_tokens(1e11);
+      r.set_objective(v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE);
+      r.set_deadline_seconds(7 * 86400);
+      break;
+    default:
+      t->set_model_name("Llama-3.1-405B");
+      t->set_tokens(15.6e12);
+      t->set_sequence_tokens(8192);
+      r.set_objective(v1::OBJECTIVE_CHEAPEST_WITHIN_DEADLINE);
+      r.set_deadline_seconds(60 * 86400);
+      break;
+  }
+  return r;
+}
+
+void BM_DistinctPlan(benchmark::State& state) {
+  const v1::PlanRequest base = DistinctQuestion(state.range(0));
+  auto snap = Snapshot();
+  core::TrainingLayoutCache layouts;
+  core::TrainingLayoutCache* cache = state.range(1) != 0 ? &layouts : nullptr;
+  int64_t step = 0;
+  for (auto _ : state) {
+    v1::PlanRequest r = base;
+    ++step;
+    if (r.has_serving()) {
+      r.mutable_serving()->set_requests_per_second(r.serving().requests_per_second() + 1e-6 * step);
+    } else {
+      r.mutable_training()->set_tokens(r.training().tokens() + step);
+    }
+    v1::PlanResponse resp;
+    benchmark::DoNotOptimize(Plan(*snap, r, &resp, cache));
+  }
+}
+BENCHMARK(BM_DistinctPlan)
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1}})
+    ->ArgNames({"kind", "cache"})
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_Tco(benchmark::State& state) {
   v1::TcoRequest r;
@@ -161,13 +226,18 @@ void BM_PlanTrainingOffers(benchmark::State& state) {
   r.mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
   r.set_view(state.range(1) == 0 ? v1::VIEW_BASIC : v1::VIEW_FULL);
   auto snap = GrownSnapshot(static_cast<int>(state.range(0)));
+  // cache:1 as the server runs it: a distinct token count each call, searches remembered.
+  core::TrainingLayoutCache layouts;
+  core::TrainingLayoutCache* cache = state.range(2) != 0 ? &layouts : nullptr;
+  int64_t step = 0;
   for (auto _ : state) {
+    if (cache != nullptr) r.mutable_training()->set_tokens(2e9 + static_cast<double>(++step));
     v1::PlanResponse resp;
-    benchmark::DoNotOptimize(Plan(*snap, r, &resp));
+    benchmark::DoNotOptimize(Plan(*snap, r, &resp, cache));
   }
   state.counters["offers"] = static_cast<double>(snap->instances.size());
 }
-BENCHMARK(BM_PlanTrainingOffers)->ArgsProduct({{0, 940, 4940}, {0, 1}})->ArgNames({"extra", "full"});
+BENCHMARK(BM_PlanTrainingOffers)->ArgsProduct({{0, 940, 4940}, {0, 1}, {0, 1}})->ArgNames({"extra", "full", "cache"});
 
 // Publishing a new snapshot of the whole shipped catalog, as every admin write does.
 void BM_SnapshotReload(benchmark::State& state) {

@@ -1,0 +1,201 @@
+// The layout memo and its keys: every field a search reads, written as raw bytes.
+#include "core/training/layout_cache.h"
+
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+namespace capplan::core {
+
+namespace {
+
+// A new field in any of these structs changes its size and stops the build here: add the
+// field to the key below (or say why the search cannot depend on it), then update the size.
+// Sizes for LP64 with libstdc++ (32-byte std::string), the platforms capplan builds on.
+static_assert(sizeof(ModelArchitecture) == 200, "ModelArchitecture changed: extend PutModel");
+static_assert(sizeof(GpuSpec) == 136, "GpuSpec changed: extend PutGpu");
+static_assert(sizeof(Fabric) == 40, "Fabric changed: extend PutFabric");
+static_assert(sizeof(ParallelConfig) == 56, "ParallelConfig changed: extend PutParallel");
+static_assert(sizeof(TrainingJob) == 264, "TrainingJob changed: extend PutJob");
+static_assert(sizeof(SearchOptions) == 88, "SearchOptions changed: extend LayoutSearchKey");
+
+class KeyWriter {
+ public:
+  KeyWriter() { out_.reserve(512); }
+  explicit KeyWriter(const std::string& prefix) {
+    out_.reserve(prefix.size() + 256);
+    out_.append(prefix);
+  }
+  template <typename T>
+  void Put(T v) {
+    static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>, "plain values only");
+    char buf[sizeof(T)];
+    std::memcpy(buf, &v, sizeof(T));
+    out_.append(buf, sizeof(T));
+  }
+  void Put(const std::string& s) {
+    Put(static_cast<uint64_t>(s.size()));
+    out_.append(s);
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+void PutModel(KeyWriter& w, const ModelArchitecture& m) {
+  w.Put(m.name);
+  for (int64_t v : {m.num_layers, m.hidden_size, m.num_attention_heads, m.num_kv_heads, m.ffn_hidden_size, m.vocab_size,
+                    m.num_experts, m.experts_per_token, m.head_dim, m.expert_ffn_hidden_size, m.num_shared_experts,
+                    m.shared_expert_ffn_hidden_size, m.num_dense_layers, m.q_lora_rank, m.kv_lora_rank,
+                    m.qk_rope_head_dim, m.qk_nope_head_dim, m.v_head_dim}) {
+    w.Put(v);
+  }
+  w.Put(m.gated_mlp);
+  w.Put(m.tied_embeddings);
+  w.Put(m.parameter_count);
+}
+
+void PutGpu(KeyWriter& w, const GpuSpec& g) {
+  w.Put(g.name);
+  w.Put(g.memory_bytes);
+  w.Put(g.memory_bandwidth_bytes_per_second);
+  for (double f : g.peak_flops_per_second) w.Put(f);
+  w.Put(g.tdp_watts);
+  w.Put(g.interconnect);
+  w.Put(g.interconnect_bandwidth_bytes_per_second);
+  w.Put(g.gpus_per_node);
+  w.Put(g.datacenter);
+}
+
+void PutFabric(KeyWriter& w, const Fabric& f) {
+  w.Put(f.gpus_per_node);
+  w.Put(f.intra_link);
+  w.Put(f.intra_node_bytes_per_second_per_gpu);
+  w.Put(f.network);
+  w.Put(f.network_bytes_per_second_per_gpu);
+  w.Put(f.network_latency_seconds);
+}
+
+void PutParallel(KeyWriter& w, const ParallelConfig& p) {
+  for (int v : {p.tp, p.pp, p.dp, p.zero_stage, p.vpp, p.cp, p.ep, p.shard_group}) w.Put(v);
+  w.Put(p.recompute);
+  w.Put(p.offload);
+  w.Put(p.sequence_parallel);
+  w.Put(p.micro_batch);
+}
+
+// Every field but tokens, goodput and pue, which only scale or convert the duration.
+void PutJob(KeyWriter& w, const TrainingJob& job) {
+  PutModel(w, job.model);
+  w.Put(job.sequence_length);
+  w.Put(job.global_batch_tokens);
+  w.Put(job.precision);
+  w.Put(job.method);
+  w.Put(job.optimizer);
+  w.Put(job.lora_rank);
+  w.Put(job.flash_attention);
+}
+
+}  // namespace
+
+std::string JobKey(const TrainingJob& job) {
+  KeyWriter w;
+  PutJob(w, job);
+  return w.Take();
+}
+
+std::string LayoutSearchKey(const std::string& job_key, const ClusterSpec& cluster, double efficiency,
+                            const SearchOptions& options, const std::vector<double>& batches) {
+  KeyWriter w(job_key);
+  w.Put('L');
+  PutGpu(w, cluster.gpu);
+  PutFabric(w, cluster.fabric);
+  w.Put(efficiency);
+  w.Put(options.max_gpus);
+  w.Put(options.min_gpus);
+  w.Put(options.deadline_seconds);
+  w.Put(options.top_k);
+  w.Put(options.max_rejections);
+  PutParallel(w, options.pinned);
+  w.Put(options.pin_zero);
+  w.Put(options.pin_recompute);
+  w.Put(options.pin_offload);
+  w.Put(static_cast<uint64_t>(batches.size()));
+  for (double b : batches) w.Put(b);
+  return w.Take();
+}
+
+std::string EfficiencyKey(const std::string& job_key, const GpuSpec& gpu) {
+  KeyWriter w(job_key);
+  w.Put('E');
+  PutGpu(w, gpu);
+  return w.Take();
+}
+
+bool TrainingLayoutCache::Current(int64_t version) {
+  if (version < version_) return false;
+  if (version > version_) {
+    if (version_ >= 0 && !(layouts_.empty() && efficiencies_.empty())) ++stats_.clears;
+    layouts_.clear();
+    efficiencies_.clear();
+    version_ = version;
+  }
+  return true;
+}
+
+void TrainingLayoutCache::MakeRoom() {
+  if (layouts_.size() + efficiencies_.size() < max_entries_) return;
+  layouts_.clear();
+  efficiencies_.clear();
+  ++stats_.clears;
+}
+
+std::shared_ptr<const CachedLayouts> TrainingLayoutCache::FindLayouts(int64_t version, const std::string& key) {
+  absl::MutexLock lock(&mu_);
+  if (!Current(version)) return nullptr;
+  auto it = layouts_.find(key);
+  if (it == layouts_.end()) {
+    ++stats_.misses;
+    return nullptr;
+  }
+  ++stats_.hits;
+  return it->second;
+}
+
+void TrainingLayoutCache::StoreLayouts(int64_t version, const std::string& key, CachedLayouts value) {
+  auto entry = std::make_shared<const CachedLayouts>(std::move(value));
+  absl::MutexLock lock(&mu_);
+  if (!Current(version)) return;
+  MakeRoom();
+  layouts_.insert_or_assign(key, std::move(entry));
+}
+
+std::shared_ptr<const Efficiency> TrainingLayoutCache::FindEfficiency(int64_t version, const std::string& key) {
+  absl::MutexLock lock(&mu_);
+  if (!Current(version)) return nullptr;
+  auto it = efficiencies_.find(key);
+  if (it == efficiencies_.end()) {
+    ++stats_.misses;
+    return nullptr;
+  }
+  ++stats_.hits;
+  return it->second;
+}
+
+void TrainingLayoutCache::StoreEfficiency(int64_t version, const std::string& key, Efficiency value) {
+  auto entry = std::make_shared<const Efficiency>(std::move(value));
+  absl::MutexLock lock(&mu_);
+  if (!Current(version)) return;
+  MakeRoom();
+  efficiencies_.insert_or_assign(key, std::move(entry));
+}
+
+TrainingLayoutCache::Stats TrainingLayoutCache::GetStats() const {
+  absl::MutexLock lock(&mu_);
+  Stats s = stats_;
+  s.entries = static_cast<int64_t>(layouts_.size() + efficiencies_.size());
+  return s;
+}
+
+}  // namespace capplan::core
