@@ -68,6 +68,7 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kDefaultGlobalBatchTokens,
       &a::kBatchSpeedupWorthIt,
       &a::kPue,
+      &a::kTcoPriceMaxAgeDays,
       &a::kTargetUtilization,
       &a::kServingPpActivationTensors,
       &a::kServingPpMicroBatchesPerStage,

@@ -274,6 +274,12 @@ inline constexpr Assumption kPue{
     "ratio",
     "Uptime Institute Global Data Center Survey 2023: average PUE 1.58; hyperscalers ~1.1; 1.2 "
     "for a well-run colocation site"};
+inline constexpr Assumption kTcoPriceMaxAgeDays{
+    "tco.price_max_age_days",
+    {180, 90, 365},
+    "days",
+    "heuristic: cloud GPU list prices moved by up to 45% within a year (AWS News Blog, June 2025, "
+    "P5 on-demand cut); a TCO answer warns about catalog prices older than half a year"};
 inline constexpr Assumption kTargetUtilization{
     "serving.target_utilization",
     {0.7, 0.5, 0.85},

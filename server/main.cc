@@ -60,6 +60,9 @@ ABSL_FLAG(std::string, admin_token_file, "",
 ABSL_FLAG(std::string, tco_scenarios_file, "",
           "JSON array of standing TCO scenarios {\"name\", \"request\"} written at start-up (a bad "
           "one stops the server). Env: CAPPLAN_TCO_SCENARIOS_FILE");
+ABSL_FLAG(int, tco_price_max_age_days, capplan::server::kDefaultTcoPriceMaxAgeDays,
+          "Tco answers warn about every catalog price they use older than this many days "
+          "(1..3650; TcoResponse.stale_prices)");
 ABSL_FLAG(std::string, tls_cert_file, "",
           "PEM certificate chain; with --tls_key_file serves TLS. Env: CAPPLAN_TLS_CERT_FILE");
 ABSL_FLAG(std::string, tls_key_file, "", "PEM private key. Env: CAPPLAN_TLS_KEY_FILE");
@@ -92,6 +95,12 @@ bool WatchBounds(capplan::server::ServerOptions* options) {
   if (options->max_watched_workloads < 1 || options->max_watched_workloads > 100000) {
     std::cerr << "capplan-server: --max_watched_workloads: must be in [1, 100000], got "
               << options->max_watched_workloads << "\n";
+    return false;
+  }
+  options->tco_price_max_age_days = absl::GetFlag(FLAGS_tco_price_max_age_days);
+  if (options->tco_price_max_age_days < 1 || options->tco_price_max_age_days > 3650) {
+    std::cerr << "capplan-server: --tco_price_max_age_days: must be in [1, 3650], got "
+              << options->tco_price_max_age_days << "\n";
     return false;
   }
   const absl::Duration refresh = absl::GetFlag(FLAGS_watch_refresh);

@@ -18,6 +18,7 @@
 #include "server/api/time_fields.h"
 #include "server/http/http_server.h"
 #include "server/planner/planner_service.h"
+#include "server/planning/planning.h"
 #include "server/rpc/accept_guard.h"
 #include "server/rpc/auth.h"
 #include "server/rpc/metrics.h"
@@ -167,6 +168,7 @@ absl::Status StartHttp(const ServerOptions& options, Server::State* state) {
 
 // The scenarios of --tco_scenarios_file written, then their exporter started.
 absl::Status StartTcoScenarios(const ServerOptions& options, Server::State* state) {
+  SetTcoPriceMaxAgeDays(options.tco_price_max_age_days);
   if (!options.tco_scenarios_file.empty()) {
     absl::Status loaded = LoadTcoScenariosFile(options.tco_scenarios_file, state->store.get());
     if (!loaded.ok()) return loaded;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "server/planning/planning.h"
 #include "server/rpc/request_limits.h"
 
 namespace capplan::server {
@@ -26,8 +27,9 @@ struct ServerOptions {
   // PostgreSQL: how often a replica checks the catalog version in case a change notification
   // was missed (notifications themselves arrive at once).
   int db_poll_interval_ms = 2000;
-  std::string admin_token_file;    // empty: no tokens, every admin write is refused
-  std::string tco_scenarios_file;  // empty: none; see LoadTcoScenariosFile (tco_scenario.h)
+  std::string admin_token_file;                             // empty: no tokens, every admin write is refused
+  std::string tco_scenarios_file;                           // empty: none; see LoadTcoScenariosFile (tco_scenario.h)
+  int tco_price_max_age_days = kDefaultTcoPriceMaxAgeDays;  // Tco warns about catalog prices older than this
   // TLS: server certificate chain and key (PEM files); with a client CA, clients must present
   // a certificate it signed (mTLS). All empty: plaintext.
   std::string tls_cert_file;

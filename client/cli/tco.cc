@@ -101,7 +101,7 @@ std::vector<FleetKey> FinanceKeys() {
           {"residual_value_usd", "USD", "resale value at the horizon",
            Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_residual_value_usd(d); })},
           {"residual_decline_fraction_per_year", "F",
-           "resale value by declining balance (0.4: MACRS 5-year, IRS Pub. 946; 0: no resale)",
+           "resale value by declining balance (0.4: 200% over 5 years, 21.6% left after 3; 0: no resale)",
            Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_residual_decline_fraction_per_year(d); })},
           {"start_utilization_fraction", "F", "use in month 1, fraction of every GPU all month",
            Number([](v1::TcoFleet* f, double d) { f->mutable_utilization()->set_start_fraction(d); })},
@@ -121,6 +121,47 @@ std::vector<FleetKey> FinanceKeys() {
            Number([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_spot_overhead_fraction(d); })}};
 }
 
+FleetSetter Fraction(std::function<void(v1::TcoFleet*, double)> set) {
+  return [set = std::move(set)](const std::string& v, v1::TcoFleet* f) {
+    double d = 0;
+    if (!absl::SimpleAtod(v, &d) || !(d >= 0) || d > 1) return absl::InvalidArgumentError("want a fraction in [0, 1]");
+    set(f, d);
+    return absl::OkStatus();
+  };
+}
+
+// The cost lines public TCO studies include beyond capex, power and ops; each 0: not included.
+std::vector<FleetKey> CostLineKeys() {
+  return {
+      {"use_fraction", "F", "steady use, fraction of every GPU all month; 0 is an idle fleet (unset: usage_gpu_hours)",
+       Fraction([](v1::TcoFleet* f, double d) { f->set_use_fraction(d); })},
+      {"colocation_usd_per_kw_month", "USD", "space and cooling per kW of full-load power per month",
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_colocation_usd_per_kw_month(d); })},
+      {"support_usd_per_month", "USD", "support contracts per month",
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_support_usd_per_month(d); })},
+      {"software_usd_per_gpu_month", "USD", "software licences per owned GPU per month",
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_software_usd_per_gpu_month(d); })},
+      {"staff_usd_per_month", "USD", "staff cost per month",
+       Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_staff_usd_per_month(d); })},
+      {"depreciation_method", "straight_line|macrs_5y", "tax depreciation (with --tax_rate_fraction)",
+       [](const std::string& v, v1::TcoFleet* f) {
+         if (v != "straight_line" && v != "macrs_5y") return absl::InvalidArgumentError("straight_line or macrs_5y");
+         f->mutable_own()->set_depreciation_method(v == "macrs_5y" ? v1::DEPRECIATION_METHOD_MACRS_5Y
+                                                                   : v1::DEPRECIATION_METHOD_STRAIGHT_LINE);
+         return absl::OkStatus();
+       }},
+      {"lead_time_months", "MONTHS", "months from order until the fleet is usable (rented meanwhile)",
+       Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_own()->set_lead_time_months(n); })},
+      {"lease_down_payment_fraction", "F", "share of capex paid at order when leasing",
+       Fraction([](v1::TcoFleet* f, double d) { f->mutable_own()->set_lease_down_payment_fraction(d); })},
+      {"lease_balloon_fraction", "F", "share of capex due with the last lease payment",
+       Fraction([](v1::TcoFleet* f, double d) { f->mutable_own()->set_lease_balloon_fraction(d); })},
+      {"resale_haircut_fraction", "F", "share of the resale value lost (dealer margin, decommissioning)",
+       Fraction([](v1::TcoFleet* f, double d) { f->mutable_own()->set_resale_haircut_fraction(d); })},
+      {"rent_price_decline_fraction_per_year", "F", "every rent falls by this share each year",
+       Fraction([](v1::TcoFleet* f, double d) { f->mutable_rent()->set_price_decline_fraction_per_year(d); })}};
+}
+
 // The fleet's size, use, owning and renting keys.
 std::vector<FleetKey> BasicKeys() {
   return {
@@ -130,17 +171,22 @@ std::vector<FleetKey> BasicKeys() {
        Text([](v1::TcoFleet* f, const std::string& v) { f->set_role(v); })},
       {"usage_gpu_hours", "GPU_HOURS", "GPU-hours used per month (0: every GPU all month, 730 h)",
        Number([](v1::TcoFleet* f, double d) { f->set_usage_gpu_hours_per_month(d); })},
-      {"capex_usd", "USD", "purchase cost of the fleet (0: catalog list price x count)",
+      {"capex_usd", "USD",
+       "purchase cost of the fleet (0: the capex lines' sum, else the catalog's system price per GPU x count, "
+       "else its GPU list price x count)",
        Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_capex_usd(d); })},
       {"depreciation_months", "MONTHS", "straight-line depreciation (0: 36)",
        Whole([](v1::TcoFleet* f, int32_t n) { f->mutable_own()->set_depreciation_months(n); })},
-      {"power_watts", "WATTS", "fleet power draw (unset: TDP x count)",
+      {"power_watts", "WATTS",
+       "whole-fleet power at full load (unset: the catalog's whole-system power per GPU x count, else GPU TDP x "
+       "count)",
        Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_power_watts(d); })},
       {"pue", "RATIO", "data-centre power usage effectiveness (0: 1.2)",
        Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_pue(d); })},
-      {"electricity_usd_per_kwh", "USD_PER_KWH", "tariff (unset: 0.13)",
+      {"electricity_usd_per_kwh", "USD_PER_KWH",
+       "tariff (unset: the catalog's tariff for rent_region, else 0.13, the US commercial average)",
        Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_electricity_usd_per_kwh(d); })},
-      {"ops_usd_per_month", "USD", "colocation, staff and other running costs per month",
+      {"ops_usd_per_month", "USD", "other running costs per month (0: not included)",
        Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_ops_usd_per_month(d); })},
       {"maintenance_fraction_per_year", "F", "maintenance per year, as a fraction of capex",
        Number([](v1::TcoFleet* f, double d) { f->mutable_own()->set_maintenance_fraction_per_year(d); })},
@@ -175,6 +221,8 @@ const std::vector<FleetKey>& FleetKeys() {
   static const auto* keys = [] {
     auto* k = new std::vector<FleetKey>(BasicKeys());
     std::vector<FleetKey> more = FinanceKeys();
+    k->insert(k->end(), more.begin(), more.end());
+    more = CostLineKeys();
     k->insert(k->end(), more.begin(), more.end());
     return k;
   }();
@@ -227,7 +275,7 @@ void PrintFleets(const v1::TcoResponse& resp) {
                                    fr.gpu_name());
     }
     std::cout << absl::StrFormat(
-        "own:  %s up front, %s/month amortised (power %s/month)\n"
+        "own:  %s up front, %s/month simple: straight line (power %s/month)\n"
         "rent: %s/month (%s per GPU-hour)\n",
         Usd(fr.own_capex_usd()), Usd(fr.own_usd_per_month()), Usd(fr.own_power_usd_per_month()),
         Usd(fr.rent_usd_per_month()), Usd(fr.rent_usd_per_gpu_hour()));
@@ -239,10 +287,12 @@ void PrintFinance(const v1::TcoResponse& resp) {
   std::cout << (resp.break_even_month_never()
                     ? std::string("break-even: never within the horizon (cash)")
                     : absl::StrFormat("break-even: month %d (cash)", resp.break_even_month()));
-  if (resp.break_even_usage_never()) {
-    std::cout << "; owning never wins at any use\n";
+  if (!resp.break_even_usage_applies()) {
+    std::cout << "; break-even use does not apply (flat rent: use does not change it)\n";
+  } else if (resp.break_even_usage_never()) {
+    std::cout << "; owning never wins at any steady use over the horizon\n";
   } else {
-    std::cout << absl::StrFormat("; owning wins above %.0f GPU-hours/month (%.1f%% use)\n",
+    std::cout << absl::StrFormat("; owning wins above %.0f GPU-hours/month (%.1f%% steady use, NPV over the horizon)\n",
                                  resp.break_even_gpu_hours_per_month(), resp.break_even_utilization_fraction() * 100);
   }
   const double rate = resp.discount_rate_fraction_per_year() * 100;
@@ -262,7 +312,8 @@ void PrintFinance(const v1::TcoResponse& resp) {
   }
   Table t({"sensitivity (+-20%)", "NPV own-rent at -20%", "at +20%", "swing"});
   for (const v1::SensitivityEntry& e : resp.sensitivity()) {
-    t.Add({e.input(), Usd(e.npv_difference_low_usd()), Usd(e.npv_difference_high_usd()), Usd(e.swing_usd())});
+    t.Add({e.input(), Usd(e.npv_difference_low_usd()) + (e.low_clamped() ? " (clamped)" : ""),
+           Usd(e.npv_difference_high_usd()) + (e.high_clamped() ? " (clamped)" : ""), Usd(e.swing_usd())});
   }
   t.Print();
 }
@@ -272,8 +323,12 @@ void PrintTco(const v1::TcoResponse& resp) {
   if (!resp.provenance().price_kind().empty()) std::cout << "rent priced at " << resp.provenance().price_kind() << "\n";
   if (!resp.provenance().price_note().empty()) std::cout << "note: " << resp.provenance().price_note() << "\n";
   PrintFinance(resp);
-  std::cout << absl::StrFormat("per used GPU-hour: own %s, rent %s\n", Usd(resp.own_usd_per_used_gpu_hour()),
-                               Usd(resp.rent_usd_per_used_gpu_hour()));
+  std::cout << absl::StrFormat("levelised per used GPU-hour (NPV / discounted hours): own %s, rent %s\n",
+                               Usd(resp.own_levelised_usd_per_gpu_hour()), Usd(resp.rent_levelised_usd_per_gpu_hour()));
+  std::cout << absl::StrFormat("simple per used GPU-hour (straight line, undiscounted): own %s, rent %s\n",
+                               Usd(resp.own_usd_per_used_gpu_hour()), Usd(resp.rent_usd_per_used_gpu_hour()));
+  for (const std::string& w : resp.warnings()) std::cout << "warning: " << w << "\n";
+  for (const std::string& n : resp.not_included()) std::cout << "not included: " << n << "\n";
   if (resp.own_usd_per_million_requests() > 0) {
     std::cout << absl::StrFormat("per 1M requests: own %s, rent %s\n", Usd(resp.own_usd_per_million_requests()),
                                  Usd(resp.rent_usd_per_million_requests()));
@@ -285,6 +340,36 @@ void PrintTco(const v1::TcoResponse& resp) {
            Usd(p.rent_cumulative_usd())});
   }
   t.Print();
+}
+
+// --cash_timing, --rate_basis and --tax_rate_fraction.
+void AddFinanceFlags(FlagSet* flags, v1::TcoRequest* r) {
+  flags->Custom(
+      "cash_timing", "end_of_month|start_of_month",
+      "when running costs, rent and lease payments are paid in their month (capex: at the start)", "end_of_month",
+      [r](const std::string& v) {
+        if (v != "end_of_month" && v != "start_of_month") {
+          return absl::InvalidArgumentError("end_of_month or start_of_month");
+        }
+        r->set_cash_timing(v == "start_of_month" ? v1::CASH_TIMING_START_OF_MONTH : v1::CASH_TIMING_END_OF_MONTH);
+        return absl::OkStatus();
+      });
+  flags->Custom("rate_basis", "effective|nominal",
+                "the discount rate as an effective annual rate ((1+r)^(1/12)-1 a month) or nominal (r/12)", "effective",
+                [r](const std::string& v) {
+                  if (v != "effective" && v != "nominal") return absl::InvalidArgumentError("effective or nominal");
+                  r->set_rate_basis(v == "nominal" ? v1::RATE_BASIS_NOMINAL_MONTHLY : v1::RATE_BASIS_EFFECTIVE_ANNUAL);
+                  return absl::OkStatus();
+                });
+  flags->Custom("tax_rate_fraction", "F", "corporate tax rate (0: pre-tax cash, no depreciation tax shield)", "0",
+                [r](const std::string& v) {
+                  double d = 0;
+                  if (!absl::SimpleAtod(v, &d) || !(d >= 0) || d > 0.99) {
+                    return absl::InvalidArgumentError("want a fraction in [0, 0.99]");
+                  }
+                  r->set_tax_rate_fraction(d);
+                  return absl::OkStatus();
+                });
 }
 
 }  // namespace
@@ -318,6 +403,7 @@ int RunTco(const std::vector<std::string>& args, GlobalOptions* global) {
                  r.set_discount_rate_fraction_per_year(d);
                  return absl::OkStatus();
                });
+  AddFinanceFlags(&flags, &r);
   v1::PriceKind kind = v1::PRICE_KIND_UNSPECIFIED;
   flags.Custom("kind", "on_demand|spot|reserved_1y|reserved_3y",
                "rent at this catalog price kind (every fleet without its own price_kind)", "on_demand",

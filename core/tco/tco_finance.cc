@@ -5,20 +5,22 @@
 #include <functional>
 #include <map>
 
+#include "absl/strings/str_cat.h"
 #include "core/units.h"
 
 namespace capplan::core {
 
-double AnnuityPaymentUsd(double principal_usd, double rate_fraction_per_year, int months) {
+double AnnuityPaymentUsd(double principal_usd, double rate_fraction_per_year, int months, double balloon_usd) {
   if (months < 1) return 0;
   const double i = rate_fraction_per_year / 12;
-  if (i == 0) return principal_usd / months;
-  return principal_usd * i / (1 - std::pow(1 + i, -months));
+  if (i == 0) return (principal_usd - balloon_usd) / months;
+  return (principal_usd - balloon_usd * std::pow(1 + i, -months)) * i / (1 - std::pow(1 + i, -months));
 }
 
-double AnnuityBalanceUsd(double principal_usd, double rate_fraction_per_year, int months, int paid_months) {
+double AnnuityBalanceUsd(double principal_usd, double rate_fraction_per_year, int months, int paid_months,
+                         double balloon_usd) {
   if (paid_months >= months) return 0;
-  const double payment = AnnuityPaymentUsd(principal_usd, rate_fraction_per_year, months);
+  const double payment = AnnuityPaymentUsd(principal_usd, rate_fraction_per_year, months, balloon_usd);
   const double i = rate_fraction_per_year / 12;
   if (i == 0) return principal_usd - payment * paid_months;
   const double grow = std::pow(1 + i, paid_months);
@@ -27,6 +29,32 @@ double AnnuityBalanceUsd(double principal_usd, double rate_fraction_per_year, in
 
 double DiscountFactor(double rate_fraction_per_year, int month) {
   return std::pow(1 + rate_fraction_per_year / 12, -(month - 1));
+}
+
+double MonthlyRate(const TcoFinance& fin) {
+  const double r = fin.discount_rate_fraction_per_year;
+  return fin.rate_basis == RateBasis::kNominalMonthly ? r / 12 : std::pow(1 + r, 1.0 / 12) - 1;
+}
+
+double FlowTimeMonths(const TcoFinance& fin, int month) {
+  return fin.timing == CashTiming::kEndOfMonth ? month : month - 1;
+}
+
+double PresentValueFactor(const TcoFinance& fin, int month) {
+  return std::pow(1 + MonthlyRate(fin), -FlowTimeMonths(fin, month));
+}
+
+double TaxDepreciationUsd(const TcoFleet& f, int service_month) {
+  if (service_month < 1) return 0;
+  if (f.depreciation_method == DepreciationMethod::kMacrs5y) {
+    const int year = (service_month - 1) / 12;
+    return year < 6 ? f.capex_usd * kMacrs5yFractions[year] / 12 : 0;
+  }
+  return service_month <= f.depreciation_months ? f.capex_usd / f.depreciation_months : 0;
+}
+
+double RentPriceFactor(const TcoFleet& f, int month) {
+  return std::pow(1 - f.rent_price_decline_fraction_per_year, (month - 1) / 12);
 }
 
 double DecliningBalanceUsd(double value_usd, double rate_fraction_per_year, int months) {
@@ -45,40 +73,45 @@ struct Priced {
   double total_usd = 0, npv_usd = 0, reserved_gpus = 0;
 };
 
+// Adds one month's rent (before tax) to `p`, after tax when the finance asks.
+void AddMonth(Priced* p, const TcoFinance& fin, int month, double usd) {
+  usd *= 1 - fin.tax_rate_fraction;
+  p->total_usd += usd;
+  p->npv_usd += usd * PresentValueFactor(fin, month);
+}
+
 // Hourly renting: price x use (x (1 + overhead)) every month of the horizon.
-Priced Hourly(const TcoFleet& f, int horizon, double rate, double usd_per_gpu_hour, double extra) {
+Priced Hourly(const TcoFleet& f, int horizon, const TcoFinance& fin, double usd_per_gpu_hour, double extra) {
   Priced p;
   for (int m = 1; m <= horizon; ++m) {
-    const double usd = usd_per_gpu_hour * UsageInMonth(f, m) * (1 + extra);
-    p.total_usd += usd;
-    p.npv_usd += usd * DiscountFactor(rate, m);
+    AddMonth(&p, fin, m, usd_per_gpu_hour * RentPriceFactor(f, m) * UsageInMonth(f, m) * (1 + extra));
   }
   return p;
 }
 
-// `gpus` committed for whole terms of `term` months covering the horizon, paid monthly.
-Priced Reserved(int horizon, double rate, double usd_per_gpu_hour, double gpus, int term) {
+// `gpus` committed for whole terms of `term` months covering the horizon, paid monthly; each
+// term at the price of the month it starts in.
+Priced Reserved(const TcoFleet& f, int horizon, const TcoFinance& fin, double usd_per_gpu_hour, double gpus, int term) {
   Priced p;
   p.reserved_gpus = gpus;
   const int months = (horizon + term - 1) / term * term;
   for (int m = 1; m <= months; ++m) {
-    const double usd = usd_per_gpu_hour * gpus * units::kHoursPerMonth;
-    p.total_usd += usd;
-    p.npv_usd += usd * DiscountFactor(rate, m);
+    const int term_start = (m - 1) / term * term + 1;
+    AddMonth(&p, fin, m, usd_per_gpu_hour * RentPriceFactor(f, term_start) * gpus * units::kHoursPerMonth);
   }
   return p;
 }
 
 // Every priced way to rent one part, by kind name.
-std::map<std::string, Priced> PartOptions(const TcoFleet& f, int horizon, double rate) {
+std::map<std::string, Priced> PartOptions(const TcoFleet& f, int horizon, const TcoFinance& fin) {
   const double keep = 1 - f.discount_fraction;
   const RentKindPrices& k = f.rent_kinds;
   const double overhead = f.spot_overhead_fraction >= 0 ? f.spot_overhead_fraction : kDefaultSpotOverheadFraction;
   std::map<std::string, Priced> out;
   if (k.on_demand_usd_per_gpu_hour > 0) {
-    out["on_demand"] = Hourly(f, horizon, rate, k.on_demand_usd_per_gpu_hour * keep, 0);
+    out["on_demand"] = Hourly(f, horizon, fin, k.on_demand_usd_per_gpu_hour * keep, 0);
   }
-  if (k.spot_usd_per_gpu_hour > 0) out["spot"] = Hourly(f, horizon, rate, k.spot_usd_per_gpu_hour * keep, overhead);
+  if (k.spot_usd_per_gpu_hour > 0) out["spot"] = Hourly(f, horizon, fin, k.spot_usd_per_gpu_hour * keep, overhead);
   const std::pair<const char*, std::pair<double, int>> reserved[] = {
       {"reserved_1y", {k.reserved_1y_usd_per_gpu_hour, 12}}, {"reserved_3y", {k.reserved_3y_usd_per_gpu_hour, 36}}};
   double least_use = f.usage_gpu_hours_per_month;
@@ -94,14 +127,12 @@ std::map<std::string, Priced> PartOptions(const TcoFleet& f, int horizon, double
   }
   for (const auto& [name, price_term] : reserved) {
     if (price_term.first <= 0) continue;
-    out[name] = Reserved(horizon, rate, price_term.first * keep, f.gpu_count, price_term.second);
+    out[name] = Reserved(f, horizon, fin, price_term.first * keep, f.gpu_count, price_term.second);
     if (peak_usd_per_gpu_hour <= 0) continue;
-    Priced mix = Reserved(horizon, rate, price_term.first * keep, base_gpus, price_term.second);
+    Priced mix = Reserved(f, horizon, fin, price_term.first * keep, base_gpus, price_term.second);
     for (int m = 1; m <= horizon; ++m) {
       const double above = std::max(0.0, UsageInMonth(f, m) - base_gpus * units::kHoursPerMonth);
-      const double usd = peak_usd_per_gpu_hour * above * (1 + peak_extra);
-      mix.total_usd += usd;
-      mix.npv_usd += usd * DiscountFactor(rate, m);
+      AddMonth(&mix, fin, m, peak_usd_per_gpu_hour * RentPriceFactor(f, m) * above * (1 + peak_extra));
     }
     auto it = out.find("mix");
     if (it == out.end() || mix.total_usd < it->second.total_usd) out["mix"] = mix;
@@ -112,10 +143,10 @@ std::map<std::string, Priced> PartOptions(const TcoFleet& f, int horizon, double
 }  // namespace
 
 std::vector<RentOption> RentOptions(const std::vector<TcoFleet>& fleets, int horizon_months,
-                                    double discount_rate_fraction_per_year) {
+                                    const TcoFinance& finance) {
   std::map<std::string, std::pair<Priced, size_t>> sum;  // kind -> (sum, parts priced)
   for (const TcoFleet& f : fleets) {
-    for (const auto& [kind, p] : PartOptions(f, horizon_months, discount_rate_fraction_per_year)) {
+    for (const auto& [kind, p] : PartOptions(f, horizon_months, finance)) {
       auto& s = sum[kind];
       s.first.total_usd += p.total_usd;
       s.first.npv_usd += p.npv_usd;
@@ -139,46 +170,76 @@ std::vector<RentOption> RentOptions(const std::vector<TcoFleet>& fleets, int hor
 
 namespace {
 
-// Scales one input of every part by `k`.
-using Scale = std::function<void(std::vector<TcoFleet>&, TcoFinance&, double k)>;
+// Scales one input of every part by `k`, clamped to its valid range; true when clamped.
+using Scale = std::function<bool(std::vector<TcoFleet>&, TcoFinance&, double k)>;
 
-void ScaleUse(std::vector<TcoFleet>& fleets, TcoFinance&, double k) {
+// v x k within [lo, hi]; sets *clamped when it had to be moved.
+double Clamped(double v, double k, double lo, double hi, bool* clamped) {
+  const double want = v * k;
+  const double got = std::clamp(want, lo, hi);
+  if (got != want) *clamped = true;
+  return got;
+}
+
+bool ScaleUse(std::vector<TcoFleet>& fleets, TcoFinance&, double k) {
+  bool clamped = false;
   for (TcoFleet& f : fleets) {
     const double full = f.gpu_count * units::kHoursPerMonth;
-    f.usage_gpu_hours_per_month = std::clamp(f.usage_gpu_hours_per_month * k, 1.0, full);
-    f.ramp_start_gpu_hours_per_month = std::clamp(f.ramp_start_gpu_hours_per_month * k, 0.0, full);
+    f.usage_gpu_hours_per_month = Clamped(f.usage_gpu_hours_per_month, k, 0, full, &clamped);
+    f.ramp_start_gpu_hours_per_month = Clamped(f.ramp_start_gpu_hours_per_month, k, 0, full, &clamped);
   }
+  return clamped;
 }
 
-void ScaleRent(std::vector<TcoFleet>& fleets, TcoFinance&, double k) {
+bool ScaleRent(std::vector<TcoFleet>& fleets, TcoFinance&, double k) {
+  bool clamped = false;
   for (TcoFleet& f : fleets) {
-    f.rent_flat_usd_per_month *= k;
-    f.rent_usd_per_gpu_hour *= k;
+    f.rent_flat_usd_per_month = Clamped(f.rent_flat_usd_per_month, k, 0, 1e11, &clamped);
+    f.rent_usd_per_gpu_hour = Clamped(f.rent_usd_per_gpu_hour, k, 0, 1e5, &clamped);
   }
+  return clamped;
 }
 
-void ScaleCapex(std::vector<TcoFleet>& fleets, TcoFinance&, double k) {
+bool ScaleCapex(std::vector<TcoFleet>& fleets, TcoFinance&, double k) {
+  bool clamped = false;
   for (TcoFleet& f : fleets) {
-    f.capex_usd *= k;
-    for (CapexItem& i : f.capex_items) i.usd *= k;
-    f.residual_value_usd *= k;
+    const double before = f.capex_usd;
+    f.capex_usd = Clamped(f.capex_usd, k, 1, 1e11, &clamped);
+    const double applied = f.capex_usd / before;
+    for (CapexItem& i : f.capex_items) i.usd *= applied;
+    f.residual_value_usd *= applied;
   }
+  return clamped;
+}
+
+bool ScalePower(std::vector<TcoFleet>& fleets, TcoFinance&, double k) {
+  bool clamped = false;
+  for (TcoFleet& f : fleets) f.electricity_usd_per_kwh = Clamped(f.electricity_usd_per_kwh, k, 0, 10, &clamped);
+  return clamped;
+}
+
+bool ScaleRate(std::vector<TcoFleet>&, TcoFinance& fin, double k) {
+  bool clamped = false;
+  fin.discount_rate_fraction_per_year = Clamped(fin.discount_rate_fraction_per_year, k, 0, 1, &clamped);
+  return clamped;
+}
+
+bool AnyFlatRent(const std::vector<TcoFleet>& fleets) {
+  for (const TcoFleet& f : fleets) {
+    if (f.rent_flat_usd_per_month > 0) return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 std::vector<SensitivityEntry> Tornado(const std::vector<TcoFleet>& fleets, int horizon_months,
                                       const TcoFinance& finance) {
-  const std::pair<const char*, Scale> inputs[] = {
-      {"rent_price", ScaleRent},
-      {"electricity_price",
-       [](std::vector<TcoFleet>& fs, TcoFinance&, double k) {
-         for (TcoFleet& f : fs) f.electricity_usd_per_kwh *= k;
-       }},
-      {"utilization", ScaleUse},
-      {"capex", ScaleCapex},
-      {"discount_rate",
-       [](std::vector<TcoFleet>&, TcoFinance& fin, double k) { fin.discount_rate_fraction_per_year *= k; }}};
+  const std::pair<const char*, Scale> inputs[] = {{"rent_price", ScaleRent},
+                                                  {"electricity_price", ScalePower},
+                                                  {"utilization", ScaleUse},
+                                                  {"capex", ScaleCapex},
+                                                  {"discount_rate", ScaleRate}};
   std::vector<SensitivityEntry> out;
   for (const auto& [name, scale] : inputs) {
     SensitivityEntry e;
@@ -187,10 +248,19 @@ std::vector<SensitivityEntry> Tornado(const std::vector<TcoFleet>& fleets, int h
       std::vector<TcoFleet> fs = fleets;
       TcoFinance fin = finance;
       fin.sensitivity = false;
-      scale(fs, fin, k);
+      const bool clamped = scale(fs, fin, k);
+      (k < 1 ? e.low_clamped : e.high_clamped) = clamped;
       absl::StatusOr<TcoResult> r = ComputeTco(fs, horizon_months, fin);
-      const double d = r.ok() ? r->npv_own_usd - r->npv_rent_usd : 0;
-      (k < 1 ? e.npv_difference_low_usd : e.npv_difference_high_usd) = d;
+      if (!r.ok()) {  // a clamped bound is valid, so this is a defect; say so rather than show 0
+        e.note += absl::StrCat(k < 1 ? "low" : "high", " bound not computed: ", r.status().message(), "; ");
+        continue;
+      }
+      (k < 1 ? e.npv_difference_low_usd : e.npv_difference_high_usd) = r->npv_own_usd - r->npv_rent_usd;
+    }
+    if (e.low_clamped) e.note += "low bound (80%) clamped to the input's valid range; ";
+    if (e.high_clamped) e.note += "high bound (120%) clamped to the input's valid range; ";
+    if (e.input == "utilization" && AnyFlatRent(fleets)) {
+      e.note += "a flat rent does not change with use: only the owned fleet's power moves; ";
     }
     e.swing_usd = std::fabs(e.npv_difference_high_usd - e.npv_difference_low_usd);
     out.push_back(std::move(e));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "core/planner/query.h"
 #include "core/planner/supply.h"
 #include "core/tco/tco_finance.h"
@@ -42,6 +43,21 @@ absl::Status RangeError(const std::string& field, double lo, double hi, double g
 
 bool InRange(double v, double lo, double hi) { return std::isfinite(v) && v >= lo && v <= hi; }
 
+void Dated(std::vector<v1::StalePrice>* dated, const std::string& field, const std::string& source,
+           const std::string& as_of_date) {
+  if (dated == nullptr || as_of_date.empty()) return;
+  v1::StalePrice& p = dated->emplace_back();
+  p.set_field(field);
+  p.set_source(source);
+  p.set_as_of_date(as_of_date);
+}
+
+// When a price row was last known to hold: its source's date, else its effective date.
+std::string DateOf(const core::PriceRow& p) {
+  if (!p.source.as_of_date.empty()) return p.source.as_of_date;
+  return absl::FormatTime("%Y-%m-%d", absl::FromUnixSeconds(p.effective_unix_seconds), absl::UTCTimeZone());
+}
+
 // The caller's capex lines, checked; their sum in `*sum`.
 absl::Status BreakdownLines(const v1::CapexBreakdown& b, const std::string& field, std::vector<core::CapexItem>* lines,
                             double* sum) {
@@ -73,7 +89,7 @@ void CatalogLines(const char* priced, double usd, const std::string& source, boo
 }
 
 absl::Status ResolveCapex(const core::GpuRow& gpu, const v1::TcoFleet& f, const std::string& field, core::TcoFleet* out,
-                          Assumptions* assumptions) {
+                          Assumptions* assumptions, std::vector<v1::StalePrice>* dated) {
   const v1::OwnCosts& own = f.own();
   if (own.capex_usd() < 0) return absl::InvalidArgumentError(absl::StrCat(field, ".own.capex_usd: must be >= 0"));
   std::vector<core::CapexItem> given;
@@ -99,12 +115,14 @@ absl::Status ResolveCapex(const core::GpuRow& gpu, const v1::TcoFleet& f, const 
                                          f.gpu_count(), ": ", CiteOwning(gpu.source), uncertainty);
     CatalogLines("system (GPUs+host)", out->capex_usd, src, true, &out->capex_items);
     Assume(assumptions, "own.capex_usd", out->capex_usd, src);
+    Dated(dated, field + ".own.capex_usd", src, gpu.source.as_of_date);
   } else if (gpu.list_price_usd > 0) {
     out->capex_usd = gpu.list_price_usd * count;
     const std::string src = absl::StrCat("catalog GPU list price ", gpu.list_price_usd, " x ", f.gpu_count(), ": ",
                                          CiteOwning(gpu.source), uncertainty);
     CatalogLines("GPUs", out->capex_usd, src, false, &out->capex_items);
     Assume(assumptions, "own.capex_usd", out->capex_usd, src);
+    Dated(dated, field + ".own.capex_usd", src, gpu.source.as_of_date);
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat(field, ".own.capex_usd: required: the catalog has no list price for ", f.gpu_name()));
@@ -159,6 +177,10 @@ void ResolvePower(const core::CatalogView& catalog, const core::GpuRow& gpu, con
 absl::Status ResolveUsage(const v1::TcoFleet& f, const std::string& field, core::TcoFleet* out) {
   const double full = f.gpu_count() * units::kHoursPerMonth;
   out->usage_gpu_hours_per_month = f.usage_gpu_hours_per_month() != 0 ? f.usage_gpu_hours_per_month() : full;
+  if (f.has_use_fraction()) {
+    if (!InRange(f.use_fraction(), 0, 1)) return RangeError(field + ".use_fraction", 0, 1, f.use_fraction());
+    out->usage_gpu_hours_per_month = f.use_fraction() * full;
+  }
   if (!f.has_utilization()) return absl::OkStatus();
   const v1::UtilizationProfile& u = f.utilization();
   const std::string name = field + ".utilization.";
@@ -225,7 +247,8 @@ absl::Status FindRent(const core::CatalogView& catalog, const v1::TcoFleet& f, i
 
 // Fills each rent kind the caller left 0 from the instance's catalog prices.
 void CatalogKindPrices(const core::CatalogView& catalog, const core::InstanceRow& inst, int64_t as_of,
-                       core::RentKindPrices* k, Assumptions* assumptions) {
+                       const std::string& field, core::RentKindPrices* k, Assumptions* assumptions,
+                       std::vector<v1::StalePrice>* dated) {
   const std::pair<core::PriceKind, double*> kinds[] = {
       {core::PriceKind::kOnDemand, &k->on_demand_usd_per_gpu_hour},
       {core::PriceKind::kSpot, &k->spot_usd_per_gpu_hour},
@@ -236,17 +259,20 @@ void CatalogKindPrices(const core::CatalogView& catalog, const core::InstanceRow
     const core::PriceRow* p = catalog.PriceAt(inst, kind, as_of);
     if (p == nullptr) continue;
     *slot = p->price_usd_per_hour / inst.gpu_count;
-    Assume(assumptions, absl::StrCat("rent.", core::PriceKindName(kind), "_usd_per_gpu_hour"), *slot,
-           absl::StrCat(inst.provider, " ", inst.instance_type, " ", inst.region, " price row ", p->id, ": ",
-                        Cite(p->source)));
+    const std::string name = absl::StrCat("rent.", core::PriceKindName(kind), "_usd_per_gpu_hour");
+    const std::string src = absl::StrCat(inst.provider, " ", inst.instance_type, " ", inst.region, " price row ", p->id,
+                                         ": ", Cite(p->source));
+    Assume(assumptions, name, *slot, src);
+    Dated(dated, absl::StrCat(field, ".", name), src, DateOf(*p));
   }
 }
 
 absl::Status ResolveRent(const core::CatalogView& catalog, const v1::TcoFleet& f, int64_t as_of,
-                         const std::string& field, core::TcoFleet* out, v1::Provenance* prov,
-                         Assumptions* assumptions) {
+                         const std::string& field, core::TcoFleet* out, v1::Provenance* prov, Assumptions* assumptions,
+                         std::vector<v1::StalePrice>* dated) {
   const v1::RentCosts& rent = f.rent();
   out->discount_fraction = rent.discount_fraction();
+  out->rent_price_decline_fraction_per_year = rent.price_decline_fraction_per_year();
   out->rent_flat_usd_per_month = rent.price_usd_per_month();
   out->rent_kinds = {rent.on_demand_usd_per_gpu_hour(), rent.spot_usd_per_gpu_hour(),
                      rent.reserved_1y_usd_per_gpu_hour(), rent.reserved_3y_usd_per_gpu_hour()};
@@ -268,7 +294,16 @@ absl::Status ResolveRent(const core::CatalogView& catalog, const v1::TcoFleet& f
     PriceToProto(*price, prov->add_prices());
     if (prov->price_kind().empty()) prov->set_price_kind(core::PriceKindName(price->kind));
     if (prov->price_note().empty()) prov->set_price_note(core::planner::PriceKindNote(price->kind));
-    CatalogKindPrices(catalog, *inst, as_of, &out->rent_kinds, assumptions);
+    Dated(dated, field + ".rent.usd_per_gpu_hour",
+          absl::StrCat(inst->provider, " ", inst->instance_type, " ", inst->region, " price row ", price->id, ": ",
+                       Cite(price->source)),
+          DateOf(*price));
+    CatalogKindPrices(catalog, *inst, as_of, field, &out->rent_kinds, assumptions, dated);
+    // A spot headline pays the spot overhead on every used hour, as the spot rent option does.
+    if (price->kind == core::PriceKind::kSpot) {
+      out->rent_use_overhead_fraction =
+          out->spot_overhead_fraction >= 0 ? out->spot_overhead_fraction : core::kDefaultSpotOverheadFraction;
+    }
   }
   if (!rent.has_spot_overhead_fraction() && out->rent_kinds.spot_usd_per_gpu_hour > 0) {
     Assume(assumptions, "rent.spot_overhead_fraction", core::kDefaultSpotOverheadFraction,
@@ -280,7 +315,8 @@ absl::Status ResolveRent(const core::CatalogView& catalog, const v1::TcoFleet& f
 }  // namespace
 
 absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, const v1::TcoFleet& f, int64_t as_of,
-                                            const std::string& field, v1::Provenance* prov, Assumptions* assumptions) {
+                                            const std::string& field, v1::Provenance* prov, Assumptions* assumptions,
+                                            std::vector<v1::StalePrice>* dated) {
   const core::GpuRow* gpu = catalog.FindGpu(f.gpu_name());
   if (gpu == nullptr) {
     return absl::NotFoundError(absl::StrCat(field, ".gpu_name: no GPU named \"", f.gpu_name(), "\" in the catalog"));
@@ -293,7 +329,7 @@ absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, co
   out.role = f.role();
   out.gpu_count = f.gpu_count();
   absl::Status s = ResolveUsage(f, field, &out);
-  if (s.ok()) s = ResolveCapex(*gpu, f, field, &out, assumptions);
+  if (s.ok()) s = ResolveCapex(*gpu, f, field, &out, assumptions, dated);
   if (!s.ok()) return s;
   ResolvePower(catalog, *gpu, f, &out, assumptions);
   const v1::OwnCosts& own = f.own();
@@ -305,9 +341,72 @@ absl::StatusOr<core::TcoFleet> TcoFleetFrom(const core::CatalogView& catalog, co
   out.lease_rate_fraction_per_year = own.lease_rate_fraction_per_year();
   out.residual_value_usd = own.residual_value_usd();
   out.residual_decline_fraction_per_year = own.residual_decline_fraction_per_year();
-  s = ResolveRent(catalog, f, as_of, field, &out, prov, assumptions);
+  out.colocation_usd_per_kw_month = own.colocation_usd_per_kw_month();
+  out.support_usd_per_month = own.support_usd_per_month();
+  out.software_usd_per_gpu_month = own.software_usd_per_gpu_month();
+  out.staff_usd_per_month = own.staff_usd_per_month();
+  out.lead_time_months = own.lead_time_months();
+  out.lease_down_payment_fraction = own.lease_down_payment_fraction();
+  out.lease_balloon_fraction = own.lease_balloon_fraction();
+  out.resale_haircut_fraction = own.resale_haircut_fraction();
+  switch (own.depreciation_method()) {
+    case v1::DEPRECIATION_METHOD_UNSPECIFIED:
+    case v1::DEPRECIATION_METHOD_STRAIGHT_LINE:
+      break;
+    case v1::DEPRECIATION_METHOD_MACRS_5Y:
+      out.depreciation_method = core::DepreciationMethod::kMacrs5y;
+      break;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".own.depreciation_method: unknown value ", own.depreciation_method()));
+  }
+  s = ResolveRent(catalog, f, as_of, field, &out, prov, assumptions, dated);
   if (!s.ok()) return s;
   return out;
+}
+
+std::vector<v1::StalePrice> TcoStalePrices(std::vector<v1::StalePrice> dated, int64_t as_of, int max_age_days) {
+  std::vector<v1::StalePrice> out;
+  for (v1::StalePrice& p : dated) {
+    absl::Time t;
+    std::string err;
+    if (!absl::ParseTime("%Y-%m-%d", p.as_of_date(), absl::UTCTimeZone(), &t, &err)) continue;
+    const int64_t age = (as_of - absl::ToUnixSeconds(t)) / 86400;
+    if (age <= max_age_days) continue;
+    p.set_age_days(age);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+absl::Status TcoFinanceFrom(const v1::TcoRequest& req, core::TcoFinance* out) {
+  out->discount_rate_fraction_per_year = req.discount_rate_fraction_per_year();
+  if (!InRange(req.tax_rate_fraction(), 0, 0.99))
+    return RangeError("tax_rate_fraction", 0, 0.99, req.tax_rate_fraction());
+  out->tax_rate_fraction = req.tax_rate_fraction();
+  switch (req.cash_timing()) {
+    case v1::CASH_TIMING_UNSPECIFIED:
+    case v1::CASH_TIMING_END_OF_MONTH:
+      out->timing = core::CashTiming::kEndOfMonth;
+      break;
+    case v1::CASH_TIMING_START_OF_MONTH:
+      out->timing = core::CashTiming::kStartOfMonth;
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("cash_timing: unknown value ", req.cash_timing()));
+  }
+  switch (req.rate_basis()) {
+    case v1::RATE_BASIS_UNSPECIFIED:
+    case v1::RATE_BASIS_EFFECTIVE_ANNUAL:
+      out->rate_basis = core::RateBasis::kEffectiveAnnual;
+      break;
+    case v1::RATE_BASIS_NOMINAL_MONTHLY:
+      out->rate_basis = core::RateBasis::kNominalMonthly;
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("rate_basis: unknown value ", req.rate_basis()));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace capplan::server

@@ -3,6 +3,7 @@
 #include "server/planning/planning.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -182,6 +183,13 @@ absl::Status ServingCosts(const core::CatalogView& catalog, const v1::TcoRequest
 
 }  // namespace
 
+namespace {
+std::atomic<int> tco_price_max_age_days{kDefaultTcoPriceMaxAgeDays};
+}  // namespace
+
+void SetTcoPriceMaxAgeDays(int days) { tco_price_max_age_days.store(days); }
+int TcoPriceMaxAgeDays() { return tco_price_max_age_days.load(); }
+
 absl::Status Tco(const core::CatalogView& catalog, const v1::TcoRequest& req, v1::TcoResponse* resp) {
   if (req.horizon_months() < 1 || req.horizon_months() > core::kMaxHorizonMonths) {
     return absl::InvalidArgumentError(
@@ -197,19 +205,28 @@ absl::Status Tco(const core::CatalogView& catalog, const v1::TcoRequest& req, v1
   const int64_t as_of = *resolved;
   v1::Provenance* prov = resp->mutable_provenance();
   prov->set_catalog_version(catalog.Version());
+  core::TcoFinance finance;
+  absl::Status fin = TcoFinanceFrom(req, &finance);
+  if (!fin.ok()) return fin;
   std::vector<core::TcoFleet> fleets;
   std::vector<std::vector<v1::TcoAssumption>> assumptions(static_cast<size_t>(req.fleets_size()));
+  std::vector<v1::StalePrice> dated;
   for (int i = 0; i < req.fleets_size(); ++i) {
     absl::StatusOr<core::TcoFleet> f = TcoFleetFrom(catalog, req.fleets(i), as_of, absl::StrCat("fleets[", i, "]"),
-                                                    prov, &assumptions[static_cast<size_t>(i)]);
+                                                    prov, &assumptions[static_cast<size_t>(i)], &dated);
     if (!f.ok()) return f.status();
     fleets.push_back(std::move(*f));
   }
-  core::TcoFinance finance;
-  finance.discount_rate_fraction_per_year = req.discount_rate_fraction_per_year();
   absl::StatusOr<core::TcoResult> tco = core::ComputeTco(fleets, req.horizon_months(), finance);
   if (!tco.ok()) return tco.status();
   TcoResultToProto(*tco, req, assumptions, resp);
+  const int max_age = TcoPriceMaxAgeDays();
+  for (v1::StalePrice& p : TcoStalePrices(std::move(dated), as_of, max_age)) {
+    resp->add_warnings(absl::StrCat(p.field(), ": catalog price dated ", p.as_of_date(), " is ", p.age_days(),
+                                    " days old at prices_as_of (limit ", max_age,
+                                    " days, --tco_price_max_age_days): check the current list price"));
+    *resp->add_stale_prices() = std::move(p);
+  }
   if (req.has_serving()) {
     absl::Status s = ServingCosts(catalog, req, *tco, resp);
     if (!s.ok()) return s;

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "capplan/v1/planner.pb.h"
+#include "core/assumptions.h"
 #include "core/catalog.h"
 #include "core/planner/query.h"
 #include "core/training/layout_cache.h"
@@ -25,5 +26,12 @@ absl::Status Plan(const core::CatalogView& catalog, const capplan::v1::PlanReque
 absl::Status Compare(const core::CatalogView& catalog, const capplan::v1::CompareRequest& req,
                      capplan::v1::CompareResponse* resp, core::TrainingLayoutCache* layouts = nullptr);
 absl::Status Tco(const core::CatalogView& catalog, const capplan::v1::TcoRequest& req, capplan::v1::TcoResponse* resp);
+
+// Tco warns about every catalog price it uses that is older than this many days at the
+// request's prices_as_of (TcoResponse.stale_prices). Process-wide: set once at start-up from
+// --tco_price_max_age_days.
+inline constexpr int kDefaultTcoPriceMaxAgeDays = static_cast<int>(core::assumptions::kTcoPriceMaxAgeDays.value.point);
+void SetTcoPriceMaxAgeDays(int days);
+int TcoPriceMaxAgeDays();
 
 }  // namespace capplan::server

@@ -23,6 +23,18 @@ TcoFinance DiscountedAt(double rate_fraction_per_year, bool sensitivity) {
   return f;
 }
 
+// Finance options set by field name: a cost of capital, its timing and basis, a tax rate.
+TcoFinance FinanceAt(double rate_fraction_per_year, CashTiming timing, RateBasis basis, double tax_rate_fraction = 0,
+                     bool sensitivity = false) {
+  TcoFinance f;
+  f.discount_rate_fraction_per_year = rate_fraction_per_year;
+  f.timing = timing;
+  f.rate_basis = basis;
+  f.tax_rate_fraction = tax_rate_fraction;
+  f.sensitivity = sensitivity;
+  return f;
+}
+
 TEST(TcoFinanceTest, AnnuityPaymentIsTheTextbookMortgage) {
   // Ordinary annuity (Brealey, Myers & Allen, ch. 2): $200,000 at 6% a year over 30 years,
   // monthly: 200,000 x 0.005 / (1 - 1.005^-360) = $1,199.10 a month.
@@ -32,20 +44,45 @@ TEST(TcoFinanceTest, AnnuityPaymentIsTheTextbookMortgage) {
   EXPECT_DOUBLE_EQ(AnnuityPaymentUsd(360, 0, 36), 10);                            // no interest: capex / n
 }
 
-TEST(TcoFinanceTest, NpvDiscountsEachMonthAtTheMonthlyRate) {
-  // A $1,000 monthly payment for 12 months, first one now, at 12% a year (1% a month): an
-  // annuity due, 1,000 x (1 - 1.01^-12) / 0.01 x 1.01 = $11,367.63.
+TEST(TcoFinanceTest, StartOfMonthNominalIsTheAnnuityDue) {
+  // A $1,000 monthly payment for 12 months, first one now, at 12% a year nominal (1% a
+  // month): an annuity due, 1,000 x (1 - 1.01^-12) / 0.01 x 1.01 = $11,367.63.
   TcoFleet f = ReadmeOwnOrRentFleet();
   f.rent_flat_usd_per_month = 1000;
-  absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, DiscountedAt(0.12, /*sensitivity=*/false));
+  const TcoFinance fin = FinanceAt(0.12, CashTiming::kStartOfMonth, RateBasis::kNominalMonthly);
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, fin);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_NEAR(r->npv_rent_usd, 11367.63, 0.01);
   EXPECT_NEAR(r->series[11].rent_discounted_cumulative_usd, 11367.63, 0.01);
   EXPECT_DOUBLE_EQ(r->series[11].rent_cumulative_usd, 12000);
 }
 
-TEST(TcoFinanceTest, ReadmeOwnOrRentStaysMonth25OnCashAndMovesLaterWhenDiscounted) {
-  absl::StatusOr<TcoResult> r = ComputeTco({ReadmeOwnOrRentFleet()}, 36, DiscountedAt(0.10, /*sensitivity=*/true));
+TEST(TcoFinanceTest, DefaultIsEndOfMonthAtTheEffectiveRate) {
+  // The same payments in arrears at 12% a year effective: i = 1.12^(1/12) - 1 = 0.948879% a
+  // month, an ordinary annuity 1,000 x (1 - (1 + i)^-12) / i = $11,291.52 (Brealey, Myers &
+  // Allen, ch. 2). Paid a month later and at a lower monthly rate than 1%.
+  TcoFleet f = ReadmeOwnOrRentFleet();
+  f.rent_flat_usd_per_month = 1000;
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 12, DiscountedAt(0.12, /*sensitivity=*/false));
+  ASSERT_TRUE(r.ok()) << r.status();
+  const double i = std::pow(1.12, 1.0 / 12) - 1;
+  EXPECT_NEAR(i, 0.00948879, 1e-8);
+  EXPECT_NEAR(r->npv_rent_usd, 1000 * (1 - std::pow(1 + i, -12)) / i, 1e-6);
+  EXPECT_NEAR(r->npv_rent_usd, 11291.52, 0.01);
+  // Twelve payments of $1,000 a year after their month: the effective rate discounts the
+  // last one by exactly 1.12.
+  EXPECT_NEAR(PresentValueFactor(DiscountedAt(0.12, false), 12), 1 / 1.12, 1e-12);
+  // Nominal, in arrears: 1,000 x (1 - 1.01^-12) / 0.01 = $11,255.08.
+  r = ComputeTco({f}, 12, FinanceAt(0.12, CashTiming::kEndOfMonth, RateBasis::kNominalMonthly));
+  ASSERT_TRUE(r.ok());
+  EXPECT_NEAR(r->npv_rent_usd, 11255.08, 0.01);
+}
+
+TEST(TcoFinanceTest, ReadmeOwnOrRentFleetStaysMonth25OnCashAndMovesLaterWhenDiscounted) {
+  // The old convention: every month paid at its start, 10% nominal.
+  absl::StatusOr<TcoResult> r =
+      ComputeTco({ReadmeOwnOrRentFleet()}, 36,
+                 FinanceAt(0.10, CashTiming::kStartOfMonth, RateBasis::kNominalMonthly, 0, /*sensitivity=*/true));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->break_even_month, 25);  // 250,000 + 5,000 m <= 15,000 m
   EXPECT_FALSE(r->break_even_month_never);
@@ -54,6 +91,14 @@ TEST(TcoFinanceTest, ReadmeOwnOrRentStaysMonth25OnCashAndMovesLaterWhenDiscounte
   // M >= ln(0.79339) / ln(v) = 27.9: month 28.
   EXPECT_EQ(r->discounted_break_even_month, 28);
   EXPECT_FALSE(r->discounted_break_even_never);
+  // In arrears at 10% effective: capex now, $10,000 saved at the end of each month, so
+  // 10,000 x (1 - v^M) / i >= 250,000 with i = 1.1^(1/12) - 1: v^M <= 1 - 25 i.
+  r = ComputeTco({ReadmeOwnOrRentFleet()}, 36, DiscountedAt(0.10, /*sensitivity=*/true));
+  ASSERT_TRUE(r.ok());
+  const double i = std::pow(1.1, 1.0 / 12) - 1;
+  const int m = static_cast<int>(std::ceil(std::log(1 - 25 * i) / -std::log(1 + i)));
+  EXPECT_EQ(m, 28);
+  EXPECT_EQ(r->discounted_break_even_month, m);
   // No discounting: NPV is the cash sum, 250,000 + 36 x 5,000 and 36 x 15,000.
   absl::StatusOr<TcoResult> cash = ComputeTco({ReadmeOwnOrRentFleet()}, 36);
   ASSERT_TRUE(cash.ok());
@@ -107,9 +152,9 @@ TEST(TcoFinanceTest, LeaseResidualMaintenanceAndFailures) {
   TcoFleet f = ReadmeOwnOrRentFleet();
   f.lease_term_months = 36;
   f.lease_rate_fraction_per_year = 0.06;
-  // MACRS 5-year property, 200% declining balance (IRS Pub. 946): 40% a year, so after
-  // 3 years 0.6^3 = 21.6% of $250,000 = $54,000 is left.
-  f.residual_decline_fraction_per_year = kMacrs5yDecliningBalanceFractionPerYear;
+  // 200% declining balance over 5 years: 40% a year, so after 3 years 0.6^3 = 21.6% of
+  // $250,000 = $54,000 is left (a resale curve, not the MACRS tax table).
+  f.residual_decline_fraction_per_year = kDecliningBalance200Pct5yFractionPerYear;
   f.maintenance_fraction_per_year = 0.06;
   f.failure_replacement_fraction_per_year = 0.024;
   absl::StatusOr<TcoResult> r = ComputeTco({f}, 36);
@@ -143,14 +188,22 @@ TEST(TcoFinanceTest, UtilisationRampsToSteady) {
     EXPECT_DOUBLE_EQ(r->series[m].used_gpu_hours, want[m]) << m;
     EXPECT_DOUBLE_EQ(r->series[m].rent_usd, 2 * want[m]) << m;
   }
-  // Break-even as use: 11,944.44 / 2 = 5,972.2 GPU-hours > 5,840, so never at any use.
-  EXPECT_NEAR(r->break_even_gpu_hours_per_month, (250000.0 / 36 + 5000) / 2, 1e-6);
+  // Break-even as use over the 6 months, undiscounted: own 250,000 + 6 x 5,000 = 280,000;
+  // renting every GPU all month costs 2 x 5,840 x 6 = 70,080: never at any use.
   EXPECT_TRUE(r->break_even_usage_never);
-  f.rent_usd_per_gpu_hour = 4;  // 11,944.44 / 4 = 2,986.1 GPU-hours: 51.1% of 5,840
+  EXPECT_DOUBLE_EQ(r->break_even_gpu_hours_per_month, 0);
+  f.rent_usd_per_gpu_hour = 4;  // 4 x 5,840 x 6 = 140,160 < 280,000: still never in 6 months
   r = ComputeTco({f}, 6);
   ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->break_even_usage_never);
+  // Over 36 months: own 250,000 + 36 x 5,000 = 430,000 = 4 x U x 36 at U = 2,986.1
+  // GPU-hours a month, 51.1% of 5,840 (the same as capex / 36 + 5,000 over $4: with no
+  // discounting and the horizon equal to the depreciation period the two views agree).
+  r = ComputeTco({f}, 36);
+  ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->break_even_usage_never);
-  EXPECT_NEAR(r->break_even_utilization_fraction, (250000.0 / 36 + 5000) / 4 / 5840, 1e-9);
+  EXPECT_NEAR(r->break_even_gpu_hours_per_month, 430000.0 / (4 * 36), 1e-6);
+  EXPECT_NEAR(r->break_even_utilization_fraction, 430000.0 / (4 * 36) / 5840, 1e-9);
 }
 
 TEST(TcoFinanceTest, RentKindsAndTheCheapestMix) {
@@ -162,7 +215,7 @@ TEST(TcoFinanceTest, RentKindsAndTheCheapestMix) {
   f.ramp_start_gpu_hours_per_month = 1460;
   f.rent_kinds = {4.0, 1.6, 2.5, 2.0};
   f.spot_overhead_fraction = 0.25;
-  std::vector<RentOption> o = RentOptions({f}, 12, 0);
+  std::vector<RentOption> o = RentOptions({f}, 12, TcoFinance{});
   ASSERT_EQ(o.size(), 5u);
   // spot 1.6 x 1.25 x 63,510; mix: 2 GPUs (1,460 h) reserved a year, 2 x 730 x 12 x 2.5 =
   // 43,800, plus the rest on spot, (2,190 + 10 x 4,380) x 2.0 = 91,980; 1-year reserved
@@ -181,7 +234,7 @@ TEST(TcoFinanceTest, RentKindsAndTheCheapestMix) {
   EXPECT_NEAR(o[4].total_usd, 420480, 1e-6);
   // A provider discount takes 10% off every kind.
   f.discount_fraction = 0.1;
-  EXPECT_NEAR(RentOptions({f}, 12, 0)[0].total_usd, 127020 * 0.9, 1e-6);
+  EXPECT_NEAR(RentOptions({f}, 12, TcoFinance{})[0].total_usd, 127020 * 0.9, 1e-6);
 }
 
 TEST(TcoFinanceTest, TornadoRanksRentThenCapex) {

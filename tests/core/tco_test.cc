@@ -21,13 +21,21 @@ TEST(TcoTest, ReadmeOwnOrRentBreaksEvenInMonth25) {
   EXPECT_DOUBLE_EQ(r->series[0].own_usd, 255000);
   EXPECT_DOUBLE_EQ(r->series[24].own_cumulative_usd, 375000);
   EXPECT_DOUBLE_EQ(r->series[24].rent_cumulative_usd, 375000);
-  // Amortised: 250,000 / 36 + 5,000 = 11,944.44 a month; rent is 15,000 / 5,840 GPU-hours
-  // = $2.568 per GPU-hour; owning wins above 11,944.44 / 2.568 = 4,650.3 GPU-hours a month
-  // (the "~300" sometimes quoted is wrong; docs/estimator.md).
+  // Simple (amortised): 250,000 / 36 + 5,000 = 11,944.44 a month; rent is 15,000 / 5,840
+  // GPU-hours = $2.568 per GPU-hour.
   EXPECT_NEAR(r->fleets[0].own_usd_per_month, 11944.44, 0.01);
   EXPECT_NEAR(r->fleets[0].rent_usd_per_gpu_hour, 2.5685, 1e-4);
-  EXPECT_NEAR(r->break_even_gpu_hours_per_month, 4650.3, 0.1);
   EXPECT_NEAR(r->own_usd_per_used_gpu_hour, 11944.44 / 5840, 1e-4);
+  // The rent is flat, so no use level makes it cheaper or dearer: a break-even use does not
+  // apply (owning costs 430,000 against 540,000 at any use).
+  EXPECT_FALSE(r->break_even_usage_applies);
+  EXPECT_FALSE(r->fleets[0].break_even_applies);
+  EXPECT_FALSE(r->break_even_usage_never);
+  EXPECT_DOUBLE_EQ(r->break_even_gpu_hours_per_month, 0);
+  EXPECT_DOUBLE_EQ(r->break_even_utilization_fraction, 0);
+  // Levelised, undiscounted: 430,000 and 540,000 over 36 x 5,840 used GPU-hours.
+  EXPECT_NEAR(r->own_levelised_usd_per_gpu_hour, 430000.0 / (36 * 5840), 1e-9);
+  EXPECT_NEAR(r->rent_levelised_usd_per_gpu_hour, 540000.0 / (36 * 5840), 1e-9);
 }
 
 TEST(TcoTest, PowerFollowsUseAndTariff) {
@@ -86,7 +94,7 @@ TEST(TcoTest, BadInputsNameTheFieldAndRange) {
   const Case cases[] = {
       {"fleets[0].own.pue", [](TcoFleet& f) { f.pue = 0.5; }},
       {"fleets[0].own.pue", [](TcoFleet& f) { f.pue = std::nan(""); }},
-      {"fleets[0].usage_gpu_hours_per_month", [](TcoFleet& f) { f.usage_gpu_hours_per_month = 1e-300; }},
+      {"fleets[0].usage_gpu_hours_per_month", [](TcoFleet& f) { f.usage_gpu_hours_per_month = -1; }},
       {"fleets[0].usage_gpu_hours_per_month", [](TcoFleet& f) { f.usage_gpu_hours_per_month = 9999; }},
       {"fleets[0].rent.discount_fraction", [](TcoFleet& f) { f.discount_fraction = 1; }},
       {"fleets[0].rent.price_usd_per_month", [](TcoFleet& f) { f.rent_flat_usd_per_month = 1e308; }},

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "core/tco/tco_finance.h"
 #include "server/api/tco_request.h"
 #include "tests/core/fixtures.h"
 
@@ -121,6 +122,44 @@ TEST(TcoDefaultsTest, CatalogOwningRowsAreUsedAndCited) {
   }
   EXPECT_NE(a.at("own.power_watts").source().find("test system row"), std::string::npos);
   EXPECT_NE(a.at("own.electricity_usd_per_kwh").source().find("test tariff row"), std::string::npos);
+}
+
+TEST(TcoDefaultsTest, SpotHeadlinePaysTheSpotOverhead) {
+  // Renting at the spot row ($40/h for 8 GPUs, an assumed test price) pays the spot overhead
+  // on every used hour, as the spot rent option does: the caller's 10%, else the default.
+  OwningCatalog catalog;
+  v1::TcoFleet in = Fleet("H100-SXM5-80GB");
+  in.mutable_rent()->set_price_kind(v1::PRICE_KIND_SPOT);
+  v1::Provenance prov;
+  std::vector<v1::TcoAssumption> assumptions;
+  absl::StatusOr<core::TcoFleet> f = TcoFleetFrom(catalog, in, 0, "fleets[0]", &prov, &assumptions);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_DOUBLE_EQ(f->rent_usd_per_gpu_hour, 40.0 / 8);
+  EXPECT_DOUBLE_EQ(f->rent_use_overhead_fraction, core::kDefaultSpotOverheadFraction);
+  in.mutable_rent()->set_spot_overhead_fraction(0.1);
+  f = TcoFleetFrom(catalog, in, 0, "fleets[0]", &prov, &assumptions);
+  ASSERT_TRUE(f.ok());
+  EXPECT_DOUBLE_EQ(f->rent_use_overhead_fraction, 0.1);
+  // The headline NPV and the spot option's NPV are then the same stream.
+  absl::StatusOr<core::TcoResult> r = core::ComputeTco({*f}, 36, [] {
+    core::TcoFinance fin;
+    fin.discount_rate_fraction_per_year = 0.08;
+    fin.sensitivity = false;
+    return fin;
+  }());
+  ASSERT_TRUE(r.ok()) << r.status();
+  bool seen = false;
+  for (const core::RentOption& o : r->rent_options) {
+    if (o.kind != "spot") continue;
+    seen = true;
+    EXPECT_NEAR(r->npv_rent_usd, o.npv_usd, 1e-6 * o.npv_usd);
+  }
+  EXPECT_TRUE(seen);
+  // On demand: no overhead.
+  in.mutable_rent()->set_price_kind(v1::PRICE_KIND_ON_DEMAND);
+  f = TcoFleetFrom(catalog, in, 0, "fleets[0]", &prov, &assumptions);
+  ASSERT_TRUE(f.ok());
+  EXPECT_DOUBLE_EQ(f->rent_use_overhead_fraction, 0);
 }
 
 TEST(TcoDefaultsTest, WithoutOwningRowsTodaysRulesApply) {

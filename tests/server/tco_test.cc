@@ -3,6 +3,7 @@
 // are passed explicitly so that the test does not depend on the catalog's owning rows.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 
 #include "server/planning/planning.h"
@@ -58,6 +59,61 @@ v1::TcoRequest H100Cluster() {
   return r;
 }
 
+// The month-by-month own and rent cash of H100Cluster, derived here from its inputs: use
+// ramps 30% -> 80% of 46,720 GPU-hours in 3 steps; power 81.6 kW x (0.3 + 0.7 x use) x 730 h
+// x 1.2 x $0.13; fixed $20,000 + 7% of capex a year; capex in month 1; resale 0.6^3 x capex
+// in month 36; rent $12.29 x use.
+struct HandMonth {
+  double own, rent;
+};
+std::vector<HandMonth> HandSeries() {
+  const double capex = 2342000, full = 46720, power_full = 81600 * 730 * 1.2 * 0.13 / 1000;
+  std::vector<HandMonth> out;
+  for (int m = 1; m <= 36; ++m) {
+    const double use = m <= 3 ? full * (0.3 + (0.8 - 0.3) / 3 * (m - 1)) : 0.8 * full;
+    double own = 20000 + capex * 0.07 / 12 + power_full * (0.3 + 0.7 * use / full);
+    if (m == 1) own += capex;
+    if (m == 36) own -= capex * std::pow(0.6, 3);
+    out.push_back({own, 12.29 * use});
+  }
+  return out;
+}
+
+// First month the discounted cumulative own cost is at most rent's; capex is paid at time 0,
+// month m's other cash at time m (arrears) or m - 1 (in advance).
+int HandDiscountedBreakEven(double monthly_rate, bool arrears) {
+  const std::vector<HandMonth> h = HandSeries();
+  double own = 0, rent = 0;
+  for (int m = 1; m <= 36; ++m) {
+    const double v = std::pow(1 + monthly_rate, -(arrears ? m : m - 1));
+    const double capex = m == 1 ? 2342000 : 0;
+    own += capex + (h[m - 1].own - capex) * v;
+    rent += h[m - 1].rent * v;
+    if (own <= rent) return m;
+  }
+  return 0;
+}
+
+TEST_F(TcoTest, StartOfMonthReproducesTheMonthByMonthDerivation) {
+  // Every month paid at its start, 8% nominal (8% / 12 a month): the convention before the
+  // timing option; the series and both break-even months are unchanged.
+  v1::TcoRequest req = H100Cluster();
+  req.set_cash_timing(v1::CASH_TIMING_START_OF_MONTH);
+  req.set_rate_basis(v1::RATE_BASIS_NOMINAL_MONTHLY);
+  v1::TcoResponse resp;
+  ASSERT_TRUE(Tco(snap(), req, &resp).ok());
+  const std::vector<HandMonth> h = HandSeries();
+  ASSERT_EQ(resp.series_size(), 36);
+  for (int m = 0; m < 36; ++m) {
+    EXPECT_NEAR(resp.series(m).own_usd(), h[m].own, 0.005) << m;
+    EXPECT_NEAR(resp.series(m).rent_usd(), h[m].rent, 0.005) << m;
+  }
+  EXPECT_EQ(resp.break_even_month(), 7);
+  EXPECT_EQ(HandDiscountedBreakEven(0.08 / 12, false), 8);
+  EXPECT_EQ(resp.discounted_break_even_month(), 8);
+  EXPECT_EQ(resp.cash_timing(), v1::CASH_TIMING_START_OF_MONTH);
+}
+
 TEST_F(TcoTest, SixtyFourH100sOverThirtySixMonthsShowEveryLine) {
   v1::TcoResponse resp;
   absl::Status s = Tco(snap(), H100Cluster(), &resp);
@@ -85,21 +141,29 @@ TEST_F(TcoTest, SixtyFourH100sOverThirtySixMonthsShowEveryLine) {
   EXPECT_NEAR(f.failure_replacement_usd_per_month(), 3903.33, 0.01);
   // Resale after 3 years at 40% declining balance: 0.6^3 x 2,342,000 = $505,872.
   EXPECT_NEAR(f.residual_value_usd(), 505872, 1e-6);
-  // Amortised: 2,342,000 / 36 + 20,000 + 9,758.33 + 3,903.33 + 7,991.64 = $106,708.87.
+  // Simple (labelled): 2,342,000 / 36 + 20,000 + 9,758.33 + 3,903.33 + 7,991.64 = $106,708.87.
   EXPECT_NEAR(f.own_usd_per_month(), 106708.87, 0.01);
-  EXPECT_NEAR(f.rent_usd_per_gpu_hour(), 98.32 / 8, 1e-9);
-  // Break-even use: fixed 65,055.56 + 33,661.67 + idle power 0.3 x 9,292.61 = 101,505.0 over
-  // (12.29 - 0.7 x 9,292.61 / 46,720) = 12.1508 a GPU-hour: 8,353.8 GPU-hours, 17.9%.
-  EXPECT_NEAR(f.break_even_gpu_hours_per_month(), 8353.79, 0.01);
-  EXPECT_NEAR(resp.break_even_utilization_fraction(), 8353.79 / 46720, 1e-6);
+  // Break-even use, NPV-consistent (in arrears at 8% effective, i = 1.08^(1/12) - 1, A = the
+  // 36-month annuity factor (1 - 1.08^-3) / i): capex + (fixed 33,661.67 + idle power 0.3 x
+  // 9,292.61) x A - resale 505,872 x 1.08^-3 = (12.29 - 0.7 x 9,292.61 / 46,720) x A x U*.
+  const double i = std::pow(1.08, 1.0 / 12) - 1, a = (1 - std::pow(1.08, -3)) / i;
+  const double power_full = 81600 * 730 * 1.2 * 0.13 / 1000, fixed = 20000 + 2342000 * 0.07 / 12;
+  const double u_star = (2342000 + (fixed + 0.3 * power_full) * a - 505872 * std::pow(1.08, -3)) /
+                        ((12.29 - 0.7 * power_full / 46720) * a);
+  EXPECT_NEAR(f.break_even_gpu_hours_per_month(), u_star, 0.005);
+  EXPECT_NEAR(resp.break_even_utilization_fraction(), u_star / 46720, 1e-9);
+  EXPECT_TRUE(resp.break_even_usage_applies());
   EXPECT_FALSE(resp.break_even_usage_never());
   // Month by month (use 14,016 -> 37,376 GPU-hours over the ramp), own pays 2,342,000 up
-  // front and catches up in month 7 on cash, month 8 at 8% a year.
+  // front and catches up in month 7 on cash; discounted in arrears at 8% effective, in the
+  // month HandDiscountedBreakEven finds.
   ASSERT_EQ(resp.series_size(), 36);
   EXPECT_DOUBLE_EQ(resp.series(0).used_gpu_hours(), 0.3 * 46720);
   EXPECT_DOUBLE_EQ(resp.series(35).used_gpu_hours(), 0.8 * 46720);
   EXPECT_EQ(resp.break_even_month(), 7);
-  EXPECT_EQ(resp.discounted_break_even_month(), 8);
+  EXPECT_EQ(resp.discounted_break_even_month(), HandDiscountedBreakEven(i, true));
+  EXPECT_EQ(resp.cash_timing(), v1::CASH_TIMING_END_OF_MONTH);
+  EXPECT_EQ(resp.rate_basis(), v1::RATE_BASIS_EFFECTIVE_ANNUAL);
   EXPECT_FALSE(resp.break_even_month_never());
   EXPECT_LT(resp.npv_own_usd(), resp.npv_rent_usd());
   // Explicit inputs: no default was needed for the owning side.
