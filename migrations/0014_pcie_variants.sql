@@ -13,4 +13,4 @@ INSERT INTO gpu_types (name, vendor, memory_bytes, memory_bandwidth_bytes_per_se
 
 -- Azure NCads H100 v5 offers imported before this migration were filed under the 80 GB PCIe
 -- card (the nearest part then); they carry the NVL card.
-UPDATE instance_types SET gpu_name = 'H100-NVL-94GB' WHERE provider = 'azure' AND instance_type LIKE 'Standard_NC%_H100_v5' AND gpu_name = 'H100-PCIe-80GB';
+UPDATE instance_types SET gpu_name = 'H100-NVL-94GB' WHERE provider = 'azure' AND instance_type LIKE 'Standard_NC%_H100_v5' AND instance_type NOT LIKE 'Standard_NCC%' AND gpu_name = 'H100-PCIe-80GB';

@@ -112,6 +112,18 @@ bool WatchBounds(capplan::server::ServerOptions* options) {
   return true;
 }
 
+// Abseil's --help lists the flags of files named after the binary; capplan-server's are in
+// server/main.cc, so name that file (otherwise --help prints "No flags matched").
+void ConfigureHelp() {
+  absl::FlagsUsageConfig usage;
+  const auto ours = [](absl::string_view file) { return absl::EndsWith(file, "server/main.cc"); };
+  usage.contains_help_flags = ours;
+  usage.contains_helpshort_flags = ours;
+  absl::SetFlagsUsageConfig(usage);
+  absl::SetProgramUsageMessage(
+      "capplan-server: GPU capacity planning for LLMs over gRPC\n\nUsage: capplan-server [--flag=value ...]");
+}
+
 }  // namespace
 
 #ifndef CAPPLAN_VERSION
@@ -200,15 +212,7 @@ std::string HttpNote(const std::string& address, int port) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Abseil's --help lists the flags of files named after the binary; capplan-server's are in
-  // server/main.cc, so name that file (otherwise --help prints "No flags matched").
-  absl::FlagsUsageConfig usage;
-  const auto ours = [](absl::string_view file) { return absl::EndsWith(file, "server/main.cc"); };
-  usage.contains_help_flags = ours;
-  usage.contains_helpshort_flags = ours;
-  absl::SetFlagsUsageConfig(usage);
-  absl::SetProgramUsageMessage(
-      "capplan-server: GPU capacity planning for LLMs over gRPC\n\nUsage: capplan-server [--flag=value ...]");
+  ConfigureHelp();
   g_args.assign(argv + 1, argv + argc);
   absl::ParseCommandLine(argc, argv);
 

@@ -107,7 +107,10 @@ absl::StatusOr<SearchOptions> PinnedSearch(const Pin& p, int gpus, const std::st
     o.pin_zero = true;
     c.zero_stage = static_cast<int>(*p.zero_stage);
   }
-  c.shard_group = static_cast<int>(p.shard_group_gpus.value_or(0));
+  if (p.shard_group_gpus.has_value()) {
+    o.pin_shard_group = true;
+    c.shard_group = static_cast<int>(*p.shard_group_gpus);
+  }
   if (p.offload.has_value()) {
     o.pin_offload = true;
     c.offload = *p.offload;

@@ -16,7 +16,7 @@ namespace capplan::core {
 namespace {
 
 // As serving.cc: the search's bound on concurrent sequences per replica.
-constexpr int64_t kMaxBatch = 1024;
+constexpr int64_t kMaxBatch = kMaxServingBatch;
 // 16-bit activations cross the stage boundaries (vLLM sends the model dtype's tensors).
 constexpr double kActivationBytes = 2.0;
 constexpr double kTensorsPerToken = assumptions::kServingPpActivationTensors.value.point;

@@ -121,6 +121,7 @@ std::string LayoutSearchKey(const std::string& job_key, const ClusterSpec& clust
   w.Put(options.pin_zero);
   w.Put(options.pin_recompute);
   w.Put(options.pin_offload);
+  w.Put(options.pin_shard_group);
   w.Put(static_cast<uint64_t>(batches.size()));
   for (double b : batches) w.Put(b);
   return w.Take();

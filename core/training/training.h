@@ -219,13 +219,14 @@ struct SearchOptions {
   double deadline_seconds = 0;  // > 0: cheapest (fewest GPU-hours) meeting it; else fastest
   int top_k = 5;
   int max_rejections = 5;  // the closest misses kept
-  // Parts of the layout fixed by the caller: tp, pp, dp, cp, vpp, ep, shard_group (0:
-  // searched), and zero_stage / micro_batch / offload when pin_zero / micro_batch > 0 /
-  // pin_offload.
+  // Parts of the layout fixed by the caller: tp, pp, dp, cp, vpp, ep (0: searched), and
+  // zero_stage / micro_batch / offload / shard_group when pin_zero / micro_batch > 0 /
+  // pin_offload / pin_shard_group (a pinned shard_group 0 is one group of every rank).
   ParallelConfig pinned = ParallelConfig::Unset();
   bool pin_zero = false;
   bool pin_recompute = false;
   bool pin_offload = false;
+  bool pin_shard_group = false;
 };
 
 enum class LayoutRejectReason { kMemory, kDeadline, kBatch };

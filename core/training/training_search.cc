@@ -227,7 +227,7 @@ class LayoutSearch {
   // The shard groups of a ZeRO stage: the caller's, or every rank and, for ZeRO-3 across
   // nodes, one node's ranks (HSDP: gathers on the fast link, one all-reduce across nodes).
   std::vector<int> ShardGroups(const ParallelConfig& par) const {
-    if (options_.pinned.shard_group > 0) return {options_.pinned.shard_group};
+    if (options_.pin_shard_group || options_.pinned.shard_group > 0) return {options_.pinned.shard_group};
     std::vector<int> out = {0};
     const int d = par.dp * par.cp, in_node = std::max(1, p_.fabric.gpus_per_node / par.tp);
     if (par.zero_stage >= 3 && d > in_node && d % in_node == 0) out.push_back(in_node);
