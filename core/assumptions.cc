@@ -39,6 +39,7 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kUnoverlappedDpFraction,
       &a::kHostLinkAchievedFraction,
       &a::kCpuOptimizerParametersPerSecond,
+      &a::kHostMemoryBytesPerGpu,
       &a::kMoeRoutingImbalance,
       &a::kFp8PeakUtilisation,
       &a::kTrainingEfficiencyNvlink,

@@ -90,6 +90,13 @@ inline constexpr Assumption kCpuOptimizerParametersPerSecond{
     "heuristic: a vectorised CPU Adam (ZeRO-Offload, Ren et al. 2021, Sec. 5.1) is bound by host "
     "memory bandwidth: ~32 bytes per parameter (fp32 master, m and v read and written, gradient in, "
     "16-bit weight out) at ~40 GB/s, a two-socket host's ~300-400 GB/s shared by 8 GPUs"};
+inline constexpr Assumption kHostMemoryBytesPerGpu{
+    "training.host_memory_bytes_per_gpu",
+    {250e9, 144e9, 250e9},
+    "bytes of host memory per GPU for offloaded state",
+    "NVIDIA DGX H100 datasheet: 2 TB of system memory for 8 GPUs (250 GB per GPU); low: AWS "
+    "p4d.24xlarge, 1,152 GiB for 8 A100s (~144 GiB per GPU). Offloaded optimizer state, gradients "
+    "and parameters must fit in it (ZeRO-Infinity's NVMe tier is not modelled)"};
 inline constexpr Assumption kMoeRoutingImbalance{
     "training.moe_routing_imbalance",
     {1.1, 1.0, 1.25},

@@ -254,6 +254,7 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   // Output logits in fp32 for the cross-entropy: 4·s·b·V/t (Korthikanti et al. 2022, Sec. 4.3).
   const double logits = 4.0 * sp_len * par.micro_batch * static_cast<double>(p.shape.vocab_size) / tp;
   MemoryBreakdown best;
+  double host_bytes = 0;  // offloaded state per GPU, the busiest stage's
   for (int stage = 0; stage < (par.pp > 1 ? 2 : 1); ++stage) {
     const bool first = stage == 0, last = stage == 1 || par.pp == 1;
     const double layers = first ? st.first_layers : st.last_layers;
@@ -275,6 +276,9 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
     const double gathered = par.zero_stage >= 3 ? 2.0 * layer * p.weight_bytes : 0.0;
     const double layer_grad = par.zero_stage >= 3 && job.method == TrainingMethod::kFull ? layer * p.grad_bytes : 0.0;
     if (par.offload != Offload::kNone) {
+      // What moves to the host must fit in this GPU's share of host memory.
+      host_bytes = std::max(host_bytes, m.optimizer_bytes + m.gradients_bytes +
+                                            (par.offload == Offload::kOptimizerAndParameters ? m.weights_bytes : 0.0));
       // ZeRO-Offload (Ren et al. 2021, Sec. 4): the optimizer state with its fp32 master
       // weights, and the gradients, live in host memory; with parameter offload (ZeRO-Infinity,
       // Rajbhandari et al. 2021; FSDP CPUOffload) the 16-bit shards do too, and only the
@@ -297,7 +301,8 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
     if (m.TotalBytes() > best.TotalBytes()) best = m;
   }
   e->memory = best;
-  e->fits = best.TotalBytes() <= p.cluster->gpu.memory_bytes;
+  e->fits =
+      best.TotalBytes() <= p.cluster->gpu.memory_bytes && host_bytes <= assumptions::kHostMemoryBytesPerGpu.value.point;
 }
 
 // Data parallel over dp x cp ranks: gradients reduce-scattered (fp32) and parameters

@@ -393,6 +393,23 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
     result.rows_imported = 0;
     return result;
   }
+  if (!options.dry_run && result.diff.writes.empty() && !ctx.request_id.empty()) {
+    // A retry of an import that was applied finds nothing left to write: answer what the
+    // first attempt wrote, as every other retried write does (Write's replay).
+    absl::StatusOr<std::optional<WriteResult>> earlier;
+    {
+      absl::MutexLock lock(&write_mu_);
+      earlier = EarlierResult(ctx);
+    }
+    if (!earlier.ok()) return earlier.status();
+    if (earlier->has_value()) {
+      result.write = **earlier;
+      result.write.replayed = true;
+      result.written = true;
+      result.rows_imported = static_cast<int>((*earlier)->rows_written);
+      return result;
+    }
+  }
   // An unchanged list writes nothing: no price row, no catalog version, no audit entry.
   if (options.dry_run || result.diff.writes.empty()) return result;
   const std::vector<CsvOffer>& offers = read->offers;

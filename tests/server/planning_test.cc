@@ -306,12 +306,12 @@ TEST_F(PlanningTest, TcoReproducesTheReadmeOwnOrRentExample) {
   EXPECT_DOUBLE_EQ(resp.series(0).own_usd(), 255000);
   EXPECT_DOUBLE_EQ(resp.series(24).own_cumulative_usd(), 375000);
   EXPECT_DOUBLE_EQ(resp.series(24).rent_cumulative_usd(), 375000);
-  // Amortised over 36 months: own costs 250000/36 + 5000 = $11,944/month. Renting the same
-  // 5,840 GPU-hours costs 15000/5840 = $2.57 per GPU-hour, so owning wins above
-  // 11944.4 / 2.5685 = 4,650 GPU-hours per month, not the "~300" sometimes quoted
-  // for this template (docs/estimator.md).
+  // Amortised over 36 months: own costs 250000/36 + 5000 = $11,944/month. The rent is a flat
+  // $15,000 a month whatever the use, so no use makes owning cheaper or dearer: a break-even
+  // use does not apply (docs/estimator.md), and none is printed.
   EXPECT_NEAR(resp.fleets(0).own_usd_per_month(), 250000.0 / 36 + 5000, 1e-6);
-  EXPECT_NEAR(resp.break_even_gpu_hours_per_month(), (250000.0 / 36 + 5000) / (15000.0 / 5840), 1e-6);
+  EXPECT_FALSE(resp.break_even_usage_applies());
+  EXPECT_EQ(resp.break_even_gpu_hours_per_month(), 0);
   EXPECT_NEAR(resp.rent_usd_per_used_gpu_hour(), 15000.0 / 5840, 1e-9);
 }
 

