@@ -281,7 +281,8 @@ absl::StatusOr<MultiNodeServing> TargetMultiNode(ServingEvaluator& eval, const S
       if (*capacity < 0) best = m;
       continue;
     }
-    const double c = m->estimate.requests_per_second_per_replica * static_cast<double>(nodes / pp);
+    const int replicas = nodes / pp;  // whole replicas of pp nodes
+    const double c = m->estimate.requests_per_second_per_replica * replicas;
     if (c > *capacity) {
       *capacity = c;
       best = m;
@@ -304,7 +305,8 @@ absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalo
     const int gpus = row.units * row.supply.GpusPerUnit();
     absl::StatusOr<ServingEstimate> e = absl::FailedPreconditionError("pinned across nodes");
     if (pin.pipeline_parallel <= 1) e = TargetServing(eval, w, *row.supply.gpu, pin, gpus);
-    double capacity = e.ok() ? e->requests_per_second_per_replica * static_cast<double>(gpus / e->tp) : -1;
+    const int replicas = e.ok() ? gpus / e->tp : 0;  // whole replicas of tp GPUs
+    double capacity = e.ok() ? e->requests_per_second_per_replica * replicas : -1;
     // Across nodes when pinned so, or when the target has several nodes and that carries more.
     std::optional<MultiNodeServing> multi;
     if (pin.pipeline_parallel > 1 || (pin.pipeline_parallel == 0 && TargetNodes(row.supply, row.units) >= 2)) {

@@ -348,6 +348,8 @@ ServingCostPerUnit ServingCosts(double own_usd_per_month, double rent_usd_per_mo
 
 const std::vector<std::string>& TcoFormulas() {
   static const std::vector<std::string>* k = new std::vector<std::string>{
+      // Long formulas span two literals, not a missing comma.
+      // NOLINTNEXTLINE(bugprone-suspicious-missing-comma)
       "simple own per month = capex / depreciation months + running costs (straight line, undiscounted: labelled "
       "simple)",
       "running = power + ops + colocation (USD/kW-month x full-load kW) + support + software (per GPU) + staff + "

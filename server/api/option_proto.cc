@@ -104,6 +104,7 @@ const std::vector<std::string>& ServingFormulas() {
       "p99 wait from the exponential tail P(W > t) = P(wait) x exp(-t x P(wait) / E[W])",
       "disaggregated: prefill replicas by prompt work under p99 TTFT, decode replicas by concurrent sequences",
       "KV transfer = 2 x layers x KV heads x head dim x bytes x prompt tokens / link bytes per second, in TTFT",
+      // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one formula over three literals
       "across nodes: tp inside a node, pp nodes of ceil(layers / pp); TPOT = pp x stage step + (pp - 1) x stage "
       "boundary + latency; boundary = latency + tokens x hidden x 2 tensors x 2 bytes / (tp x network bytes/s per "
       "GPU); pp micro-batches in flight (vLLM)",

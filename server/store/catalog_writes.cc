@@ -366,6 +366,18 @@ absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ct
   });
 }
 
+namespace {
+
+CsvImportResult ReplayedImport(const WriteResult& earlier, CsvImportResult result) {
+  result.write = earlier;
+  result.write.replayed = true;
+  result.written = true;
+  result.rows_imported = static_cast<int>(earlier.rows_written);
+  return result;
+}
+
+}  // namespace
+
 absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext& ctx, const std::string& provider,
                                                               const std::string& csv, const Source& source,
                                                               int64_t effective_unix_seconds,
@@ -394,21 +406,12 @@ absl::StatusOr<CsvImportResult> CatalogStore::ImportPricesCsv(const WriteContext
     return result;
   }
   if (!options.dry_run && result.diff.writes.empty() && !ctx.request_id.empty()) {
-    // A retry of an import that was applied finds nothing left to write: answer what the
-    // first attempt wrote, as every other retried write does (Write's replay).
-    absl::StatusOr<std::optional<WriteResult>> earlier;
-    {
-      absl::MutexLock lock(&write_mu_);
-      earlier = EarlierResult(ctx);
-    }
+    // A retry of an applied import finds nothing left to write: answer what the first attempt
+    // wrote, as Write does for every other retried write.
+    absl::MutexLock lock(&write_mu_);
+    absl::StatusOr<std::optional<WriteResult>> earlier = EarlierResult(ctx);
     if (!earlier.ok()) return earlier.status();
-    if (earlier->has_value()) {
-      result.write = **earlier;
-      result.write.replayed = true;
-      result.written = true;
-      result.rows_imported = static_cast<int>((*earlier)->rows_written);
-      return result;
-    }
+    if (earlier->has_value()) return ReplayedImport(**earlier, std::move(result));
   }
   // An unchanged list writes nothing: no price row, no catalog version, no audit entry.
   if (options.dry_run || result.diff.writes.empty()) return result;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,10 +28,14 @@ class AdminServerTest : public ::testing::Test {
     ASSERT_TRUE(server_->started()) << server_->Wait(0).stderr_text;
   }
 
-  client::Client MakeClient(const std::string& token) {
+  // timeout: the call's deadline; a 50,000-row import under a sanitizer takes far longer
+  // than the client's 5 s default.
+  client::Client MakeClient(const std::string& token,
+                            std::chrono::milliseconds timeout = client::ClientOptions().timeout) {
     client::ClientOptions o;
     o.server = server_->grpc_address();
     o.admin_token = token;
+    o.timeout = timeout;
     return client::Client(o);
   }
 

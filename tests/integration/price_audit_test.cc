@@ -199,7 +199,7 @@ TEST_F(PriceAuditTest, AFiftyThousandRowListOverFourMibImports) {
   }
   ASSERT_GT(csv.size(), 4u << 20);
   ASSERT_LT(csv.size(), 64u << 20);
-  client::Client admin = MakeClient(kAdminToken);
+  client::Client admin = MakeClient(kAdminToken, std::chrono::minutes(5));
   capplan::v1::ImportPricesCsvRequest imp;
   imp.set_provider("bulk");
   imp.set_csv(csv);

@@ -157,7 +157,7 @@ TEST_F(CatalogStoreTest, ImportsSkyPilotCsvAllOrNothing) {
   // price already in force, so only g6.12xlarge is written.
   EXPECT_EQ(r->rows_imported, 1);
   EXPECT_EQ(r->diff.unchanged, 1);
-  EXPECT_EQ(r->rows_skipped, 1);   // the CPU instance
+  EXPECT_EQ(r->rows_skipped, 1);  // the CPU instance
   EXPECT_EQ(r->write.catalog_version, v0 + 1);
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
   const InstanceRow* g6 = snap->FindInstance("aws", "g6.12xlarge", "us-east-1");
