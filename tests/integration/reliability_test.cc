@@ -76,9 +76,10 @@ TEST_F(ReliabilityTest, SigtermDuringLargeImportExitsWithinGraceAndNeverAcksALos
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   importer.join();
   EXPECT_EQ(exit.exit_code, 0) << exit.stderr_text;
-  // 1 s grace plus the process's own teardown (about 0.7 s here even when idle); before the
-  // drain, the import ran to its end and the exit took 7-9 s.
-  EXPECT_LT(seconds, 3.0) << "1 s grace";
+  // 1 s grace plus the process's own teardown (about 0.7 s here when idle, 2.6 s under ASan,
+  // more on a busy 2-core machine); before the drain, the import ran to its end and the exit
+  // took 7-9 s, which this bound still catches.
+  EXPECT_LT(seconds, 5.0) << "1 s grace";
   const int64_t imported = QueryDb(db(), "SELECT COUNT(*) FROM instance_types WHERE provider = 'bulkcloud'");
   if (import_status.ok()) {
     EXPECT_EQ(imported, 50000);
