@@ -1065,7 +1065,7 @@ function rejectedSection(resp, maxGpus) {
       const distance = num(r, "distance");
       ul.append(el("li", {}, el("strong", {text: pick(r, "candidate") + ": "}), limitText(pick(r, "reason"), maxGpus) || name,
                    distance > 0 ? el("span", {class: "muted", text: " (distance " + fixed(distance, 2) + ")",
-                                              title: "how far from working, within its reason: 1 or more, smaller is closer"}) : null));
+                                              "data-tip": "how far from working, within its reason: 1 or more, smaller is closer"}) : null));
     }
     box.append(el("details", {class: "reason-group", "data-reason": c, "data-count": rows.length,
                               open: rows.length <= 5 ? true : undefined},
