@@ -41,10 +41,11 @@ bool NamesNvl(const std::string& upper) {
   return false;
 }
 
-// The form `text` (upper case) names, if any.
+// The form `text` (upper case) names, if any. NVL first: the H100 NVL is a PCIe card, and
+// Cudo's "epyc-genoa-h100-nvl-pcie" names both.
 Form FormNamed(const std::string& upper) {
-  if (absl::StrContains(upper, "PCIE")) return Form::kPcie;
   if (NamesNvl(upper)) return Form::kNvl;
+  if (absl::StrContains(upper, "PCIE")) return Form::kPcie;
   if (absl::StrContains(upper, "SXM") || absl::StrContains(upper, "NVLINK")) return Form::kSxm;
   return Form::kUnknown;
 }
