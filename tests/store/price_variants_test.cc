@@ -345,7 +345,8 @@ TEST_F(PriceVariantTest, VastInstanceTypesNameTheCard) {
 }
 
 // catalogs/v7/cudo/vms.csv @ 16f33dd5f241850aaba3ac8aa1050e8ca7db4a7f: the instance type names
-// "h100-nvl-pcie" (GpuInfo: 96256 MiB, the 94 GB NVL card) and the accelerator "H100-SXM".
+// "h100-nvl-pcie" (GpuInfo: 96256 MiB, the 94 GB NVL card) and the accelerator "H100-SXM"; the
+// A100 types say "pcie" or "pci" and only GpuInfo gives their memory (81920 MiB per GPU).
 constexpr char kCudo[] =
     "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
     "epyc-genoa-h100-nvl-pcie_1x2v4gb,H100,1.0,2,4,2.4994,au-melbourne-1,\"{'Gpus': [{'Name': 'H100', "
@@ -359,9 +360,15 @@ constexpr char kCudo[] =
     "'TotalGpuMemoryInMiB': 81920}\",\n"
     "epyc-genoa-h100-nvl-pcie_2x8v16gb,H100,2.0,8,16,5.057600000000001,au-melbourne-1,\"{'Gpus': [{'Name': "
     "'H100', 'Manufacturer': 'NVIDIA', 'Count': '2.0', 'MemoryInfo': {'SizeInMiB': 96256}}], "
-    "'TotalGpuMemoryInMiB': 192512}\",\n";
+    "'TotalGpuMemoryInMiB': 192512}\",\n"
+    "epyc-genoa-a100-pcie_1x2v4gb,A100,1.0,2,4,1.5294,no-kristiansand-1,\"{'Gpus': [{'Name': 'A100', "
+    "'Manufacturer': 'NVIDIA', 'Count': '1.0', 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': "
+    "81920}\",\n"
+    "intel-ice-lake-a100-pci_2x8v16gb,A100,2.0,8,16,2.7936,us-carlsbad-1,\"{'Gpus': [{'Name': 'A100', "
+    "'Manufacturer': 'NVIDIA', 'Count': '2.0', 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': "
+    "163840}\",\n";
 
-TEST_F(PriceVariantTest, CudoNvlPcieTypesAreTheNvlCard) {
+TEST_F(PriceVariantTest, CudoTypesNameTheFormAndGpuInfoTheMemory) {
   absl::StatusOr<CsvImportResult> r = Import("cudo", kCudo);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->errors.empty()) << Rows(r->errors);
@@ -369,6 +376,8 @@ TEST_F(PriceVariantTest, CudoNvlPcieTypesAreTheNvlCard) {
   EXPECT_EQ(Gpu("cudo", "epyc-genoa-h100-nvl-pcie_2x8v16gb", "au-melbourne-1"), "H100-NVL-94GB");
   EXPECT_EQ(Gpu("cudo", "sapphire-rapids-h100_1x2v4gb", "no-kristiansand-1"), "H100-SXM5-80GB");
   EXPECT_EQ(Gpu("cudo", "epyc-genoa-l40s-compute_1x2v4gb", "au-melbourne-1"), "L40S");
+  EXPECT_EQ(Gpu("cudo", "epyc-genoa-a100-pcie_1x2v4gb", "no-kristiansand-1"), "A100-PCIe-80GB");
+  EXPECT_EQ(Gpu("cudo", "intel-ice-lake-a100-pci_2x8v16gb", "us-carlsbad-1"), "A100-PCIe-80GB");
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
   EXPECT_DOUBLE_EQ(PerGpu(*snap, "cudo", "epyc-genoa-h100-nvl-pcie_2x8v16gb", "au-melbourne-1"), 5.057600000000001 / 2);
   EXPECT_DOUBLE_EQ(PerGpu(*snap, "cudo", "sapphire-rapids-h100_1x2v4gb", "no-kristiansand-1"), 1.8214000000000001);
