@@ -64,6 +64,7 @@ struct TrainingModel {
   int64_t num_kv_heads = 0;  // 0 or num_attention_heads: no grouped-query attention
   int64_t ffn_hidden_size = 0;
   bool gated_mlp = true;
+  bool tied_embeddings = false;
   int64_t num_experts = 0;  // 0 or 1: dense
   int64_t experts_per_token = 0;
 };

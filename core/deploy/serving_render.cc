@@ -126,8 +126,9 @@ std::vector<std::string> SglangArgs(const ServingSpec& s, int port, bool kuberne
                                 "--tp-size",
                                 absl::StrCat(s.tensor_parallel)};
   if (s.pipeline_parallel > 1) a.insert(a.end(), {"--pp-size", absl::StrCat(s.pipeline_parallel)});
-  a.insert(a.end(), {"--max-running-requests", absl::StrCat(s.max_num_seqs), "--context-length",
-                     absl::StrCat(s.max_model_len), "--mem-fraction-static", Figure(s.memory_fraction, kDigitsFraction)});
+  a.insert(a.end(),
+           {"--max-running-requests", absl::StrCat(s.max_num_seqs), "--context-length", absl::StrCat(s.max_model_len),
+            "--mem-fraction-static", Figure(s.memory_fraction, kDigitsFraction)});
   AddQuantization(s, "fp8_e4m3", &a);
   if (s.replica_nodes > 1) {
     const std::string leader = kubernetes ? "$(LWS_LEADER_ADDRESS)" : "${LEADER_ADDRESS}";

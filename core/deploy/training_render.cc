@@ -45,13 +45,13 @@ absl::Status Renderable(const TrainingSpec& s) {
   }
   if (p.offload != Offload::kNone) {
     return absl::FailedPreconditionError(absl::StrCat("option offloads ", OffloadName(p.offload),
-                                                      " to host memory; Megatron-LM's launch is rendered without "
-                                                      "offload: pin offload NONE in the request"));
+                                                      " to host memory, which the Megatron-LM launch rendered here "
+                                                      "does not; pick an option without offload (option_rank)"));
   }
   if (p.zero_stage >= 3 || (p.shard_group > 0 && p.shard_group < p.dp * p.cp)) {
     return absl::FailedPreconditionError(
         "option shards parameters (ZeRO-3 or an HSDP shard group), which Megatron-LM's distributed optimizer does "
-        "not; pin zero_stage 1 in the request's parallelism, or launch the layout with an FSDP trainer");
+        "not; pick an option with ZeRO-0/1/2 (option_rank), or launch this layout with an FSDP trainer");
   }
   if (s.model.num_layers < 1 || s.model.hidden_size < 1 || s.model.num_attention_heads < 1 ||
       s.model.ffn_hidden_size < 1) {
@@ -72,7 +72,14 @@ void AddModelArgs(const TrainingModel& m, int64_t seq, std::vector<std::string>*
   if (m.num_kv_heads > 0 && m.num_kv_heads != m.num_attention_heads) {
     a->insert(a->end(), {"--group-query-attention", "--num-query-groups", absl::StrCat(m.num_kv_heads)});
   }
-  if (m.gated_mlp) a->push_back("--swiglu");
+  if (m.gated_mlp) {
+    // The gated-MLP families the catalog holds (Llama, Mistral, Qwen, DeepSeek, Gemma) all
+    // use rotary positions and RMSNorm without linear biases; Megatron-LM's defaults are
+    // GPT-2's (learned positions, LayerNorm, biases).
+    a->insert(a->end(),
+              {"--swiglu", "--normalization", "RMSNorm", "--position-embedding-type", "rope", "--disable-bias-linear"});
+  }
+  if (!m.tied_embeddings) a->push_back("--untie-embeddings-and-output-weights");
   if (m.num_experts > 1) {
     a->insert(a->end(),
               {"--num-experts", absl::StrCat(m.num_experts), "--moe-router-topk", absl::StrCat(m.experts_per_token)});

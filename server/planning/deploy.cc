@@ -114,6 +114,7 @@ deploy::TrainingModel TrainingModelFrom(const core::ModelArchitecture& m) {
   t.num_kv_heads = m.num_kv_heads;
   t.ffn_hidden_size = m.ffn_hidden_size;
   t.gated_mlp = m.gated_mlp;
+  t.tied_embeddings = m.tied_embeddings;
   t.num_experts = m.num_experts;
   t.experts_per_token = m.experts_per_token;
   return t;

@@ -228,7 +228,7 @@ TrainingSpec Llama70bOn64() {
   s.from = From();
   s.model_path = "meta-llama/Llama-2-70b-hf";
   s.name = "llama-2-70b-train";
-  s.model = {80, 8192, 64, 8, 28672, true, 0, 0};
+  s.model = {80, 8192, 64, 8, 28672, true, false, 0, 0};
   s.nodes = 8;
   s.gpus_per_node = 8;
   s.parallel.tp = 8;
@@ -285,6 +285,8 @@ TEST(DeployTraining, SlurmScriptMatchesTheOption) {
   EXPECT_TRUE(HasWord(w, "--use-distributed-optimizer"));
   EXPECT_TRUE(HasWord(w, "--bf16"));
   EXPECT_TRUE(HasWord(w, "--group-query-attention"));
+  EXPECT_TRUE(HasWord(w, "--untie-embeddings-and-output-weights"));  // Llama 2: tie_word_embeddings false
+  EXPECT_EQ(FlagValue(w, "--position-embedding-type"), "rope");
   EXPECT_FALSE(HasWord(w, "--context-parallel-size"));  // cp 1
   EXPECT_TRUE(absl::StrContains(text, absl::StrCat("step time ", Figure(s.step_seconds, 2), " s")));
   EXPECT_TRUE(absl::StrContains(text, absl::StrCat("MFU ", Figure(s.mfu_fraction * 100, 1), "%")));
