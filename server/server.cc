@@ -246,6 +246,7 @@ absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
 // (and its memo).
 void StartServices(const ServerOptions& options, Server::State* state) {
   state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
+  state->planner->SetVersion(options.version);
   state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
   PlannerServiceImpl* planner = state->planner.get();
   WatchHubOptions watch;
