@@ -3,7 +3,9 @@
 python3-selenium) against the real capplan-server on free ports and a temporary database.
 
 Usage: browser_test.py SERVER_BINARY OUTPUT_DIR
-Writes OUTPUT_DIR/tco-page.png: the TCO section with the README's template drawn.
+Writes OUTPUT_DIR/*.png: the TCO section with the README's template drawn (tco-page.png), its
+sensitivity tornado (tco-tornado.png), and the Plan's frontier chart (plan-frontier.png) and
+memory breakdown (plan-memory.png) for the README's serving example; docs/ holds copies.
 
 Chromium missing is a failure, not a skip: scripts/install-deps.sh installs it before
 `make test`, so its absence means a broken install that a skip would hide.
@@ -24,6 +26,7 @@ import urllib.request
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as EC
@@ -155,24 +158,33 @@ class WebPageTest(unittest.TestCase):
         self.assertIn("Uptime Institute", sources)
         self.screenshot_tco()
 
-    def screenshot_tco(self):
+    def screenshot(self, name, *element_ids):
+        """The union of the elements' boxes (plus a margin) as OUTPUT_DIR/<name>.png."""
         rect = self.driver.execute_script(
-            "const r = document.getElementById('tco').getBoundingClientRect();"
-            "return {x: r.left + window.scrollX - 8, y: r.top + window.scrollY - 8, width: r.width + 16,"
-            "        height: r.height + 16};")
+            "const rs = arguments[0].map((id) => document.getElementById(id).getBoundingClientRect());"
+            "const x = Math.min(...rs.map((r) => r.left)), y = Math.min(...rs.map((r) => r.top));"
+            "const r = Math.max(...rs.map((r) => r.right)), b = Math.max(...rs.map((r) => r.bottom));"
+            "return {x: x + window.scrollX - 8, y: y + window.scrollY - 8, width: r - x + 16, height: b - y + 16};",
+            list(element_ids))
         shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
             "clip": {"x": rect["x"], "y": rect["y"], "width": rect["width"], "height": rect["height"], "scale": 1}})
-        path = os.path.join(OUT_DIR, "tco-page.png")
+        path = os.path.join(OUT_DIR, name + ".png")
         with open(path, "wb") as f:
             f.write(base64.b64decode(shot["data"]))
         print("screenshot:", path)
 
-    def api_top_option(self, request):
-        body = json.dumps(dict(request, view="VIEW_BASIC")).encode()
-        status, _, raw = http("POST", self.server.base + "/v1/plan", body, {"Content-Type": "application/json"})
+    def screenshot_tco(self):
+        self.screenshot("tco-page", "tco")
+
+    def api(self, path, request):
+        body = json.dumps(request).encode()
+        status, _, raw = http("POST", self.server.base + path, body, {"Content-Type": "application/json"})
         self.assertEqual(status, 200, raw)
-        return json.loads(raw)["options"][0]
+        return json.loads(raw)
+
+    def api_top_option(self, request):
+        return self.api("/v1/plan", dict(request, view="VIEW_BASIC"))["options"][0]
 
     def run_plan(self, wait, top_k):
         self.fill("plan-topk", top_k)
@@ -189,7 +201,7 @@ class WebPageTest(unittest.TestCase):
         where = row.find_element(By.TAG_NAME, "th")
         self.assertIn(option.get("instanceType", option.get("instance_type", "")), where.text)
         self.assertIn(option.get("gpuName", option.get("gpu_name")), row.text)
-        self.assertIn("price:", where.get_attribute("title"))  # provenance on hover
+        self.assertIn("price:", where.find_element(By.CSS_SELECTOR, ".where").get_attribute("data-tip"))  # provenance
         self.assertRegex(row.text, r"\$[\d.,]+/h")
 
     def test_plan_lists_the_servers_ranked_options(self):
@@ -202,17 +214,17 @@ class WebPageTest(unittest.TestCase):
         self.assert_row_is(rows[0], self.api_top_option(
             {"serving": {"model_name": "Llama-2-7B", "prompt_tokens": 512, "output_tokens": 128,
                          "requests_per_second": 35, "tpot_slo_seconds": 0.05}, "top_k": 3}))
-        self.assertRegex(rows[0].text, r"[\d.]+ \([\d.]+-[\d.]+\) req/s")  # point (low-high)
+        self.assertRegex(rows[0].text, r"[\d.]+ req/s\n[\d.]+-[\d.]+\n")  # point, low-high under it
         self.assertRegex(rows[0].text, r"\$[\d.,]+/1M req")
         rejected = self.driver.find_elements(By.CSS_SELECTOR, "#plan-rejected li")
         self.assertGreater(len(rejected), 0)
-        self.assertTrue(all(":" in r.text for r in rejected))
+        self.assertTrue(all(":" in r.get_attribute("textContent") for r in rejected))
         # Training: the README's LoRA example (Llama-2-7B, 2e9 tokens; the form's defaults).
         self.driver.find_element(By.ID, "plan-kind-training").click()
         rows = self.run_plan(wait, 2)
         self.assert_row_is(rows[0], self.api_top_option(
             {"training": {"model_name": "Llama-2-7B", "tokens": 2e9, "method": "TRAINING_METHOD_LORA"}, "top_k": 2}))
-        self.assertRegex(rows[0].text, r"[\d.]+ \([\d.]+-[\d.]+\) days")
+        self.assertRegex(rows[0].text, r"[\d.]+ days\n[\d.]+-[\d.]+\n")
 
     def test_tco_rent_from_the_catalog_cites_its_price(self):
         wait = self.open_page()
@@ -224,8 +236,8 @@ class WebPageTest(unittest.TestCase):
         instance.select_by_value(json.dumps(["aws", "p4de.24xlarge", "us-east-1"], separators=(",", ":")))
         self.driver.find_element(By.ID, "tco-submit").click()
         rent = wait.until(EC.visibility_of_element_located((By.ID, "tco-rent-gpu-hour")))
-        self.assertIn("p4de.24xlarge us-east-1", rent.get_attribute("title"))
-        self.assertIn("AWS EC2 On-Demand pricing page", rent.get_attribute("title"))
+        self.assertIn("p4de.24xlarge us-east-1", rent.get_attribute("data-tip"))
+        self.assertIn("AWS EC2 On-Demand pricing page", rent.get_attribute("data-tip"))
         self.assertRegex(rent.text, r"^\$[\d.]+/GPU-hour$")
         # The same source is readable without a mouse, in the sources table.
         sources = self.driver.find_element(By.ID, "tco-sources").get_attribute("textContent")
@@ -272,6 +284,303 @@ class WebPageTest(unittest.TestCase):
         first.send_keys(Keys.TAB)
         self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "tco-count")
 
+
+    # ---- The page that shows the decision: charts, folding, risks, grouping, layout. ----
+
+    SERVING = {"model_name": "Llama-2-7B", "prompt_tokens": 512, "output_tokens": 128,
+               "requests_per_second": 35, "tpot_slo_seconds": 0.05}
+
+    def plan_serving_example(self, top_k=5):
+        """The README's serving example on the page (the form's defaults) and the same question
+        asked of the API directly."""
+        wait = self.open_page()
+        Select(self.driver.find_element(By.ID, "plan-model")).select_by_value("Llama-2-7B")
+        self.run_plan(wait, top_k)
+        answer = self.api("/v1/plan", {"serving": self.SERVING, "top_k": top_k, "view": "VIEW_FULL",
+                                       "max_rejected": 20, "objective": "OBJECTIVE_CHEAPEST"})
+        return wait, answer
+
+    def test_plan_frontier_marks_the_chosen_option(self):
+        _, answer = self.plan_serving_example()
+        options = answer["options"]
+        chart = self.driver.find_element(By.ID, "plan-frontier")
+        points = chart.find_elements(By.CSS_SELECTOR, "g.pt-group")
+        self.assertEqual(sorted(int(p.get_attribute("data-rank")) for p in points),
+                         [o["rank"] for o in options])
+        chosen = chart.find_elements(By.CSS_SELECTOR, "g.pt-group.chosen")
+        self.assertEqual(len(chosen), 1)
+        self.assertEqual(chosen[0].get_attribute("data-rank"), "1")
+        # Where the API puts it: USD/month against TPOT in ms (the form's SLO is a TPOT one).
+        self.assertAlmostEqual(float(chosen[0].get_attribute("data-y")), options[0]["usdPerMonth"], places=2)
+        self.assertAlmostEqual(float(chosen[0].get_attribute("data-x")), options[0]["tpotSeconds"]["point"] * 1000,
+                               places=6)
+        label = self.driver.find_element(By.ID, "plan-frontier-chosen").text
+        self.assertIn("chosen #1", label)
+        self.assertIn(options[0]["instanceType"], label)
+        self.assertEqual(len(chart.find_elements(By.CSS_SELECTOR, "circle.ring")), 1)
+        self.assertIsNotNone(self.driver.find_element(By.ID, "plan-frontier-slo"))  # the 50 ms target
+        self.screenshot("plan-frontier", "plan-frontier-fig")
+        # By keyboard: a point takes focus (its figures in the tooltip) and Enter opens its "why".
+        second = chart.find_element(By.CSS_SELECTOR, "g.pt-group[data-rank='2']")
+        self.driver.execute_script("arguments[0].focus()", second)
+        self.assertEqual(self.driver.find_element(By.ID, "tip").text, second.get_attribute("data-tip"))
+        second.send_keys(Keys.ENTER)
+        self.assertEqual(self.driver.find_element(By.ID, "plan-why").get_attribute("data-rank"), "2")
+        # p99 end to end: the API's own frontier over every option considered is drawn too.
+        Select(self.driver.find_element(By.ID, "plan-frontier-axis")).select_by_value("e2e")
+        considered = self.driver.find_elements(By.CSS_SELECTOR, "#plan-frontier circle.api-point[data-candidate]")
+        self.assertEqual(len(considered), len(answer["frontier"]))
+        # TTFT on the other axis: the chosen point moves to the API's TTFT (seconds).
+        Select(self.driver.find_element(By.ID, "plan-frontier-axis")).select_by_value("ttft")
+        chosen = self.driver.find_element(By.CSS_SELECTOR, "#plan-frontier g.pt-group.chosen")
+        self.assertAlmostEqual(float(chosen.get_attribute("data-x")), options[0]["ttftSeconds"]["point"], places=6)
+        # Training: cost of the run against days, the chosen one the API's first.
+        self.driver.find_element(By.ID, "plan-kind-training").click()
+        self.run_plan(WebDriverWait(self.driver, WAIT_S), 3)
+        top = self.api_top_option({"training": {"model_name": "Llama-2-7B", "tokens": 2e9,
+                                                "method": "TRAINING_METHOD_LORA"}, "top_k": 3})
+        chosen = self.driver.find_element(By.CSS_SELECTOR, "#plan-frontier g.pt-group.chosen")
+        self.assertAlmostEqual(float(chosen.get_attribute("data-x")), top["durationSeconds"]["point"] / 86400, places=6)
+        self.assertAlmostEqual(float(chosen.get_attribute("data-y")), top["totalCostUsd"]["point"], places=2)
+
+    def test_memory_breakdown_sums_to_the_returned_bytes(self):
+        _, answer = self.plan_serving_example()
+        parts = {"weights": "weightsBytes", "KV cache": "kvCacheBytes", "activations": "activationsBytes",
+                 "gradients": "gradientsBytes", "optimizer state": "optimizerBytes", "overhead": "overheadBytes"}
+        for o in answer["options"]:
+            mem = o["memoryPerGpu"]
+            bar = self.driver.find_element(By.CSS_SELECTOR, f"#plan-option-{o['rank']} svg.membar")
+            segs = bar.find_elements(By.CSS_SELECTOR, "rect.seg")
+            self.assertGreaterEqual(len(segs), 2, o["rank"])
+            got = {s.get_attribute("data-part"): float(s.get_attribute("data-bytes")) for s in segs}
+            # Each named part is the API's, and together with any "other" they make its total.
+            for name, field in parts.items():
+                if mem.get(field):
+                    self.assertAlmostEqual(got[name], mem[field], delta=1.0, msg=name)
+            self.assertAlmostEqual(sum(got.values()), mem["totalBytes"], delta=1.0)
+            # Drawn against the GPU's memory: the segments fill total / capacity of the bar.
+            width = sum(float(s.get_attribute("width")) for s in segs)
+            self.assertLessEqual(mem["totalBytes"], mem["capacityBytes"])
+            self.assertAlmostEqual(width / float(bar.get_attribute("data-width")),
+                                   mem["totalBytes"] / mem["capacityBytes"], delta=0.005)
+        self.screenshot("plan-memory", "plan-memory-legend", "plan-options")
+
+    def test_tco_tornado_and_savings_line_follow_the_api(self):
+        wait = self.open_page()
+        self.fill_tco_template()
+        self.fill("tco-rate", 0.08)  # a cost of capital, so that the discount rate bar has a swing
+        self.driver.find_element(By.ID, "tco-submit").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "tco-tornado")))
+        answer = self.api("/v1/tco", {
+            "fleets": [{"role": "fleet", "gpu_name": "A100-SXM4-80GB", "gpu_count": 8,
+                        "own": {"capex_usd": 250000, "power_watts": 0, "ops_usd_per_month": 5000},
+                        "rent": {"price_usd_per_month": 15000}}],
+            "horizon_months": 36, "discount_rate_fraction_per_year": 0.08})
+        bars = self.driver.find_elements(By.CSS_SELECTOR, "#tco-tornado g.bar")
+        entries = answer["sensitivity"]
+        self.assertGreater(len(entries), 0)
+        self.assertEqual([b.get_attribute("data-input") for b in bars], [e["input"] for e in entries])
+        # Bar lengths in proportion to the swings (the largest first, as the API orders them).
+        widths = [sum(float(r.get_attribute("width")) for r in b.find_elements(By.TAG_NAME, "rect")) for b in bars]
+        big = entries[0].get("swingUsd", 0)
+        self.assertGreater(big, 0)
+        for e, w in zip(entries, widths):
+            if e.get("swingUsd", 0) > 0:
+                self.assertAlmostEqual(w / widths[0], e["swingUsd"] / big, delta=0.02, msg=e["input"])
+        # The savings line: cumulative NPV rent - own, one point a month, crossing 0 in the
+        # API's discounted break-even month.
+        line = self.driver.find_element(By.ID, "tco-savings-line")
+        self.assertEqual(line.get_attribute("d").count("L"), 35)
+        last = answer["series"][-1]
+        self.assertAlmostEqual(float(line.get_attribute("data-last-usd")),
+                               last["rentDiscountedCumulativeUsd"] - last["ownDiscountedCumulativeUsd"], delta=0.01)
+        self.assertEqual(self.driver.find_element(By.ID, "tco-savings-payback").get_attribute("data-month"),
+                         str(answer["discountedBreakEvenMonth"]))
+        self.screenshot("tco-tornado", "tco-tornado-fig")
+
+    def test_not_chosen_grouped_by_reason_with_counts(self):
+        _, answer = self.plan_serving_example()
+        want = {}
+        for r in answer["rejected"]:
+            want[r["reasonCode"]] = want.get(r["reasonCode"], 0) + 1
+        self.assertGreater(len(want), 1)  # several reasons, so grouping is tested
+        groups = self.driver.find_elements(By.CSS_SELECTOR, "#plan-rejected details.reason-group")
+        got = {g.get_attribute("data-reason"): int(g.get_attribute("data-count")) for g in groups}
+        self.assertEqual(got, want)
+        for g in groups:
+            n = int(g.get_attribute("data-count"))
+            self.assertEqual(len(g.find_elements(By.TAG_NAME, "li")), n)
+            self.assertIn(f"({n})", g.find_element(By.TAG_NAME, "summary").text)
+        heading = self.driver.find_element(By.ID, "plan-not-chosen-title").text
+        self.assertIn(f"Not chosen ({len(answer['rejected'])})", heading)
+
+    def test_equivalent_packagings_fold_under_one_row(self):
+        _, answer = self.plan_serving_example()
+        # The same GPUs from the same provider, region and price kind in another instance
+        # packaging (8 x gpu_1x_a6000 or 2 x gpu_4x_a6000 in the shipped catalog).
+        key = lambda o: (o.get("ownedPool", ""), o.get("provider", ""), o.get("region", ""), o["gpuName"],
+                         o["gpuCount"], o.get("provenance", {}).get("priceKind", ""))
+        groups = {}
+        for o in answer["options"]:
+            groups.setdefault(key(o), []).append(o["rank"])
+        folded = [ranks for ranks in groups.values() if len(ranks) > 1]
+        self.assertTrue(folded, "the example no longer has two packagings of one offer")
+        for ranks in groups.values():
+            head = self.driver.find_element(By.ID, f"plan-option-{ranks[0]}")
+            self.assertTrue(head.is_displayed())
+            buttons = head.find_elements(By.CSS_SELECTOR, "button.fold")
+            if len(ranks) == 1:
+                self.assertEqual(buttons, [])
+                continue
+            button = buttons[0]
+            n = len(ranks) - 1
+            self.assertEqual(button.text, f"+{n} packaging" + ("s" if n > 1 else ""))
+            self.assertEqual(button.get_attribute("aria-expanded"), "false")
+            rest = [self.driver.find_element(By.ID, f"plan-option-{r}") for r in ranks[1:]]
+            self.assertFalse(any(r.is_displayed() for r in rest))
+            button.click()
+            self.assertEqual(button.get_attribute("aria-expanded"), "true")
+            self.assertTrue(all(r.is_displayed() for r in rest))
+            button.click()
+            self.assertFalse(any(r.is_displayed() for r in rest))
+
+    def test_slo_risk_flagged_and_why_in_a_panel(self):
+        _, answer = self.plan_serving_example()
+        flagged = 0
+        for o in answer["options"]:
+            row = self.driver.find_element(By.ID, f"plan-option-{o['rank']}")
+            text = row.get_attribute("textContent")
+            misses = o["tpotSeconds"]["high"] > self.SERVING["tpot_slo_seconds"]
+            self.assertEqual(row.get_attribute("data-slo-risk"), "true" if misses else "false", o["rank"])
+            if misses:
+                flagged += 1
+                # Text, not colour only: the flag and the pessimistic figure against the target.
+                self.assertIn("SLO risk", text)
+                self.assertIn("TPOT up to %.1f ms, target 50 ms" % (o["tpotSeconds"]["high"] * 1000), text)
+            else:
+                self.assertNotIn("SLO risk", text)
+        self.assertGreater(flagged, 0)
+        # "why" opens the option's explanation in the panel, not in a table column.
+        last = answer["options"][-1]
+        row = self.driver.find_element(By.ID, f"plan-option-{last['rank']}")
+        button = row.find_element(By.CSS_SELECTOR, "button.why")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        panel = self.driver.find_element(By.ID, "plan-why")
+        self.assertIn(f"Why #{last['rank']}", panel.find_element(By.TAG_NAME, "h3").text)
+        self.assertIn(last["explanation"].split(";")[0], panel.get_attribute("textContent"))
+        self.assertEqual(button.get_attribute("aria-pressed"), "true")
+        self.assertNotIn(last["explanation"].split(";")[0], self.driver.find_element(By.ID, "plan-options").text)
+        tallest = max(r.size["height"] for r in self.driver.find_elements(By.CSS_SELECTOR, "#plan-options tbody tr")
+                      if r.is_displayed())
+        self.assertLess(tallest, 160)
+
+    def error_text(self, input_id):
+        return self.driver.find_element(By.ID, input_id + "-err").text
+
+    def test_errors_sit_at_their_fields_in_their_units_and_clear_on_edit(self):
+        wait = self.open_page()
+        # A context window error names two fields: serving.prompt_tokens + serving.output_tokens.
+        # Llama-2-7B's window is 4096 tokens (Touvron et al. 2023, arXiv:2307.09288, Table 1).
+        self.fill("plan-prompt", 4000)
+        self.fill("plan-output", 128)
+        self.driver.find_element(By.ID, "plan-submit").click()
+        self.assert_error_next_to("plan-prompt", wait, "context window")
+        output = self.driver.find_element(By.ID, "plan-output")
+        self.assertEqual(output.get_attribute("aria-invalid"), "true")
+        # Editing either clears both.
+        output.send_keys(Keys.BACKSPACE)
+        self.assertIsNone(output.get_attribute("aria-invalid"))
+        self.assertIsNone(self.driver.find_element(By.ID, "plan-prompt").get_attribute("aria-invalid"))
+        self.assertEqual(self.error_text("plan-prompt"), "")
+        self.fill("plan-prompt", 512)
+        self.fill("plan-output", 128)
+        # The per-token target is typed in ms; its range and value are reported in ms.
+        self.fill("plan-tpot", -5)
+        self.driver.find_element(By.ID, "plan-submit").click()
+        err = self.assert_error_next_to("plan-tpot", wait, "got -5 ms", "ms]")
+        self.assertNotIn("second", err.text)
+        self.assertNotIn("0.005", err.text)
+        self.fill("plan-tpot", 50)
+        self.assertEqual(self.error_text("plan-tpot"), "")
+        # Not a number: said so at the field, and nothing is sent (no "got 0" from the server).
+        self.fill("tco-count", "abc")
+        self.driver.find_element(By.ID, "tco-submit").click()
+        err = self.assert_error_next_to("tco-count", wait, "not a number")
+        self.assertNotIn("got 0", err.text)
+        self.assertEqual(self.driver.find_element(By.ID, "tco-result").text, "")
+        self.fill("tco-count", 8)
+        self.assertEqual(self.error_text("tco-count"), "")
+
+    def test_gpu_limit_errors_sit_at_most_gpus(self):
+        wait = self.open_page()
+        # Llama-3.1-405B in 16-bit weights (810 GB) needs more than 4 GPUs of any catalog type
+        # (the largest has 180 GB, B200: NVIDIA DGX B200 datasheet); instances of 8 GPUs
+        # exceed a limit of 4 on their own.
+        Select(self.driver.find_element(By.ID, "plan-model")).select_by_value("Llama-3.1-405B")
+        self.fill("plan-maxgpus", 4)
+        self.driver.find_element(By.ID, "plan-submit").click()
+        err = self.assert_error_next_to("plan-maxgpus", wait, "\"Most GPUs\" = 4")
+        self.assertNotIn("the 0 allowed", err.text)
+        # With no limit, the planner's own bound is named as such, not as a limit the caller set.
+        self.fill("plan-maxgpus", "")
+        self.fill("plan-rps", 3500)
+        self.driver.find_element(By.ID, "plan-submit").click()
+        err = self.assert_error_next_to("plan-maxgpus", wait, "is blank")
+        self.assertNotRegex(err.text, r"more than the \d+ allowed")
+
+    def test_tooltips_show_on_keyboard_focus(self):
+        wait = self.open_page()
+        self.fill_tco_template()
+        submit = self.driver.find_element(By.ID, "tco-submit")
+        submit.click()
+        be = wait.until(EC.visibility_of_element_located((By.ID, "tco-break-even")))
+        tip = self.driver.find_element(By.ID, "tip")
+        ActionChains(self.driver).move_to_element(self.driver.find_element(By.ID, "tco-title")).perform()
+        self.assertFalse(tip.is_displayed())
+        # Tab from the button reaches the first figure; its source shows without a mouse.
+        self.driver.execute_script("arguments[0].focus()", submit)
+        submit.send_keys(Keys.TAB)
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "tco-break-even")
+        self.assertTrue(tip.is_displayed())
+        self.assertEqual(tip.text, be.get_attribute("data-tip"))
+        self.assertIn("tip", be.get_attribute("aria-describedby"))
+        self.assertEqual(tip.get_attribute("role"), "tooltip")
+        self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.assertFalse(tip.is_displayed())
+        # Hover still works: a tornado bar.
+        bar = self.driver.find_element(By.CSS_SELECTOR, "#tco-tornado g.bar")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", bar)
+        ActionChains(self.driver).move_to_element(bar.find_element(By.TAG_NAME, "rect")).perform()
+        self.assertTrue(tip.is_displayed())
+        self.assertEqual(tip.text, bar.get_attribute("data-tip"))
+
+    def test_layout_uses_a_wide_screen_and_selects_fit(self):
+        try:
+            for width in (1366, 1920):
+                self.driver.set_window_size(width, 1080)
+                self.open_page()
+                # No select is narrower than its longest option (GPU names are long).
+                for sid in ["tco-gpu", "plan-model"]:
+                    natural, actual = self.driver.execute_script(
+                        "const s = document.getElementById(arguments[0]);"
+                        "const c = s.cloneNode(true); c.id = ''; c.style.width = 'auto'; c.style.maxWidth = 'none';"
+                        "c.style.position = 'absolute'; s.parentNode.append(c);"
+                        "const w = c.getBoundingClientRect().width; c.remove();"
+                        "return [w, s.getBoundingClientRect().width];", sid)
+                    self.assertGreaterEqual(actual + 0.5, natural, f"{sid} at {width}px")
+            # At 1920 px the content goes past the old 1320 px column, with the "why" panel
+            # beside the options instead of under them.
+            self.plan_serving_example()
+            main = self.driver.find_element(By.TAG_NAME, "main").rect
+            self.assertGreater(main["width"], 1700)
+            table = self.driver.find_element(By.ID, "plan-options").rect
+            why = self.driver.find_element(By.ID, "plan-why").rect
+            self.assertGreaterEqual(why["x"], table["x"] + table["width"])
+            self.assertLess(why["y"], table["y"] + table["height"])
+            self.assertGreater(table["width"], 1200)
+        finally:
+            self.driver.set_window_size(1366, 768)
 
 class AssetHttpTest(unittest.TestCase):
     """The page's files over plain HTTP: types, caching, 404, methods."""
