@@ -15,9 +15,9 @@ const CommandInfo kImportBenchmark = {
     "import measured runs from a benchmark tool's output file as benchmark rows (re-importing writes nothing)",
     "--format=vllm|sglang|mlperf|torchtitan|megatron --file=PATH --model=NAME (--gpu=NAME --gpu_count=N | "
     "--instance=TYPE) --citation=TEXT --as_of_date=YYYY-MM-DD [flags]",
-    "  capplan admin import-benchmark --format=vllm --file=vllm-0.6.3-qps-inf-c64.json --model=Llama-3.1-8B \\\n"
+    "  capplan admin import-benchmark --format=vllm --file=vllm-0.6.3-qps-inf-c64.json --model=Llama-3-8B \\\n"
     "    --gpu=H100-SXM5-80GB --gpu_count=1 --citation=\"our vLLM run, 2026-11\" --as_of_date=2026-11-30\n"
-    "  capplan admin import-benchmark --format=torchtitan --file=train.log --model=Llama-3.1-8B \\\n"
+    "  capplan admin import-benchmark --format=torchtitan --file=train.log --model=Llama-3-8B \\\n"
     "    --instance=p5.48xlarge --sequence_tokens=8192 --citation=\"our torchtitan run\" --as_of_date=2026-11-30"};
 
 void AddImportFlags(FlagSet* flags, v1::ImportBenchmarkRequest* r, std::string* file) {
@@ -29,7 +29,7 @@ void AddImportFlags(FlagSet* flags, v1::ImportBenchmarkRequest* r, std::string* 
                 [r](const std::string& v) { return r->set_model_name(v), absl::OkStatus(); });
   flags->Custom("gpu", "NAME", "catalog GPU (or --instance)", "",
                 [r](const std::string& v) { return r->set_gpu_name(v), absl::OkStatus(); });
-  IntField(flags, "gpu_count", "GPUs the file's figure covers (default: --instance's)", "0", 1, 65536,
+  IntField(flags, "gpu_count", "GPUs the file's figure covers (default: --instance's)", "", 1, 65536,
            [r](int64_t n) { r->set_gpu_count(static_cast<int32_t>(n)); });
   flags->Custom("instance", "TYPE", "catalog instance type the run used: GPU, GPU count and fabric", "",
                 [r](const std::string& v) { return r->set_instance_type(v), absl::OkStatus(); });
@@ -44,11 +44,11 @@ void AddImportFlags(FlagSet* flags, v1::ImportBenchmarkRequest* r, std::string* 
                            v1::Precision_Parse, [r](v1::Precision p) { r->set_precision(p); });
   IntField(flags, "replicas", "serving: identical servers the figure covers; each row is one", "1", 1, 65536,
            [r](int64_t n) { r->set_replicas(static_cast<int32_t>(n)); });
-  IntField(flags, "sequence_tokens", "where the file lacks it: MLPerf prompt tokens, training sequence", "0", 1,
+  IntField(flags, "sequence_tokens", "where the file lacks it: MLPerf prompt tokens, training sequence", "", 1,
            1 << 24, [r](int64_t n) { r->set_sequence_tokens(n); });
-  IntField(flags, "output_tokens", "where the file lacks it: MLPerf output tokens", "0", 1, 1 << 24,
+  IntField(flags, "output_tokens", "where the file lacks it: MLPerf output tokens", "", 1, 1 << 24,
            [r](int64_t n) { r->set_output_tokens(n); });
-  IntField(flags, "batch_size", "torchtitan: the global batch in sequences", "0", 1, 1 << 24,
+  IntField(flags, "batch_size", "torchtitan: the global batch in sequences", "", 1, 1 << 24,
            [r](int64_t n) { r->set_global_batch_sequences(n); });
   IntField(flags, "warmup_steps", "training logs: steps numbered at most this are warm-up (the first always is)", "0",
            0, int64_t{1} << 40, [r](int64_t n) { r->set_warmup_steps(n); });
