@@ -51,7 +51,8 @@ TEST_F(AdminTest, WritesNeedAnAdminToken) {
 
 TEST_F(AdminTest, SetPriceShowsUpInTheNextReadAndInHistory) {
   client::Client admin = MakeClient(kAdminToken);
-  absl::StatusOr<capplan::v1::WriteResponse> w = admin.SetPrice(P5Price(55.04));
+  // Test input: a cut below the shipped $55.04/h (migration 0015), not an AWS quote.
+  absl::StatusOr<capplan::v1::WriteResponse> w = admin.SetPrice(P5Price(49.50));
   ASSERT_TRUE(w.ok()) << w.status();
   EXPECT_EQ(w->catalog_version(), 2);
   EXPECT_GT(w->id(), 0);
@@ -64,9 +65,9 @@ TEST_F(AdminTest, SetPriceShowsUpInTheNextReadAndInHistory) {
   absl::StatusOr<capplan::v1::ListInstancesResponse> now = reader.ListInstances(req);
   ASSERT_TRUE(now.ok());
   ASSERT_EQ(now->offers_size(), 1);
-  EXPECT_DOUBLE_EQ(now->offers(0).current_prices(0).price_usd_per_hour(), 55.04);
+  EXPECT_DOUBLE_EQ(now->offers(0).current_prices(0).price_usd_per_hour(), 49.50);
   EXPECT_EQ(now->catalog_version(), 2);
-  // As of 2025-01-01 the shipped price still stood.
+  // As of 2025-01-01 the shipped 2024 list price still stood.
   req.set_prices_as_of_unix_seconds(1735689600);
   absl::StatusOr<capplan::v1::ListInstancesResponse> then = reader.ListInstances(req);
   EXPECT_NEAR(then->offers(0).current_prices(0).price_usd_per_hour(), 98.32, 0.001);
@@ -77,8 +78,8 @@ TEST_F(AdminTest, SetPriceShowsUpInTheNextReadAndInHistory) {
   h.set_region("us-east-1");
   absl::StatusOr<capplan::v1::ListPriceHistoryResponse> history = reader.ListPriceHistory(h);
   ASSERT_TRUE(history.ok());
-  ASSERT_EQ(history->prices_size(), 2);
-  EXPECT_EQ(history->prices(1).id(), w->id());
+  ASSERT_EQ(history->prices_size(), 3);  // the 2024 list, the June 2025 cut, this write
+  EXPECT_EQ(history->prices(2).id(), w->id());
   h.set_instance_type("p9.nonexistent");
   EXPECT_EQ(reader.ListPriceHistory(h).status().code(), absl::StatusCode::kNotFound);
 }

@@ -225,7 +225,8 @@ TEST_F(CliTest, TwoFleetFlagsGiveATwoFleetTco) {
 // 64 x H100 over 36 months with the finance flags (inputs as in
 // tests/server/tco_test.cc: DGX H100's 10.2 kW per 8 GPUs, an assumed $2,342,000
 // of capex in five lines, a 30% -> 80% ramp, 8% cost of capital): break-even in
-// month 7 on cash and month 8 discounted, every line printed with its source, and
+// month 7 on cash and month 8 discounted at the June 2024 list rent (prices as of
+// 2025-01-01, before the June 2025 P5 cut), every line printed with its source, and
 // --json carries the series, the rent options and the tornado.
 TEST_F(CliTest, TcoFinanceFlagsPrintTheBreakdownAndTornado) {
   const std::vector<std::string> args = {"tco",
@@ -251,6 +252,7 @@ TEST_F(CliTest, TcoFinanceFlagsPrintTheBreakdownAndTornado) {
                                          "--discount_rate_fraction_per_year=0.08",
                                          "--rent_instance=p5.48xlarge",
                                          "--rent_region=us-east-1",
+                                         "--prices_as_of=2025-01-01",
                                          "--on_demand_usd_per_gpu_hour=12.29",
                                          "--reserved_1y_usd_per_gpu_hour=8.6",
                                          "--reserved_3y_usd_per_gpu_hour=5.9",

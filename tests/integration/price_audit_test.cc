@@ -62,9 +62,10 @@ TEST_F(PriceAuditTest, BackDatedSetPriceKeepsTheNewerPriceCurrent) {
   h.set_region("us-east-1");
   absl::StatusOr<capplan::v1::ListPriceHistoryResponse> history = reader.ListPriceHistory(h);
   ASSERT_TRUE(history.ok());
-  ASSERT_EQ(history->prices_size(), 3);
-  EXPECT_EQ(history->prices(2).id(), w->id());  // oldest first by effective time: the newest last
-  EXPECT_EQ(history->prices(2).effective_time().seconds(), k20250605);
+  // The shipped 2024 list and June 2025 cut (migrations 0002, 0015) and the two writes.
+  ASSERT_EQ(history->prices_size(), 4);
+  EXPECT_EQ(history->prices(3).id(), w->id());  // oldest first by effective time: the newest last
+  EXPECT_EQ(history->prices(3).effective_time().seconds(), k20250605);
 }
 
 TEST_F(PriceAuditTest, ImportDatedBeforeANewerPriceAddsHistoryOnly) {

@@ -27,8 +27,8 @@ namespace v1 = capplan::v1;
 using WatchTest = AdminServerTest;
 
 // The README's training example: fine-tuning a 7B model (LoRA, 2e9 tokens), here on AWS us-east-1's A100 (p4d)
-// and H100 (p5) offers only. With the shipped prices (p4d $32.7726/h, p5 $98.32/h: AWS
-// on-demand page, 2024-06-01) the p5 runs it cheapest.
+// and H100 (p5) offers only. With the shipped prices (p4d $32.7726/h, AWS on-demand page,
+// 2024-06-01; p5 $55.04/h after the June 2025 cut, migration 0015) the p5 runs it cheapest.
 v1::WatchPlanRequest ReadmeFineTuneWatch(double fraction) {
   v1::WatchPlanRequest w;
   v1::PlanRequest* r = w.mutable_plan();
@@ -44,9 +44,9 @@ v1::WatchPlanRequest ReadmeFineTuneWatch(double fraction) {
   return w;
 }
 
-// p4d.24xlarge after AWS's June 2025 P4 price cut: $21.95764/h, the us-east-2 row shipped in
-// migrations/0008_catalog_growth.sql (instances.vantage.sh, from the AWS Price List),
-// applied here to us-east-1.
+// Test input, not a quote: p4d.24xlarge in us-east-1 at $15/h, low enough that the p4d runs
+// the fine-tune cheapest (AWS's own June 2025 cut, $21.95764/h, leaves the p5 ahead).
+constexpr double kP4dTestUsdPerHour = 15.0;
 v1::SetPriceRequest P4dPriceCut() {
   v1::SetPriceRequest r;
   v1::Price* p = r.mutable_price();
@@ -54,8 +54,8 @@ v1::SetPriceRequest P4dPriceCut() {
   p->set_instance_type("p4d.24xlarge");
   p->set_region("us-east-1");
   p->set_kind(v1::PRICE_KIND_ON_DEMAND);
-  p->set_price_usd_per_hour(21.95764);
-  p->mutable_source()->set_citation("instances.vantage.sh (AWS Price List), p4d.24xlarge after the June 2025 cut");
+  p->set_price_usd_per_hour(kP4dTestUsdPerHour);
+  p->mutable_source()->set_citation("test input: a deep p4d cut");
   p->mutable_source()->set_as_of_date("2026-08-26");
   return r;
 }
@@ -167,7 +167,7 @@ TEST_F(WatchTest, FirstAnswerAtOnceThenAnUpdateWhenAnotherOptionBecomesCheapest)
   EXPECT_NE(added->option().find("p4d.24xlarge"), std::string::npos) << added->option();
   EXPECT_EQ(added->rank_after(), 1);
   EXPECT_EQ(added->rank_before(), 0);
-  EXPECT_DOUBLE_EQ(added->cost_usd_per_hour_after(), 21.95764);
+  EXPECT_DOUBLE_EQ(added->cost_usd_per_hour_after(), kP4dTestUsdPerHour);
   const v1::WatchOptionChange* removed = FindChange(u[1], v1::WATCH_CHANGE_KIND_REMOVED);
   ASSERT_NE(removed, nullptr);
   EXPECT_NE(removed->option().find("p5.48xlarge"), std::string::npos) << removed->option();
@@ -175,8 +175,8 @@ TEST_F(WatchTest, FirstAnswerAtOnceThenAnUpdateWhenAnotherOptionBecomesCheapest)
 
 TEST_F(WatchTest, ACostMoveBelowTheFractionIsNotSentAndTwoWatchersCostOneRecompute) {
   client::Client reader = MakeClient("");
-  // The P5 cut, $98.32 -> $55.04/h (P5Price), lowers every p5 option's cost by 44%: the top
-  // options stay p5 in the same order. One watcher asks for moves over 50%, one over 1%.
+  // A further P5 cut (test input), $55.04 -> $49.50/h, lowers every p5 option's cost by 10%:
+  // the top options stay p5 in the same order. One watcher asks for moves over 50%, one over 1%.
   Watcher coarse(&reader, ReadmeFineTuneWatch(0.5));
   Watcher fine(&reader, ReadmeFineTuneWatch(0.01));
   ASSERT_EQ(coarse.WaitFor(1).size(), 1u);
@@ -184,15 +184,15 @@ TEST_F(WatchTest, ACostMoveBelowTheFractionIsNotSentAndTwoWatchersCostOneRecompu
   EXPECT_EQ(WaitMetric(server_->metrics_port(), "capplan_watches_open", 2), 2);
   const double recomputes = Metric(server_->metrics_port(), "capplan_watch_recomputes_total");
 
-  ASSERT_TRUE(MakeClient(kAdminToken).SetPrice(P5Price(55.04)).ok());
+  ASSERT_TRUE(MakeClient(kAdminToken).SetPrice(P5Price(49.50)).ok());
   std::vector<v1::WatchPlanResponse> u = fine.WaitFor(2);
   ASSERT_EQ(u.size(), 2u);
   EXPECT_EQ(u[1].reason(), v1::WATCH_REASON_COST_CHANGED);
   const v1::WatchOptionChange* c = FindChange(u[1], v1::WATCH_CHANGE_KIND_COST_CHANGED);
   ASSERT_NE(c, nullptr);
-  EXPECT_DOUBLE_EQ(c->cost_usd_per_hour_before(), 98.32);
-  EXPECT_DOUBLE_EQ(c->cost_usd_per_hour_after(), 55.04);
-  EXPECT_NEAR(c->cost_change_fraction(), 55.04 / 98.32 - 1, 0.01);
+  EXPECT_DOUBLE_EQ(c->cost_usd_per_hour_before(), 55.04);
+  EXPECT_DOUBLE_EQ(c->cost_usd_per_hour_after(), 49.50);
+  EXPECT_NEAR(c->cost_change_fraction(), 49.50 / 55.04 - 1, 0.01);
   // Both watchers were handed the same result in the same pass: the coarse one had its
   // chance before the fine one's update left the server.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));

@@ -18,12 +18,12 @@ namespace {
 namespace v1 = capplan::v1;
 using google::protobuf::util::TimeUtil;
 
-// AWS p5.48xlarge, us-east-1 (8 x H100). On-demand $98.32/h: the shipped row (AWS EC2
-// on-demand page, 2024-06-01). The reserved and spot figures are test inputs, round
+// AWS p5.48xlarge, us-east-1 (8 x H100). On-demand $55.04/h: the shipped row after the June
+// 2025 P5 price cut (migration 0015). The reserved and spot figures are test inputs, round
 // fractions of it (reserved 1 year about 30% off, spot about 60% off), not AWS quotes.
-constexpr double kOnDemand = 98.32;
-constexpr double kReserved1y = 68.80;
-constexpr double kSpot = 40.00;
+constexpr double kOnDemand = 55.04;
+constexpr double kReserved1y = 38.50;
+constexpr double kSpot = 22.00;
 constexpr int64_t k20250101 = 1735689600;  // 2025-01-01T00:00:00Z
 
 class PriceKindTest : public ::testing::Test {

@@ -110,8 +110,9 @@ TEST_F(TcoFinanceApiTest, TimingRateBasisAndTaxAreEchoedAndChecked) {
   EXPECT_EQ(resp.cash_timing(), v1::CASH_TIMING_END_OF_MONTH);
   EXPECT_EQ(resp.rate_basis(), v1::RATE_BASIS_EFFECTIVE_ANNUAL);
   EXPECT_DOUBLE_EQ(resp.tax_rate_fraction(), 0.21);
-  // Rent after tax: 79% of the shipped $98.32 / 8 an hour, levelised.
-  EXPECT_NEAR(resp.rent_levelised_usd_per_gpu_hour(), 0.79 * 98.32 / 8, 1e-9);
+  // Rent after tax: 79% of the shipped $55.04 / 8 an hour (the list price since the June 2025
+  // P5 cut, migration 0015), levelised.
+  EXPECT_NEAR(resp.rent_levelised_usd_per_gpu_hour(), 0.79 * 55.04 / 8, 1e-9);
   struct Case {
     const char* field;
     void (*spoil)(v1::TcoRequest&);

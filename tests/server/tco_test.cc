@@ -21,6 +21,8 @@ v1::TcoRequest H100Cluster() {
   v1::TcoRequest r;
   r.set_horizon_months(36);
   r.set_discount_rate_fraction_per_year(0.08);  // an assumed cost of capital
+  // Priced as of 2025-01-01, before the June 2025 P5 cut: the rent below is the June 2024 list.
+  r.set_prices_as_of_unix_seconds(1735689600);
   v1::TcoFleet* f = r.add_fleets();
   f->set_role("training");
   f->set_gpu_name("H100-SXM5-80GB");
@@ -49,7 +51,7 @@ v1::TcoRequest H100Cluster() {
   rent->set_provider("aws");
   rent->set_instance_type("p5.48xlarge");
   rent->set_region("us-east-1");
-  // On-demand: the shipped AWS row, $98.32/h for 8 GPUs = $12.29. The other kinds are
+  // On-demand: the shipped AWS row as of 2025-01-01, $98.32/h for 8 GPUs = $12.29. The other kinds are
   // round assumptions (about 30%, 52% and 59% off), not AWS quotes.
   rent->set_on_demand_usd_per_gpu_hour(12.29);
   rent->set_reserved_1y_usd_per_gpu_hour(8.60);

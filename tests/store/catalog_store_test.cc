@@ -60,22 +60,27 @@ TEST_F(CatalogStoreTest, ShippedCatalogHasTheCommonGpusWithSources) {
 }
 
 TEST_F(CatalogStoreTest, SetPriceIsVisibleToTheNextSnapshotAndKeepsHistory) {
+  // Test input: a further cut to $49.50/h from 2026-07-01, below the shipped $55.04 list price
+  // (migration 0015); not an AWS quote.
+  constexpr double kCut = 49.50;
+  constexpr int64_t k20260701 = 1782864000;
   const int64_t v0 = store_->Snapshot()->catalog_version;
   const InstanceRow& p5 = *store_->Snapshot()->FindInstance("aws", "p5.48xlarge", "us-east-1");
   const double before = store_->Snapshot()->PriceAt(p5, PriceKind::kOnDemand, 0)->price_usd_per_hour;
-  absl::StatusOr<WriteResult> w = store_->SetPrice(ops_, P5Price(55.04, 1749081600));  // 2025-06-05
+  const size_t shipped_rows = store_->Snapshot()->PriceHistory("aws", "p5.48xlarge", "us-east-1").size();
+  absl::StatusOr<WriteResult> w = store_->SetPrice(ops_, P5Price(kCut, k20260701));
   ASSERT_TRUE(w.ok()) << w.status();
   EXPECT_EQ(w->catalog_version, v0 + 1);
   EXPECT_GT(w->id, 0);
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
   EXPECT_EQ(snap->catalog_version, v0 + 1);
   const InstanceRow& inst = *snap->FindInstance("aws", "p5.48xlarge", "us-east-1");
-  EXPECT_DOUBLE_EQ(snap->PriceAt(inst, PriceKind::kOnDemand, 0)->price_usd_per_hour, 55.04);
+  EXPECT_DOUBLE_EQ(snap->PriceAt(inst, PriceKind::kOnDemand, 0)->price_usd_per_hour, kCut);
   // As of a moment before the cut, the old price.
-  EXPECT_DOUBLE_EQ(snap->PriceAt(inst, PriceKind::kOnDemand, 1735689600)->price_usd_per_hour, before);
+  EXPECT_DOUBLE_EQ(snap->PriceAt(inst, PriceKind::kOnDemand, k20260701 - 1)->price_usd_per_hour, before);
   std::vector<const PriceRow*> history = snap->PriceHistory("aws", "p5.48xlarge", "us-east-1");
-  ASSERT_EQ(history.size(), 2u);
-  EXPECT_DOUBLE_EQ(history.back()->price_usd_per_hour, 55.04);
+  ASSERT_EQ(history.size(), shipped_rows + 1);
+  EXPECT_DOUBLE_EQ(history.back()->price_usd_per_hour, kCut);
   // The audit log names the caller and the new row.
   absl::StatusOr<std::vector<AuditEntry>> audit = store_->AuditLog(1);
   ASSERT_TRUE(audit.ok() && audit->size() == 1);
@@ -83,7 +88,7 @@ TEST_F(CatalogStoreTest, SetPriceIsVisibleToTheNextSnapshotAndKeepsHistory) {
   EXPECT_EQ(audit->front().method, "SetPrice");
   EXPECT_EQ(audit->front().entity, "prices/" + std::to_string(w->id));
   EXPECT_TRUE(audit->front().before_json.empty());
-  EXPECT_NE(audit->front().after_json.find("\"price_usd_per_hour\":55.04"), std::string::npos)
+  EXPECT_NE(audit->front().after_json.find("\"price_usd_per_hour\":49.5"), std::string::npos)
       << audit->front().after_json;
   EXPECT_EQ(audit->front().catalog_version, v0 + 1);
 }

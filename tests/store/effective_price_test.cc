@@ -12,10 +12,12 @@
 namespace capplan::store {
 namespace {
 
-// AWS EC2 on-demand, p5.48xlarge us-east-1: $98.32/h on the 2024-06-01 price page (the
-// shipped row), $55.04/h after AWS's price reduction for P4/P5 of June 2025.
+// AWS EC2 on-demand, p5.48xlarge us-east-1: $98.32/h on the 2024-06-01 price page (migration
+// 0002), $55.04/h after AWS's price reduction for P4/P5 of June 2025 (migration 0015, effective
+// 2025-06-01). kP5Later is test input, a further cut that no list has announced.
 constexpr double kP5Before = 98.32;
 constexpr double kP5After = 55.04;
+constexpr double kP5Later = 49.50;
 constexpr int64_t k20240601 = 1717200000;  // 2024-06-01T00:00:00Z
 constexpr int64_t k20250101 = 1735689600;
 constexpr int64_t k20250605 = 1749081600;
@@ -56,12 +58,12 @@ TEST_F(EffectivePriceTest, WriteOrderDoesNotMatterOnlyTheEffectiveDate) {
 }
 
 TEST_F(EffectivePriceTest, FutureDatedPriceIsNotCurrentUntilItsDate) {
-  // A cut announced for a date far ahead (test input: the June 2025 figure, dated 2100).
+  // A cut announced for a date far ahead (test input, dated 2100).
   const int64_t k21000101 = 4102444800;
-  ASSERT_TRUE(store_->SetPrice(ops_, P5Price(kP5After, k21000101)).ok());
-  EXPECT_DOUBLE_EQ(PriceAt(0), kP5Before);
-  EXPECT_DOUBLE_EQ(PriceAt(k21000101 - 1), kP5Before);
-  EXPECT_DOUBLE_EQ(PriceAt(k21000101), kP5After);
+  ASSERT_TRUE(store_->SetPrice(ops_, P5Price(kP5Later, k21000101)).ok());
+  EXPECT_DOUBLE_EQ(PriceAt(0), kP5After);
+  EXPECT_DOUBLE_EQ(PriceAt(k21000101 - 1), kP5After);
+  EXPECT_DOUBLE_EQ(PriceAt(k21000101), kP5Later);
   // The store's staleness gauge watches the current price, not the future one.
   EXPECT_EQ(store_->Snapshot()->OldestCurrentPriceUnixSeconds(), k20240601);
 }
@@ -74,7 +76,8 @@ TEST_F(EffectivePriceTest, KindsAreDatedIndependently) {
   ASSERT_TRUE(store_->SetPrice(ops_, reserved).ok());
   EXPECT_DOUBLE_EQ(PriceAt(0, PriceKind::kReserved1y), 38.53);
   EXPECT_DOUBLE_EQ(PriceAt(k20250101, PriceKind::kReserved1y), -1);  // none before its date
-  EXPECT_DOUBLE_EQ(PriceAt(0), kP5Before);
+  EXPECT_DOUBLE_EQ(PriceAt(0), kP5After);
+  EXPECT_DOUBLE_EQ(PriceAt(k20250101), kP5Before);
 }
 
 TEST_F(EffectivePriceTest, ImportOfAnOlderListDoesNotRevertANewerPrice) {
