@@ -44,8 +44,8 @@ void AddImportFlags(FlagSet* flags, v1::ImportBenchmarkRequest* r, std::string* 
                            v1::Precision_Parse, [r](v1::Precision p) { r->set_precision(p); });
   IntField(flags, "replicas", "serving: identical servers the figure covers; each row is one", "1", 1, 65536,
            [r](int64_t n) { r->set_replicas(static_cast<int32_t>(n)); });
-  IntField(flags, "sequence_tokens", "where the file lacks it: MLPerf prompt tokens, training sequence", "", 1,
-           1 << 24, [r](int64_t n) { r->set_sequence_tokens(n); });
+  IntField(flags, "sequence_tokens", "where the file lacks it: MLPerf prompt tokens, training sequence", "", 1, 1 << 24,
+           [r](int64_t n) { r->set_sequence_tokens(n); });
   IntField(flags, "output_tokens", "where the file lacks it: MLPerf output tokens", "", 1, 1 << 24,
            [r](int64_t n) { r->set_output_tokens(n); });
   IntField(flags, "batch_size", "torchtitan: the global batch in sequences", "", 1, 1 << 24,
