@@ -277,6 +277,7 @@ CAPPLAN_READ_RPC(ListBenchmarks, planner_, ListBenchmarksRequest, ListBenchmarks
 CAPPLAN_READ_RPC(Plan, planner_, PlanRequest, PlanResponse)
 CAPPLAN_READ_RPC(Compare, planner_, CompareRequest, CompareResponse)
 CAPPLAN_READ_RPC(Tco, planner_, TcoRequest, TcoResponse)
+CAPPLAN_READ_RPC(Deploy, planner_, DeployRequest, DeployResponse)
 CAPPLAN_WRITE_RPC(SetPrice, SetPriceRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(UpsertGpu, UpsertGpuRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(DeleteGpu, DeleteGpuRequest, WriteResponse)

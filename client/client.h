@@ -63,6 +63,7 @@ class Client {
                          WatchCanceller* canceller = nullptr, const WatchOptions& options = WatchOptions());
   absl::StatusOr<capplan::v1::CompareResponse> Compare(const capplan::v1::CompareRequest& request);
   absl::StatusOr<capplan::v1::TcoResponse> Tco(const capplan::v1::TcoRequest& request);
+  absl::StatusOr<capplan::v1::DeployResponse> Deploy(const capplan::v1::DeployRequest& request);
 
   // Admin writes, with the admin token. A request without a request_id gets a random one, so
   // retrying UNAVAILABLE (up to max_read_attempts) never applies a write twice.

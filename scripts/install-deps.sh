@@ -6,7 +6,12 @@
 # chromium-driver and python3-selenium drive the web page in a headless browser
 # (tests/web/browser_test.py). postgresql-15 (its server binaries run throwaway clusters in the
 # replica tests, tests/pg/) and libpq-dev (the PostgreSQL catalog backend, --db=postgresql://)
-# serve deployments of more than one replica.
+# serve deployments of more than one replica. python3-jsonschema checks the docs' curl examples
+# against the served OpenAPI document (tests/integration/openapi_check.py).
+#
+# One tool comes from npm, not Debian (Debian packages no OpenAPI linter): Redocly CLI, pinned,
+# under /opt/capplan-npm, which the openapi.lint test runs on the served document. Without npm
+# or a network the step is skipped with a note and that test reports SKIP.
 set -euo pipefail
 
 packages=(
@@ -15,7 +20,7 @@ packages=(
   libabsl-dev prometheus-cpp-dev libcivetweb-dev libsqlitecpp-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14 clang-tidy-14
-  prometheus curl openssl python3 python3-yaml
+  prometheus curl openssl python3 python3-yaml python3-jsonschema
   chromium chromium-driver python3-selenium
   postgresql-15 postgresql-client-15 libpq-dev
 )
@@ -33,6 +38,24 @@ if ! getent hosts localhost >/dev/null; then
   echo "install-deps: localhost does not resolve; adding it to /etc/hosts"
   printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' | $SUDO tee -a /etc/hosts >/dev/null
 fi
+
+REDOCLY_VERSION=2.77.0
+NPM_PREFIX=/opt/capplan-npm
+install_redocly() {
+  local bin="$NPM_PREFIX/node_modules/.bin/redocly"
+  if [ -x "$bin" ] && [ "$(REDOCLY_SUPPRESS_UPDATE_NOTICE=true "$bin" --version 2>/dev/null | head -1)" = "$REDOCLY_VERSION" ]; then
+    return 0
+  fi
+  if ! command -v npm >/dev/null; then
+    echo "install-deps: npm not found; the openapi.lint test will be skipped"
+    return 0
+  fi
+  echo "install-deps: installing @redocly/cli@$REDOCLY_VERSION under $NPM_PREFIX"
+  $SUDO mkdir -p "$NPM_PREFIX"
+  $SUDO npm install --prefix "$NPM_PREFIX" --no-audit --no-fund --save-exact "@redocly/cli@$REDOCLY_VERSION" ||
+    echo "install-deps: npm install failed (offline?); the openapi.lint test will be skipped"
+}
+trap install_redocly EXIT
 
 missing=()
 for p in "${packages[@]}"; do

@@ -17,6 +17,7 @@
 #include "absl/time/time.h"
 #include "server/http/request_policy.h"
 #include "server/server.h"
+#include "server/web/web_assets.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
           "gRPC listen address, host:port (port 0 picks a free one). Env: CAPPLAN_LISTEN");
@@ -43,6 +44,10 @@ ABSL_FLAG(std::string, http_cors_origins, "",
           "Comma-separated origins (scheme://host[:port]) whose browser pages may call the HTTP/JSON API "
           "(CORS); empty: none, and no preflight is approved. Never applies to /v1/admin/ routes, whose "
           "bearer tokens are for operators' tools. Env: CAPPLAN_HTTP_CORS_ORIGINS");
+ABSL_FLAG(std::string, http_frame_ancestors, "'none'",
+          "The web page's Content-Security-Policy frame-ancestors: which pages may embed it in a frame "
+          "(e.g. \"'self' https://grafana.example\"); 'none', or space-separated 'self', scheme sources "
+          "(https:) and host sources (https://host[:port], https://*.example). Env: CAPPLAN_HTTP_FRAME_ANCESTORS");
 ABSL_FLAG(bool, http_allow_plaintext, false,
           "With --tls_cert_file, start plaintext HTTP/JSON on an address other than loopback anyway (for a "
           "proxy in front that terminates TLS and checks client certificates); without it such a start "
@@ -195,6 +200,13 @@ bool HttpFlags(capplan::server::ServerOptions* options) {
     return false;
   }
   options->http_cors_origins = std::move(*origins);
+  absl::StatusOr<std::string> ancestors = capplan::server::web::ParseFrameAncestors(
+      FlagOrEnv(FLAGS_http_frame_ancestors, "http_frame_ancestors", "CAPPLAN_HTTP_FRAME_ANCESTORS"));
+  if (!ancestors.ok()) {
+    std::cerr << "capplan-server: " << ancestors.status().message() << "\n";
+    return false;
+  }
+  options->http_frame_ancestors = std::move(*ancestors);
   options->http_allow_plaintext = absl::GetFlag(FLAGS_http_allow_plaintext);
   if (const char* env = std::getenv("CAPPLAN_HTTP_ALLOW_PLAINTEXT");
       env != nullptr && !OnCommandLine("http_allow_plaintext")) {

@@ -163,7 +163,9 @@ absl::Status StartHttp(const ServerOptions& options, Server::State* state) {
   if (!http.ok()) return http.status();
   state->http = std::move(*http);
   // The web page (server/web/) at "/" and every other path outside /v1.
-  return state->http->AddHandler("/", std::make_unique<web::WebAssetHandler>());
+  web::WebOptions web_options;
+  web_options.frame_ancestors = options.http_frame_ancestors;
+  return state->http->AddHandler("/", std::make_unique<web::WebAssetHandler>(std::move(web_options)));
 }
 
 // The scenarios of --tco_scenarios_file written, then their exporter started.
@@ -244,6 +246,7 @@ absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
 // (and its memo).
 void StartServices(const ServerOptions& options, Server::State* state) {
   state->planner = std::make_unique<PlannerServiceImpl>(state->store.get());
+  state->planner->SetVersion(options.version);
   state->admin = std::make_unique<AdminServiceImpl>(state->store.get(), &state->tokens, state->metrics.get());
   PlannerServiceImpl* planner = state->planner.get();
   WatchHubOptions watch;

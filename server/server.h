@@ -63,6 +63,8 @@ struct ServerOptions {
   int http_default_timeout_ms = 30000;
   // Origins allowed to call the non-admin HTTP routes from a browser; empty: CORS off.
   std::vector<std::string> http_cors_origins;
+  // The web page's CSP frame-ancestors sources (web::ParseFrameAncestors checked them).
+  std::string http_frame_ancestors = "'none'";
   // With TLS configured, plaintext HTTP on an address other than loopback is refused at
   // start-up unless this is set (e.g. behind a proxy that terminates TLS and checks clients).
   bool http_allow_plaintext = false;

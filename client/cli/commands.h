@@ -12,6 +12,7 @@
 namespace capplan::cli {
 
 int RunPlan(const std::vector<std::string>& args, GlobalOptions* global);
+int RunDeploy(const std::vector<std::string>& args, GlobalOptions* global);
 int RunCompare(const std::vector<std::string>& args, GlobalOptions* global);
 int RunTco(const std::vector<std::string>& args, GlobalOptions* global);
 int RunCatalog(const std::vector<std::string>& args, GlobalOptions* global);

@@ -21,6 +21,8 @@ Commands:
   health                          is the server serving?
   plan training                   ranked training options over every GPU, instance and owned pool
   plan serving                    ranked serving options
+  deploy training                 a training option as a Slurm script, a JobSet or the command
+  deploy serving                  a serving option as Kubernetes manifests or the command
   compare training                one training workload on the targets you name, side by side
   compare serving                 one serving workload on the targets you name
   tco                             own vs rent over a horizon, one fleet or several
@@ -89,6 +91,7 @@ int Main(int argc, char** argv) {
   const std::vector<std::string> args(rest.begin() + 1, rest.end());
   if (command == "health") return Health(args, &global);
   if (command == "plan") return RunPlan(args, &global);
+  if (command == "deploy") return RunDeploy(args, &global);
   if (command == "compare") return RunCompare(args, &global);
   if (command == "tco") return RunTco(args, &global);
   if (command == "catalog") return RunCatalog(args, &global);

@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "client/cli/commands.h"
 #include "client/cli/fabric_spec.h"
+#include "client/cli/plan_flags.h"
 #include "client/cli/workload.h"
 
 namespace capplan::cli {
@@ -34,17 +35,9 @@ const CommandInfo kServing = {
     "--output_tokens=128 "
     "--rps=35 --tpot_ms=50"};
 
-// Objective, constraints and output flags, shared by both kinds.
-struct PlanFlags {
-  v1::PlanRequest request;  // all but the workload
-  std::string objective = "cheapest";
-  double deadline_hours = 0;
-  std::vector<std::string> owned_pools;
-  bool explain = false;
-  bool watch = false;
-  v1::WatchPlanRequest watch_request;  // all but the plan
-  int64_t watch_updates = 0;           // 0: until interrupted
-};
+}  // namespace
+
+namespace {
 
 constexpr char kOwnedPoolHelp[] =
     "GPUs you own, priced per GPU-hour, e.g. lab:A100-SXM4-80GB:16:1.10, optionally followed by "
@@ -129,6 +122,8 @@ void AddConstraintFlags(FlagSet* flags, PlanFlags* p) {
                   absl::StrCat(kOwnedPoolHelp, "; keys: ", kFabricKeysHelp), &p->owned_pools);
 }
 
+}  // namespace
+
 void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
   v1::PlanRequest* r = &p->request;
   flags->String("objective", "cheapest|fastest|deadline|budget",
@@ -147,16 +142,6 @@ void AddPlanFlags(FlagSet* flags, PlanFlags* p) {
   ViewFlag(flags, [r](v1::View v) { r->set_view(v); });
   IntField(flags, "max_rejected", "candidates not chosen to return with --view=full", "40", 0, 200,
            [r](int64_t n) { r->set_max_rejected(static_cast<int32_t>(n)); });
-  flags->Bool("explain", "print each option's explanation and provenance, then the formulas", &p->explain);
-  flags->Bool("watch", "keep watching: print the answer again whenever a catalog change moves the top options",
-              &p->watch);
-  v1::WatchPlanRequest* w = &p->watch_request;
-  NumberField(flags, "min_cost_change", "FRACTION", "with --watch: a cost change worth an update", "0.01", 1e-6, true,
-              10, [w](double f) { w->set_min_cost_change_fraction(f); });
-  IntField(flags, "watch_top_n", "with --watch: how many of the best options are watched", "3", 1, 100,
-           [w](int64_t n) { w->set_top_n(static_cast<int32_t>(n)); });
-  IntField(flags, "watch_updates", "with --watch: stop after this many updates", "0: until interrupted", 0, kInt32Max,
-           [p](int64_t n) { p->watch_updates = n; });
 }
 
 absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
@@ -184,6 +169,22 @@ absl::Status FinishRequest(const PlanFlags& p, v1::PlanRequest* r) {
     if (!s.ok()) return s;
   }
   return absl::OkStatus();
+}
+
+namespace {
+
+// Plan's own: explanations and watching.
+void AddPlanOutputFlags(FlagSet* flags, PlanFlags* p) {
+  flags->Bool("explain", "print each option's explanation and provenance, then the formulas", &p->explain);
+  flags->Bool("watch", "keep watching: print the answer again whenever a catalog change moves the top options",
+              &p->watch);
+  v1::WatchPlanRequest* w = &p->watch_request;
+  NumberField(flags, "min_cost_change", "FRACTION", "with --watch: a cost change worth an update", "0.01", 1e-6, true,
+              10, [w](double f) { w->set_min_cost_change_fraction(f); });
+  IntField(flags, "watch_top_n", "with --watch: how many of the best options are watched", "3", 1, 100,
+           [w](int64_t n) { w->set_top_n(static_cast<int32_t>(n)); });
+  IntField(flags, "watch_updates", "with --watch: stop after this many updates", "0: until interrupted", 0, kInt32Max,
+           [p](int64_t n) { p->watch_updates = n; });
 }
 
 // "-" where the server modelled no queueing (an older server, or nothing to model).
@@ -341,6 +342,7 @@ int RunPlan(const std::vector<std::string>& args, GlobalOptions* global) {
   const bool serving = workload.serving;
   PlanFlags p;
   AddPlanFlags(&flags, &p);
+  AddPlanOutputFlags(&flags, &p);
   const CommandInfo& info = serving ? kServing : kTraining;
   const int rc = ParseCommandFlags(info, {args.begin() + 1, args.end()}, &flags, global);
   if (rc >= 0) return rc;

@@ -127,6 +127,8 @@ absl::StatusOr<planner::Objective> ObjectiveFrom(v1::Objective o) {
   return absl::InvalidArgumentError(absl::StrCat("objective: unknown value ", static_cast<int>(o)));
 }
 
+}  // namespace
+
 core::Offload OffloadFrom(v1::Offload o) {
   switch (o) {
     case v1::OFFLOAD_OPTIMIZER:
@@ -148,6 +150,8 @@ core::Recompute RecomputeFrom(v1::Recompute r) {
       return core::Recompute::kNone;  // UNSPECIFIED, NONE (unknown values never pass CheckRequest)
   }
 }
+
+namespace {
 
 // A training sequence longer than the model's context window asks for something the model
 // cannot do; an unset one is the default, capped at the window.

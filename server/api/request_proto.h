@@ -38,6 +38,10 @@ absl::StatusOr<core::planner::PlanQuery> PlanQueryFrom(const core::CatalogView& 
 absl::StatusOr<std::vector<core::planner::CompareTarget>> CompareTargetsFrom(const core::CatalogView& catalog,
                                                                              const capplan::v1::CompareRequest& req);
 
+// The API's offload and recompute as core's (UNSPECIFIED: none).
+core::Offload OffloadFrom(capplan::v1::Offload o);
+core::Recompute RecomputeFrom(capplan::v1::Recompute r);
+
 // The time prices are read at: the caller's, or now for 0.
 int64_t PricesAsOf(int64_t requested_unix_seconds);
 

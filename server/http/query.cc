@@ -2,6 +2,8 @@
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/reflection.h>
+#include <google/protobuf/timestamp.pb.h>
+#include <google/protobuf/util/time_util.h>
 
 #include <cstdint>
 #include <limits>
@@ -112,10 +114,23 @@ absl::Status SetOne(const std::string& key, const std::string& v, const FieldDes
     case FieldDescriptor::CPPTYPE_MESSAGE:
       break;
   }
+  if (IsTimestamp(f) && !rep) {
+    google::protobuf::Timestamp t;
+    // RFC 3339 with a 'Z' or numeric offset, years 0001-9999 (protobuf's own JSON form).
+    if (!google::protobuf::util::TimeUtil::FromString(v, &t)) {
+      return Bad(key, "want an RFC 3339 time, e.g. 2025-06-05T00:00:00Z");
+    }
+    r->MutableMessage(m, f)->CopyFrom(t);
+    return absl::OkStatus();
+  }
   return Bad(key, "a message field; send it as JSON with POST");
 }
 
 }  // namespace
+
+bool IsTimestamp(const FieldDescriptor* f) {
+  return f->message_type() != nullptr && f->message_type()->full_name() == "google.protobuf.Timestamp";
+}
 
 bool IsUtf8(absl::string_view text) {
   size_t i = 0;
@@ -169,7 +184,9 @@ absl::Status ApplyQuery(absl::string_view query, google::protobuf::Message* mess
     for (int i = 0; f == nullptr && i < d->field_count(); ++i) {
       if (d->field(i)->json_name() == key) f = d->field(i);
     }
-    if (f == nullptr) return Bad(key, absl::StrCat("not a field of ", d->full_name()));
+    // Unknown keys are ignored, so that a page can carry its own parameters (a dashboard's,
+    // an embedder's) on the same URL; known keys with bad values are still refused.
+    if (f == nullptr) continue;
     if (!f->is_repeated() && message->GetReflection()->HasField(*message, f)) return Bad(key, "given twice");
     if (absl::Status s = SetOne(key, value, f, message); !s.ok()) return s;
   }

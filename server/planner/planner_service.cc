@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "server/api/catalog_proto.h"
 #include "server/api/time_fields.h"
+#include "server/planning/deploy.h"
 #include "server/planning/planning.h"
 #include "server/rpc/paging.h"
 #include "server/rpc/request_limits.h"
@@ -112,6 +113,17 @@ absl::Status PlannerServiceImpl::PlanOn(const store::CatalogSnapshot& snap, cons
 grpc::ServerUnaryReactor* PlannerServiceImpl::Plan(grpc::CallbackServerContext* ctx, const v1::PlanRequest* req,
                                                    v1::PlanResponse* resp) {
   return Estimate(ctx, *req, resp, [&] { return PlanOn(*store_->Snapshot(), *req, resp); });
+}
+
+grpc::ServerUnaryReactor* PlannerServiceImpl::Deploy(grpc::CallbackServerContext* ctx, const v1::DeployRequest* req,
+                                                     v1::DeployResponse* resp) {
+  return Estimate(ctx, *req, resp, [&] {
+    const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+    absl::Status s = server::Deploy(
+        *snap, *req, version_, [&](const v1::PlanRequest& p, v1::PlanResponse* out) { return PlanOn(*snap, p, out); },
+        resp);
+    return s.ok() ? CheckAnswer(*resp) : s;
+  });
 }
 
 grpc::ServerWriteReactor<v1::WatchPlanResponse>* PlannerServiceImpl::WatchPlan(grpc::CallbackServerContext* ctx,

@@ -6,6 +6,8 @@
 #include <google/protobuf/arena.h>
 #include <grpcpp/support/message_allocator.h>
 
+#include <string>
+
 #include "capplan/v1/planner.grpc.pb.h"
 #include "core/training/layout_cache.h"
 #include "server/planning/answer_memo.h"
@@ -37,6 +39,9 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
                                     capplan::v1::CompareResponse* resp) override;
   grpc::ServerUnaryReactor* Tco(grpc::CallbackServerContext* ctx, const capplan::v1::TcoRequest* req,
                                 capplan::v1::TcoResponse* resp) override;
+  // Plan (through the memo, as Plan answers), then render the chosen option.
+  grpc::ServerUnaryReactor* Deploy(grpc::CallbackServerContext* ctx, const capplan::v1::DeployRequest* req,
+                                   capplan::v1::DeployResponse* resp) override;
   grpc::ServerUnaryReactor* GetCatalogVersion(grpc::CallbackServerContext* ctx,
                                               const capplan::v1::GetCatalogVersionRequest* req,
                                               capplan::v1::GetCatalogVersionResponse* resp) override;
@@ -67,6 +72,8 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
   // of now" move with the clock), and remembered.
   absl::Status PlanOn(const store::CatalogSnapshot& snap, const capplan::v1::PlanRequest& req,
                       capplan::v1::PlanResponse* resp, bool fresh = false);
+  // The release Deploy records in what it renders; set once before the server starts.
+  void SetVersion(std::string version) { version_ = std::move(version); }
   // The hub WatchPlan registers with; set once before the server starts.
   void SetWatchHub(WatchHub* hub) { watch_hub_ = hub; }
 
@@ -74,6 +81,7 @@ class PlannerServiceImpl final : public capplan::v1::PlannerService::CallbackSer
   PlanArenaAllocator plan_allocator_;
   const store::CatalogStore* store_;
   WatchHub* watch_hub_ = nullptr;
+  std::string version_;
   AnswerMemo memo_;  // Plan and Compare answers by (catalog version, request)
   // Training layout searches of the current catalog version, across distinct requests.
   core::TrainingLayoutCache layouts_;

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "capplan/v1/planner.pb.h"
 #include "server/tco/tco_scenario.h"
 
@@ -35,7 +37,39 @@ constexpr std::array<SeriesInfo, TcoScenarioExporter::kSeriesCount> kSeries = {{
      "Renting cost per 1M requests of the scenario's serving workload, USD."},
     {"capplan_tco_npv_own_usd", "Net present cost of owning over the horizon, USD."},
     {"capplan_tco_npv_rent_usd", "Net present cost of renting over the horizon, USD."},
+    {"capplan_tco_own_levelised_usd_per_gpu_hour",
+     "Levelised cost of owning: NPV of costs / present value of the used GPU-hours, USD."},
+    {"capplan_tco_rent_levelised_usd_per_gpu_hour",
+     "Levelised cost of renting: NPV of costs / present value of the used GPU-hours, USD."},
+    {"capplan_tco_break_even_utilization_fraction",
+     "Steady use (share of every GPU all month) at which NPV(own) = NPV(rent); absent when rent is flat or "
+     "owning never breaks even."},
+    {"capplan_tco_break_even_usage_never",
+     "1 if no use level makes owning cheaper than renting; absent when rent is flat (use does not matter)."},
+    {"capplan_tco_horizon_months", "The scenario's horizon, months."},
+    {"capplan_tco_fleet_gpus", "GPUs in the scenario's fleet, all parts together."},
+    {"capplan_tco_discount_rate_fraction_per_year", "The scenario's cost of capital, as used."},
+    {"capplan_tco_prices_as_of_timestamp_seconds",
+     "The instant the scenario's prices were read at (its prices_as_of, else the time of pricing), Unix seconds."},
+    {"capplan_tco_stale_prices", "Prices the scenario used that are older than --tco_price_max_age_days."},
 }};
+
+// The scenario's inputs as priced: horizon, fleet size, cost of capital, price instant.
+void InputValues(const v1::TcoRequest& req, const v1::TcoResponse& r, TcoScenarioExporter::Values* v) {
+  (*v)[TcoScenarioExporter::kHorizonMonths] = req.horizon_months();
+  double gpus = 0;
+  for (const v1::TcoFleet& f : req.fleets()) gpus += f.gpu_count();
+  (*v)[TcoScenarioExporter::kFleetGpus] = gpus;
+  (*v)[TcoScenarioExporter::kDiscountRateFractionPerYear] = r.discount_rate_fraction_per_year();
+  int64_t as_of = absl::ToUnixSeconds(absl::Now());
+  if (req.has_prices_as_of_time()) {
+    as_of = req.prices_as_of_time().seconds();
+  } else if (req.prices_as_of_unix_seconds() != 0) {
+    as_of = req.prices_as_of_unix_seconds();
+  }
+  (*v)[TcoScenarioExporter::kPricesAsOfTimestampSeconds] = static_cast<double>(as_of);
+  (*v)[TcoScenarioExporter::kStalePrices] = r.stale_prices_size();
+}
 
 TcoScenarioExporter::Values ValuesOf(const v1::TcoRequest& req, const v1::TcoResponse& r) {
   TcoScenarioExporter::Values v;
@@ -52,6 +86,15 @@ TcoScenarioExporter::Values ValuesOf(const v1::TcoRequest& req, const v1::TcoRes
   }
   v[TcoScenarioExporter::kNpvOwnUsd] = r.npv_own_usd();
   v[TcoScenarioExporter::kNpvRentUsd] = r.npv_rent_usd();
+  v[TcoScenarioExporter::kOwnLevelisedUsdPerGpuHour] = r.own_levelised_usd_per_gpu_hour();
+  v[TcoScenarioExporter::kRentLevelisedUsdPerGpuHour] = r.rent_levelised_usd_per_gpu_hour();
+  if (r.break_even_usage_applies()) {
+    v[TcoScenarioExporter::kBreakEvenUsageNever] = r.break_even_usage_never() ? 1 : 0;
+    if (!r.break_even_usage_never()) {
+      v[TcoScenarioExporter::kBreakEvenUtilizationFraction] = r.break_even_utilization_fraction();
+    }
+  }
+  InputValues(req, r, &v);
   return v;
 }
 

@@ -34,6 +34,15 @@ class TcoScenarioExporter {
     kRentUsdPerMillionRequests,
     kNpvOwnUsd,
     kNpvRentUsd,
+    kOwnLevelisedUsdPerGpuHour,  // NPV of costs / present value of used GPU-hours
+    kRentLevelisedUsdPerGpuHour,
+    kBreakEvenUtilizationFraction,  // absent when flat rent (does not apply) or never
+    kBreakEvenUsageNever,           // 1: no use level makes owning cheaper; absent with flat rent
+    kHorizonMonths,                 // the scenario's inputs, as priced
+    kFleetGpus,
+    kDiscountRateFractionPerYear,
+    kPricesAsOfTimestampSeconds,  // the instant prices were read at
+    kStalePrices,                 // prices older than --tco_price_max_age_days
     kSeriesCount,
   };
   using Values = std::array<std::optional<double>, kSeriesCount>;

@@ -7,9 +7,12 @@
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "server/web/embedded_assets.h"
 
 namespace capplan::server::web {
@@ -36,7 +39,60 @@ bool EtagMatches(std::string_view header, std::string_view etag) {
   return false;
 }
 
+bool IsHostChar(char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.'; }
+
+bool IsScheme(absl::string_view s) {
+  if (s.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(s[0]))) return false;
+  for (const char c : s) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.') return false;
+  }
+  return true;
+}
+
+// host-source = [scheme "://"] host [":" port], host "*" or ["*."] labels; no path.
+bool IsHostSource(absl::string_view s) {
+  if (const size_t sep = s.find("://"); sep != absl::string_view::npos) {
+    if (!IsScheme(s.substr(0, sep))) return false;
+    s.remove_prefix(sep + 3);
+  }
+  if (const size_t colon = s.rfind(':'); colon != absl::string_view::npos) {
+    const absl::string_view port = s.substr(colon + 1);
+    if (port.empty()) return false;
+    if (port != "*" && !std::all_of(port.begin(), port.end(), [](char c) { return absl::ascii_isdigit(c); })) {
+      return false;
+    }
+    s = s.substr(0, colon);
+  }
+  if (s == "*") return true;
+  absl::ConsumePrefix(&s, "*.");
+  if (s.empty() || s.front() == '.' || s.back() == '.') return false;
+  return std::all_of(s.begin(), s.end(), IsHostChar);
+}
+
 }  // namespace
+
+absl::StatusOr<std::string> ParseFrameAncestors(std::string_view sources) {
+  const std::vector<absl::string_view> tokens = absl::StrSplit(Absl(sources), ' ', absl::SkipWhitespace());
+  auto bad = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("http_frame_ancestors: \"", absl::CHexEscape(Absl(sources)), "\": ", why,
+                     "; want 'none', or space-separated 'self', scheme sources (https:) and host sources "
+                     "(https://dash.example:3000, https://*.example)"));
+  };
+  if (tokens.empty()) return bad("no source");
+  for (absl::string_view t : tokens) {
+    t = absl::StripAsciiWhitespace(t);
+    if (t == "'none'") {
+      if (tokens.size() != 1) return bad("'none' must stand alone");
+      continue;
+    }
+    if (t == "'self'") continue;
+    if (t.size() > 1 && t.back() == ':' && IsScheme(t.substr(0, t.size() - 1))) continue;
+    if (!IsHostSource(t)) return bad(absl::StrCat("\"", absl::CHexEscape(t), "\" is not a source"));
+  }
+  return absl::StrJoin(
+      tokens, " ", [](std::string* out, absl::string_view t) { absl::StrAppend(out, absl::StripAsciiWhitespace(t)); });
+}
 
 std::string ContentTypeFor(std::string_view name) {
   struct Type {
@@ -88,15 +144,19 @@ WebResponse Respond(std::string_view method, std::string_view path, std::string_
   return r;
 }
 
-int HandleWebRequest(mg_connection* conn, void* /*cbdata*/) {
+int HandleWebRequest(mg_connection* conn, void* cbdata) {
+  static const WebOptions kDefaults;
+  const WebOptions& options = cbdata != nullptr ? *static_cast<const WebOptions*>(cbdata) : kDefaults;
   const mg_request_info* info = mg_get_request_info(conn);
   const char* inm = mg_get_header(conn, "If-None-Match");
   const WebResponse r = Respond(info->request_method != nullptr ? info->request_method : "",
                                 info->local_uri != nullptr ? info->local_uri : "", inm != nullptr ? inm : "");
-  // The page loads only its own scripts and styles: no inline script, no third party.
+  // The page loads only its own scripts and styles: no inline script, no third party; only the
+  // configured pages may frame it (--http_frame_ancestors).
   std::string headers = absl::StrCat("HTTP/1.1 ", r.status, " ", mg_get_response_code_text(conn, r.status),
                                      "\r\nX-Content-Type-Options: nosniff\r\n"
-                                     "Content-Security-Policy: default-src 'self'; frame-ancestors 'none'\r\n");
+                                     "Content-Security-Policy: default-src 'self'; frame-ancestors ",
+                                     options.frame_ancestors, "\r\n");
   if (r.status == 200 || r.status == 304) {
     // no-cache: the browser revalidates with the ETag, so a new server binary's page is seen at once.
     absl::StrAppend(&headers, "Cache-Control: no-cache\r\nETag: ", r.etag, "\r\n");
@@ -117,13 +177,11 @@ int HandleWebRequest(mg_connection* conn, void* /*cbdata*/) {
   return r.status;
 }
 
-namespace {
-bool Serve(mg_connection* conn, int* status_code) {
-  const int status = HandleWebRequest(conn, nullptr);
+bool WebAssetHandler::Serve(mg_connection* conn, int* status_code) {
+  const int status = HandleWebRequest(conn, &options_);
   if (status_code != nullptr) *status_code = status;
   return true;
 }
-}  // namespace
 
 bool WebAssetHandler::handleGet(CivetServer* /*server*/, mg_connection* conn) { return Serve(conn, nullptr); }
 bool WebAssetHandler::handleGet(CivetServer* /*server*/, mg_connection* conn, int* status_code) {

@@ -33,9 +33,7 @@ TEST(FieldCountTest, AFieldAddedIntoPaddingKeepsTheSizeButNotTheCount) {
   EXPECT_EQ(FieldCount<AfterIntoPadding>(), 3u);
 }
 
-TEST(FieldCountTest, StringsArraysAndNestedStructsCountAsOneMember) {
-  EXPECT_EQ(FieldCount<Mixed>(), 4u);
-}
+TEST(FieldCountTest, StringsArraysAndNestedStructsCountAsOneMember) { EXPECT_EQ(FieldCount<Mixed>(), 4u); }
 
 }  // namespace
 }  // namespace capplan::core

@@ -37,6 +37,7 @@ const std::map<std::string, Coverage>& CoverageTable() {
       {"capplan.v1.PlannerService.WatchPlan", {CLIENT_METHOD(WatchPlan), "plan training", "--watch"}},
       {"capplan.v1.PlannerService.Compare", {CLIENT_METHOD(Compare), "compare serving", ""}},
       {"capplan.v1.PlannerService.Tco", {CLIENT_METHOD(Tco), "tco", ""}},
+      {"capplan.v1.PlannerService.Deploy", {CLIENT_METHOD(Deploy), "deploy serving", "--target"}},
       {"capplan.v1.PlannerService.GetCatalogVersion", {CLIENT_METHOD(GetCatalogVersion), "catalog version", ""}},
       {"capplan.v1.PlannerService.ListGpus", {CLIENT_METHOD(ListGpus), "catalog gpus", ""}},
       {"capplan.v1.PlannerService.ListModels", {CLIENT_METHOD(ListModels), "catalog models", ""}},

@@ -139,5 +139,35 @@ TEST(HttpCorsFlagTest, AWildcardOrAMalformedOriginStopsStartUp) {
   }
 }
 
+TEST_F(HttpPolicyTest, ThePageMayBeFramedByNoOneByDefault) {
+  const HttpReply r = HttpCall(server_->http_port(), "GET", "/");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_TRUE(HasHeader(r, "Content-Security-Policy: default-src 'self'; frame-ancestors 'none'\r\n")) << r.headers;
+}
+
+TEST(HttpFrameAncestorsTest, TheConfiguredPagesMayFrameThePage) {
+  TempDir dir;
+  ServerProcess server({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--http_listen=127.0.0.1:0",
+                        "--db=" + dir.path() + "/c.db", "--http_frame_ancestors='self'  https://grafana.example:3000"});
+  ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
+  const HttpReply r = HttpCall(server.http_port(), "GET", "/");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_TRUE(HasHeader(
+      r, "Content-Security-Policy: default-src 'self'; frame-ancestors 'self' https://grafana.example:3000\r\n"))
+      << r.headers;
+}
+
+TEST(HttpFrameAncestorsTest, AValueThatCouldBreakTheHeaderStopsStartUp) {
+  TempDir dir;
+  for (const std::string value : {"'self'; script-src *", "https://a.example/page", "'none' https://a.example"}) {
+    const ExitResult r =
+        RunProgram({CAPPLAN_SERVER_BINARY, "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
+                    "--http_listen=127.0.0.1:0", "--db=" + dir.path() + "/c.db", "--http_frame_ancestors=" + value},
+                   20000);
+    EXPECT_EQ(r.exit_code, 1) << value;
+    EXPECT_NE(r.stderr_text.find("http_frame_ancestors"), std::string::npos) << r.stderr_text;
+  }
+}
+
 }  // namespace
 }  // namespace capplan::testing

@@ -120,7 +120,14 @@ TEST_F(HttpTest, ErrorsMapToHttpStatusesWithAJsonBody) {
   const HttpReply bad_query = Get("/v1/instances?pageSize=lots");
   EXPECT_EQ(bad_query.status, 400);
   EXPECT_NE(ErrorOf(bad_query).message.find("pageSize"), std::string::npos) << bad_query.body;
-  EXPECT_EQ(Get("/v1/instances?color=blue").status, 400);
+  // A known parameter with a bad value is refused; an unknown one is ignored (a page that
+  // embeds a route may carry its own parameters).
+  EXPECT_EQ(Get("/v1/instances?provider=aws&pageSize=0x10").status, 400);
+  const HttpReply plain = Get("/v1/instances?provider=aws&pageSize=3");
+  const HttpReply extra = Get("/v1/instances?provider=aws&color=blue&pageSize=3&theme=dark&%ff=1");
+  EXPECT_EQ(extra.status, 200) << extra.body;
+  EXPECT_EQ(extra.body, plain.body);
+  EXPECT_EQ(Get("/v1/instances?pageSize=3&pageSize=4").status, 400);  // a known key given twice
   const HttpReply too_big_page = Get("/v1/instances?pageSize=5000");  // the API allows 1..1000
   EXPECT_EQ(too_big_page.status, 400);
   EXPECT_NE(ErrorOf(too_big_page).message.find("page_size"), std::string::npos) << too_big_page.body;
@@ -207,6 +214,45 @@ TEST(HttpDisabledTest, EmptyAddressServesNoHttp) {
   ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
   EXPECT_EQ(server.http_port(), 0);
   EXPECT_EQ(server.banner().find("http/json"), std::string::npos) << server.banner();
+}
+
+TEST_F(HttpTest, GetRoutesTakePricesAsOfTime) {
+  // 2025-01-01T00:00:00Z is 1735689600 (date -u -d 2025-01-01 +%s), after the shipped
+  // prices take effect (2024-06-01): the RFC 3339 instant and the Unix seconds are the same
+  // request.
+  v1::ListInstancesResponse by_time, by_seconds;
+  ASSERT_TRUE(
+      Parse(Get("/v1/instances?provider=aws&gpuName=H100-SXM5-80GB&pricesAsOfTime=2025-01-01T00:00:00Z"), &by_time));
+  ASSERT_TRUE(
+      Parse(Get("/v1/instances?provider=aws&gpuName=H100-SXM5-80GB&pricesAsOfUnixSeconds=1735689600"), &by_seconds));
+  EXPECT_EQ(by_time.SerializeAsString(), by_seconds.SerializeAsString());
+  int priced = 0;
+  for (const v1::InstanceOffer& o : by_time.offers()) priced += o.current_prices_size();
+  EXPECT_GT(priced, 0);
+  // The instant is read, not ignored: before the shipped prices take effect there are none.
+  v1::ListInstancesResponse before;
+  ASSERT_TRUE(Parse(
+      Get("/v1/instances?provider=aws&gpuName=H100-SXM5-80GB&prices_as_of_time=2024-01-01T01:00:00%2B01:00"), &before));
+  for (const v1::InstanceOffer& o : before.offers()) EXPECT_EQ(o.current_prices_size(), 0);
+  const HttpReply bad = Get("/v1/instances?pricesAsOfTime=yesterday");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(ErrorOf(bad).message.find("pricesAsOfTime"), std::string::npos) << bad.body;
+  // Both given and different: INVALID_ARGUMENT, as over gRPC.
+  EXPECT_EQ(Get("/v1/instances?pricesAsOfTime=2025-01-01T00:00:00Z&pricesAsOfUnixSeconds=1").status, 400);
+}
+
+TEST_F(HttpTest, Int64FieldsTakeANumberOrAString) {
+  // protobuf's JSON parser (https://protobuf.dev/programming-guides/json/: "int64 ... JSON
+  // value will be a decimal string. Either numbers or strings are accepted.").
+  const std::string body = R"({"serving":{"modelName":"Llama-2-7B","promptTokens":512,"outputTokens":128,)"
+                           R"("requestsPerSecond":35},"view":"VIEW_BASIC","pricesAsOfUnixSeconds":)";
+  v1::PlanResponse as_number, as_string;
+  ASSERT_TRUE(Parse(Post("/v1/plan", body + "1735689600}"), &as_number));
+  ASSERT_TRUE(Parse(Post("/v1/plan", body + "\"1735689600\"}"), &as_string));
+  as_number.clear_from_memo();
+  as_string.clear_from_memo();
+  EXPECT_EQ(as_number.SerializeAsString(), as_string.SerializeAsString());
+  EXPECT_EQ(Post("/v1/plan", body + "\"17e8x\"}").status, 400);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // its error codes as a caller sees them.
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "client/client.h"
 #include "server_process.h"
 #include "shared_server.h"
@@ -48,6 +49,46 @@ TEST_F(PlannerRpcTest, PlanTrainingAndItsErrors) {
   r.mutable_training()->set_tokens(1e9);
   r.mutable_constraints()->set_max_gpus(8);
   EXPECT_EQ(MakeClient().Plan(r).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+// Deploy over the server: every co-located rank of the README's serving plan renders Plan's
+// own option at that rank (one catalog version, one memo), and the errors a caller sees.
+TEST_F(PlannerRpcTest, DeployRendersPlansOptionAtEachRank) {
+  v1::DeployRequest d;
+  v1::ServingWorkload* w = d.mutable_plan()->mutable_serving();
+  w->set_model_name("Llama-2-7B");
+  w->set_prompt_tokens(512);
+  w->set_output_tokens(128);
+  w->set_requests_per_second(35);
+  absl::StatusOr<v1::PlanResponse> p = MakeClient().Plan(d.plan());
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_GT(p->options_size(), 1);
+  for (int rank = 1; rank <= p->options_size(); ++rank) {
+    d.set_option_rank(rank);
+    absl::StatusOr<v1::DeployResponse> r = MakeClient().Deploy(d);
+    const v1::PlanOption& o = p->options(rank - 1);
+    if (o.deployment() == v1::SERVING_DEPLOYMENT_DISAGGREGATED) {  // not rendered, and said so
+      EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition) << rank;
+      EXPECT_NE(r.status().message().find("disaggregated"), std::string::npos) << r.status();
+      continue;
+    }
+    ASSERT_TRUE(r.ok()) << rank << ": " << r.status();
+    EXPECT_EQ(r->option().SerializeAsString(), o.SerializeAsString()) << rank;
+    ASSERT_EQ(r->files_size(), 1);
+    EXPECT_EQ(r->files(0).media_type(), "application/yaml");
+    EXPECT_NE(r->files(0).content().find(absl::StrCat("  replicas: ", o.replicas(), "\n")), std::string::npos);
+    EXPECT_NE(r->files(0).content().find(absl::StrCat("gpu: ", o.replica_gpus_per_node(), "\n")), std::string::npos);
+  }
+  d.set_option_rank(p->options_size() + 1);
+  absl::StatusOr<v1::DeployResponse> beyond = MakeClient().Deploy(d);
+  EXPECT_EQ(beyond.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(beyond.status().message().find("option_rank"), std::string::npos);
+  d.set_option_rank(1);
+  d.set_target(v1::DEPLOY_TARGET_SLURM);
+  EXPECT_EQ(MakeClient().Deploy(d).status().code(), absl::StatusCode::kInvalidArgument);
+  d.set_target(v1::DEPLOY_TARGET_KUBERNETES);
+  d.mutable_plan()->mutable_serving()->set_model_name("no-such-model");
+  EXPECT_EQ(MakeClient().Deploy(d).status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST_F(PlannerRpcTest, CompareAndItsErrors) {

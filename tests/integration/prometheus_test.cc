@@ -130,6 +130,20 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
   *tco->mutable_serving() = plan.serving();
   absl::StatusOr<capplan::v1::WriteResponse> written = client::Client(ao).UpsertTcoScenario(scenario);
   ASSERT_TRUE(written.ok()) << written.status();
+  // One that never breaks even, on an hourly rent so that use matters: the same 8 A100s
+  // against the catalog's cheapest on-demand A100-SXM4-80GB price (the shipped AWS
+  // p4de.24xlarge rows: $37.62-$40.97 an hour for 8 GPUs, from the AWS EC2 on-demand prices
+  // their sources cite) at a 95% discount, at most $0.26 per GPU-hour: at most
+  // 8 x 730 x 0.26 = $1,520 a month, below the $5,000 of running costs alone, so no month and
+  // no use level makes owning cheaper.
+  capplan::v1::UpsertTcoScenarioRequest never = scenario;
+  never.mutable_scenario()->set_name("never-breaks-even");
+  capplan::v1::TcoFleet* fleet = never.mutable_scenario()->mutable_request()->mutable_fleets(0);
+  fleet->mutable_rent()->clear_price_usd_per_month();
+  fleet->mutable_rent()->set_discount_fraction(0.95);
+  never.mutable_scenario()->mutable_request()->clear_serving();
+  written = client::Client(ao).UpsertTcoScenario(never);
+  ASSERT_TRUE(written.ok()) << written.status();
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(6);
   while (std::chrono::steady_clock::now() < until) {
     (void)c.Health();
@@ -158,6 +172,24 @@ TEST(PrometheusTest, DashboardQueriesReturnDataAndRulesEvaluate) {
     EXPECT_NE(body.find("\"status\":\"success\""), std::string::npos) << e << "\n" << body;
     EXPECT_EQ(body.find("\"result\":[]"), std::string::npos) << "no data for: " << e << "\n" << body;
   }
+  // The break-even panels show "never" (a value mapping of -1) for the scenario that never
+  // breaks even, and the README's month 25 for the other.
+  int never_panels = 0;
+  for (const std::string& e : tco_exprs) {
+    if (e.find("capplan_tco_break_even_month{") != 0 && e.find("capplan_tco_break_even_utilization_fraction{") != 0) {
+      continue;
+    }
+    ++never_panels;
+    const std::string body = prom.Get("/api/v1/query?query=" + UrlEncode(e));
+    const size_t at = body.find("\"scenario\":\"never-breaks-even\"");
+    ASSERT_NE(at, std::string::npos) << e << "\n" << body;
+    EXPECT_NE(body.find(",\"-1\"]", at), std::string::npos) << e << "\n" << body;
+    if (e.find("capplan_tco_break_even_month{") == 0) {
+      EXPECT_NE(body.find("\"scenario\":\"own-or-rent-a100\"},\"value\":["), std::string::npos) << body;
+      EXPECT_NE(body.find(",\"25\"]"), std::string::npos) << body;
+    }
+  }
+  EXPECT_EQ(never_panels, 2);  // the cash break-even month and the break-even use
   // Every rule evaluated, healthy.
   std::string rules;
   for (int i = 0; i < 50; ++i) {

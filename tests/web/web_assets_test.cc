@@ -64,5 +64,23 @@ TEST(WebAssetsTest, EveryEmbeddedFileIsServedWhole) {
   }
 }
 
+TEST(FrameAncestorsTest, TakesNoneSelfSchemesAndHosts) {
+  EXPECT_EQ(ParseFrameAncestors("'none'").value(), "'none'");
+  EXPECT_EQ(ParseFrameAncestors("  'self'   https://grafana.example:3000 ").value(),
+            "'self' https://grafana.example:3000");
+  EXPECT_EQ(ParseFrameAncestors("https: https://*.example.org http://10.0.0.5:*").value(),
+            "https: https://*.example.org http://10.0.0.5:*");
+}
+
+TEST(FrameAncestorsTest, RefusesWhatCouldBreakTheHeader) {
+  // Each would end the directive, add a header, name a path, or mix 'none' with sources.
+  for (const char* bad : {"", "'none' 'self'", "'self'; script-src *", "https://a.example/page", "https://a.example,b",
+                          "'unsafe-inline'", "https://a.example\r\nX-Evil: 1", "https://:80", "https://a..example."}) {
+    const absl::StatusOr<std::string> r = ParseFrameAncestors(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("http_frame_ancestors"), std::string::npos) << r.status();
+  }
+}
+
 }  // namespace
 }  // namespace capplan::server::web
