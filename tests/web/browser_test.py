@@ -52,11 +52,20 @@ class ServerProcess:
 
     BANNER = re.compile(r"on http://[^ ,]+:(\d+)/v1/")
 
+    # The README's TCO example as a stored scenario, for the embedded TCO view.
+    SCENARIOS = [{"name": "readme-a100", "request": {
+        "horizon_months": 36, "fleets": [{"gpu_name": "A100-SXM4-80GB", "gpu_count": 8,
+                                          "own": {"capex_usd": 250000, "ops_usd_per_month": 5000, "power_watts": 0},
+                                          "rent": {"price_usd_per_month": 15000}}]}}]
+
     def __init__(self, binary):
         self.dir = tempfile.mkdtemp(prefix="capplan-web-")
+        scenarios = os.path.join(self.dir, "scenarios.json")
+        with open(scenarios, "w") as f:
+            json.dump(self.SCENARIOS, f)
         self.proc = subprocess.Popen(
             [binary, "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--http_listen=127.0.0.1:0",
-             "--db=" + os.path.join(self.dir, "capplan.db")],
+             "--db=" + os.path.join(self.dir, "capplan.db"), "--tco_scenarios_file=" + scenarios],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         line = self.proc.stdout.readline()  # blocks until the banner or exit
         m = self.BANNER.search(line)
@@ -554,6 +563,53 @@ class WebPageTest(unittest.TestCase):
         ActionChains(self.driver).move_to_element(bar.find_element(By.TAG_NAME, "rect")).perform()
         self.assertTrue(tip.is_displayed())
         self.assertEqual(tip.text, bar.get_attribute("data-tip"))
+
+    def open_embed(self, query):
+        self.driver.get(self.server.base + "/?" + query)
+        wait = WebDriverWait(self.driver, WAIT_S)
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        return wait
+
+    def assert_read_only(self, shown, hidden):
+        for form in self.driver.find_elements(By.TAG_NAME, "form"):
+            self.assertFalse(form.is_displayed())
+        self.assertFalse(self.driver.find_element(By.TAG_NAME, "header").is_displayed())
+        self.assertTrue(self.driver.find_element(By.ID, shown).is_displayed())
+        self.assertFalse(self.driver.find_element(By.ID, hidden).is_displayed())
+
+    def test_embedded_plan_by_url_shows_the_apis_answer_read_only(self):
+        # The README's serving example, with a cache-buster the page ignores.
+        wait = self.open_embed("embed=plan&kind=serving&model=Llama-2-7B&prompt=512&output=128&rps=35"
+                               "&tpot=50&topk=3&_=1700000000")
+        rows = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#plan-options tbody tr.option"))
+        self.assertEqual(len(rows), 3)
+        answer = self.api("/v1/plan", {"serving": self.SERVING, "top_k": 3, "view": "VIEW_FULL",
+                                       "max_rejected": 20, "objective": "OBJECTIVE_CHEAPEST"})
+        for row, option in zip(rows, answer["options"]):
+            self.assert_row_is(row, option)
+        self.assertIsNotNone(self.driver.find_element(By.ID, "plan-frontier"))
+        self.assert_read_only("plan", "tco")
+        # A question the server refuses says why in the view, not at a hidden field.
+        self.open_embed("embed=plan&kind=serving&model=Llama-2-7B&prompt=-5")
+        error = self.driver.find_element(By.ID, "embed-error")
+        self.assertTrue(error.is_displayed())
+        self.assertIn("prompt", error.text)
+
+    def test_embedded_tco_scenario_and_fields_by_url(self):
+        wait = self.open_embed("embed=tco&scenario=readme-a100")
+        be = wait.until(EC.visibility_of_element_located((By.ID, "tco-break-even")))
+        # Cash: 250,000 + 5,000 m <= 15,000 m first at m = 25 (README, TCO example).
+        self.assertEqual(be.text, "month 25")
+        self.assertIn("readme-a100", self.driver.find_element(By.ID, "tco-title").text)
+        self.assert_read_only("tco", "plan")
+        # The same template by its fields gives the same answer.
+        wait = self.open_embed("embed=tco&gpu=A100-SXM4-80GB&count=8&horizon=36&capex=250000&power=0&ops=5000"
+                               "&rent=flat&rent-month=15000")
+        be = wait.until(EC.visibility_of_element_located((By.ID, "tco-break-even")))
+        self.assertEqual(be.text, "month 25")
+        self.assertEqual(self.driver.find_element(By.ID, "tco-own-total").text, "$430,000")
+        self.open_embed("embed=tco&scenario=no-such-scenario")
+        self.assertIn("no-such-scenario", self.driver.find_element(By.ID, "embed-error").text)
 
     def test_layout_uses_a_wide_screen_and_selects_fit(self):
         try:

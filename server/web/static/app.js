@@ -1150,5 +1150,68 @@ document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("plan-form").addEventListener("submit", submitPlan);
   initTooltips();
   toggle();
-  loadCatalog().then(() => document.body.setAttribute("data-ready", "true"));
+  loadCatalog().then(startEmbed).then(() => document.body.setAttribute("data-ready", "true"));
 });
+
+// ---- Embedded views: one answer, read-only, by URL (a Grafana text panel or a portal iframe;
+// the server's --http_frame_ancestors must allow the embedding site). ----
+//   /?embed=plan&kind=serving&model=Llama-2-7B&rps=35&tpot=50   the Plan form's fields, each by
+//       its input's short name (plan-tpot -> tpot), in the form's units; kind=training|serving
+//   /?embed=tco&scenario=NAME   a stored TCO scenario (ListTcoScenarios), priced now
+//   /?embed=tco&gpu=A100-SXM4-80GB&count=8&capex=250000&rent-month=15000   the TCO form's fields;
+//       rent=catalog&instance=... for a catalog rent
+// Other query parameters are ignored, like the API's GET routes do.
+function applyQuery(params, section) {
+  for (const [key, value] of params) {
+    if (section === "plan" && key === "kind") {
+      document.getElementById(value === "training" ? "plan-kind-training" : "plan-kind-serving").checked = true;
+    } else if (section === "tco" && key === "rent") {
+      document.getElementById(value === "catalog" ? "tco-rent-catalog" : "tco-rent-flat").checked = true;
+    } else {
+      const input = document.getElementById(`${section}-${key}`);
+      if (input && (input.tagName === "SELECT" || (input.tagName === "INPUT" && input.type !== "radio"))) {
+        input.value = value;
+      }
+    }
+  }
+  toggle();
+}
+
+// Errors land at the form's fields, which an embedded view hides: say them in the result.
+function embedFailed(section, text) {
+  const form = document.getElementById(`${section}-form`);
+  const said = [...form.querySelectorAll(".err")].map((e) => e.textContent).filter(Boolean);
+  const message = text || said.join("; ") || "no answer";
+  document.getElementById(`${section}-result`).replaceChildren(
+    el("p", {class: "err", role: "alert", id: "embed-error", text: `capplan: ${message}`}));
+}
+
+async function embedScenario(name) {
+  const stored = await api("GET", "/v1/tco-scenarios");
+  if (!stored.ok) return embedFailed("tco", stored.message);
+  const scenario = list(stored.json, "scenarios").find((s) => s.name === name);
+  if (!scenario) return embedFailed("tco", `no TCO scenario named "${name}"`);
+  const r = await api("POST", "/v1/tco", scenario.request);
+  if (!r.ok) return embedFailed("tco", r.message);
+  document.getElementById("tco-title").textContent = `TCO scenario ${name}`;
+  renderTco(r.json, num(scenario.request, "horizon_months"));
+}
+
+async function startEmbed() {
+  const params = new URLSearchParams(window.location.search);
+  const section = params.get("embed");
+  if (section !== "plan" && section !== "tco") return;
+  document.body.classList.add("embedded");
+  document.body.dataset.embed = section;
+  document.getElementById(section === "plan" ? "tco" : "plan").hidden = true;
+  const noop = {preventDefault() {}};
+  if (section === "tco" && params.has("scenario")) {
+    await embedScenario(params.get("scenario"));
+    return;
+  }
+  applyQuery(params, section);
+  if (section === "tco" && params.has("gpu")) await loadInstances();
+  if (section === "tco" && params.has("instance")) applyQuery(new URLSearchParams({instance: params.get("instance")}), "tco");
+  await (section === "plan" ? submitPlan(noop) : submitTco(noop));
+  if (!document.getElementById(`${section}-result`).children.length) embedFailed(section, "");
+}
