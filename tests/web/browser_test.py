@@ -52,11 +52,16 @@ class ServerProcess:
 
     BANNER = re.compile(r"on http://[^ ,]+:(\d+)/v1/")
 
+    ADMIN_TOKEN = "web-test-admin-token-0123456789"
+
     def __init__(self, binary):
         self.dir = tempfile.mkdtemp(prefix="capplan-web-")
+        tokens = os.path.join(self.dir, "tokens")
+        with open(os.open(tokens, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write(self.ADMIN_TOKEN + " web-test admin\n")
         self.proc = subprocess.Popen(
             [binary, "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--http_listen=127.0.0.1:0",
-             "--db=" + os.path.join(self.dir, "capplan.db")],
+             "--db=" + os.path.join(self.dir, "capplan.db"), "--admin_token_file=" + tokens],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         line = self.proc.stdout.readline()  # blocks until the banner or exit
         m = self.BANNER.search(line)
@@ -474,6 +479,72 @@ class WebPageTest(unittest.TestCase):
         tallest = max(r.size["height"] for r in self.driver.find_elements(By.CSS_SELECTOR, "#plan-options tbody tr")
                       if r.is_displayed())
         self.assertLess(tallest, 160)
+
+    # ---- From the plan to files that run it: Deploy in the "why" panel. ----
+
+    def deploy_from_why(self, wait, target_label):
+        Select(self.driver.find_element(By.ID, "plan-deploy-target")).select_by_visible_text(target_label)
+        self.driver.find_element(By.ID, "plan-action-deploy").click()
+        return wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#plan-action-result .deploy-file, "
+                                                                      "#plan-action-result .deploy-error"))
+
+    def test_deploy_renders_the_chosen_option_as_a_kubernetes_manifest(self):
+        wait, answer = self.plan_serving_example()
+        o = answer["options"][0]
+        p = o["parallelism"]
+        tp, replicas = p.get("tensorParallel", 1), o.get("replicas", 1)
+        self.assertEqual(self.driver.find_element(By.ID, "plan-why").get_attribute("data-rank"), "1")
+        targets = [e.text for e in Select(self.driver.find_element(By.ID, "plan-deploy-target")).options]
+        self.assertNotIn("Slurm", targets)  # Slurm renders training only (planner.proto, DeployTarget)
+        files = self.deploy_from_why(wait, "Kubernetes")
+        self.assertEqual(len(files), 1, self.driver.find_element(By.ID, "plan-action-result").text)
+        f = files[0]
+        text = f.find_element(By.TAG_NAME, "pre").get_attribute("textContent")
+        self.assertIn("kind: Deployment", text)
+        # The option's layout as the API's Plan answer gives it: tensor-parallel size on the
+        # engine's command line and as the pod's GPUs, pods as replicas, GPUs as pods x TP.
+        self.assertRegex(text, r"--tensor-parallel-size['\"]?\s*\n\s*-\s*['\"]?%d['\"]?\s*\n" % tp)
+        self.assertRegex(text, r"nvidia\.com/gpu:\s*['\"]?%d['\"]?\s*\n" % tp)
+        self.assertRegex(text, r"\breplicas:\s*%d\s*\n" % replicas)
+        self.assertEqual(replicas * tp, o["gpuCount"])
+        self.assertIn(o["gpuName"], text)
+        self.assertIn(f"{o['gpuCount']} x {o['gpuName']}", self.driver.find_element(By.ID, "plan-why").text)
+        # The download link carries the same text (a Blob URL, no network) under the file's name.
+        link = f.find_element(By.LINK_TEXT, "download")
+        self.assertTrue(link.get_attribute("href").startswith("blob:"))
+        self.assertEqual(link.get_attribute("download"), f.get_attribute("data-name"))
+        downloads = tempfile.mkdtemp(prefix="capplan-downloads-", dir=OUT_DIR)
+        self.addCleanup(shutil.rmtree, downloads, True)
+        self.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+        link.click()
+        saved = os.path.join(downloads, link.get_attribute("download"))
+        WebDriverWait(self.driver, WAIT_S).until(lambda d: os.path.exists(saved))
+        with open(saved, encoding="utf-8") as got:
+            self.assertEqual(got.read(), text)
+        self.assertTrue(f.find_element(By.XPATH, ".//button[text()='copy']").is_enabled())
+        # The server's notes, readable under the files.
+        notes = self.driver.find_elements(By.CSS_SELECTOR, "#plan-action-result ul.deploy-notes li")
+        self.assertGreater(len(notes), 0)
+        # Keyboard: the file's text takes focus, so it scrolls without a mouse.
+        self.assertEqual(f.find_element(By.TAG_NAME, "pre").get_attribute("tabindex"), "0")
+
+    def test_refused_deploy_shows_its_reason(self):
+        wait = self.open_page()
+        Select(self.driver.find_element(By.ID, "plan-model")).select_by_value("Llama-2-7B")
+        # The README's LoRA fine-tune (the form's defaults): Deploy renders full training with
+        # Megatron-LM, which has no LoRA (core/deploy/training_render.cc), so it refuses.
+        self.driver.find_element(By.ID, "plan-kind-training").click()
+        self.run_plan(wait, 2)
+        targets = [e.text for e in Select(self.driver.find_element(By.ID, "plan-deploy-target")).options]
+        self.assertIn("Slurm", targets)
+        found = self.deploy_from_why(wait, "Slurm")
+        err = found[0]
+        self.assertEqual(err.get_attribute("class"), "err deploy-error")
+        self.assertEqual(err.get_attribute("role"), "alert")
+        self.assertEqual(err.get_attribute("data-status"), "FAILED_PRECONDITION")
+        self.assertIn("cannot be deployed as planned (option #1)", err.text)
+        self.assertIn("LoRA", err.text)
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "#plan-action-result pre"), [])
 
     def error_text(self, input_id):
         return self.driver.find_element(By.ID, input_id + "-err").text

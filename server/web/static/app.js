@@ -926,12 +926,95 @@ function frontierFigure(resp, serving, slo) {
   return fig;
 }
 
-// ---- Extension points (empty today). ----
-// Actions on the option shown in the "why" panel (a future "Deploy" button, say): push
-// {id, label, run(option, request)} here and the panel renders one button per entry. A new
-// form (importing benchmarks, say) is its own <section> in index.html, wired in the
-// DOMContentLoaded handler at the end of this file like the TCO and Plan forms.
+// ---- Actions on the option shown in the "why" panel. ----
+// Each entry {id, label, controls(option, request), run(option, request)} becomes a button in
+// the panel, after the inputs its controls() returns (each already labelled). A new form is its
+// own <section> in index.html, wired in the DOMContentLoaded handler at the end of this file.
 const optionActions = [];
+
+// ---- Deploy: the option as files to run (PlannerService.Deploy, POST /v1/deploy). ----
+// The server plans the same request again and renders the option at that rank; its answer's
+// files are shown with a copy button and a download link each, and its notes under them.
+const DEPLOY_TARGETS = [["DEPLOY_TARGET_KUBERNETES", "Kubernetes", true], ["DEPLOY_TARGET_SLURM", "Slurm", false],
+                        ["DEPLOY_TARGET_COMMAND", "command only", true]];
+const STATUS_WORDS = {
+  FAILED_PRECONDITION: "This option cannot be deployed as planned",
+  INVALID_ARGUMENT: "The server refused the request",
+  UNAVAILABLE: "The server is unavailable",
+  DEADLINE_EXCEEDED: "The server took too long",
+};
+const deployUrls = [];
+function releaseDeployUrls() {
+  for (const u of deployUrls.splice(0)) URL.revokeObjectURL(u);
+}
+function deployControls(o, req) {
+  const serving = req.serving !== undefined;
+  const sel = el("select", {id: "plan-deploy-target"},
+                 ...DEPLOY_TARGETS.filter(([, , forServing]) => forServing || !serving)
+                     .map(([v, text]) => el("option", {value: v, text})));
+  if (!serving) sel.value = "DEPLOY_TARGET_SLURM";
+  return [el("label", {for: "plan-deploy-target", text: "Deploy as"}), sel];
+}
+async function copyText(text, status) {
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = "copied";
+  } catch (e) {
+    status.textContent = "could not copy (" + e.message + "); select the text and copy it";
+  }
+}
+function deployFile(f, i) {
+  const name = pick(f, "name") || "file-" + (i + 1);
+  const content = pick(f, "content") || "";
+  const type = pick(f, "media_type") || "text/plain";
+  const url = URL.createObjectURL(new Blob([content], {type}));
+  deployUrls.push(url);
+  const id = "plan-deploy-file-" + i;
+  const status = el("span", {class: "muted", role: "status", id: id + "-status"});
+  const copy = el("button", {type: "button", class: "small", "aria-describedby": id + "-name", text: "copy"});
+  copy.addEventListener("click", () => copyText(content, status));
+  return el("div", {class: "deploy-file", "data-name": name},
+            el("h5", {id: id + "-name"}, el("code", {text: name}), el("span", {class: "muted", text: " " + type})),
+            el("div", {class: "file-actions"}, copy,
+               el("a", {href: url, download: name, "aria-describedby": id + "-name", text: "download"}), status),
+            el("pre", {id, tabindex: 0, "aria-labelledby": id + "-name"}, el("code", {text: content})));
+}
+function deployResult(resp, o, rank) {
+  releaseDeployUrls();
+  const shown = pick(resp, "option");
+  const moved = shown && (pick(shown, "gpu_name") !== pick(o, "gpu_name") || num(shown, "gpu_count") !== num(o, "gpu_count") ||
+                          pick(shown, "instance_type") !== pick(o, "instance_type"));
+  const notes = list(resp, "notes");
+  return [
+    el("p", {}, "Option #" + rank + " rendered (catalog version " + (pick(resp, "catalog_version") || "?") + "), " +
+                list(resp, "files").length + " file(s)."),
+    moved ? el("p", {class: "slo-risk", text: "The catalog changed since this plan: the files are for " +
+                                              num(shown, "gpu_count") + " x " + pick(shown, "gpu_name") + ", option #" + rank + " now."})
+          : null,
+    ...list(resp, "files").map(deployFile),
+    notes.length ? el("h5", {text: "Notes"}) : null,
+    notes.length ? el("ul", {class: "deploy-notes"}, ...notes.map((n) => el("li", {text: n}))) : null,
+  ];
+}
+async function deployOption(o, req) {
+  const out = document.getElementById("plan-action-result");
+  const button = document.getElementById("plan-action-deploy");
+  const rank = num(o, "rank");
+  const target = document.getElementById("plan-deploy-target").value;
+  button.disabled = true;
+  out.replaceChildren(el("p", {class: "muted", text: "Rendering option #" + rank + "..."}));
+  const r = await api("POST", "/v1/deploy", {plan: req, optionRank: rank, target});
+  button.disabled = false;
+  if (!r.ok) {
+    releaseDeployUrls();
+    const words = STATUS_WORDS[r.status] || "Deploy failed";
+    out.replaceChildren(el("p", {class: "err deploy-error", role: "alert", "data-status": r.status || ""},
+                           words + " (option #" + rank + "): " + r.message));
+    return;
+  }
+  out.replaceChildren(...deployResult(r.json, o, rank).filter(Boolean));
+}
+optionActions.push({id: "deploy", label: "Deploy", controls: deployControls, run: deployOption});
 
 // ---- The "why" panel: one option's explanation, SLO risks and sources. ----
 function explanationItems(text) {
@@ -954,12 +1037,14 @@ function showWhy(plan, rank) {
     el("ul", {class: "src"}, ...provenanceLines(o).map((s) => el("li", {text: s}))),
   ];
   if (optionActions.length) {
-    parts.push(el("div", {class: "actions"}, ...optionActions.map((a) => {
+    parts.push(el("div", {class: "actions option-actions"}, ...optionActions.flatMap((a) => {
       const b = el("button", {type: "button", id: "plan-action-" + a.id, text: a.label});
       b.addEventListener("click", () => a.run(o, plan.req));
-      return b;
+      return (a.controls ? a.controls(o, plan.req) : []).concat([b]);
     })));
+    parts.push(el("div", {id: "plan-action-result", class: "action-result", "aria-live": "polite"}));
   }
+  releaseDeployUrls();
   panel.replaceChildren(...parts.filter(Boolean));
   panel.setAttribute("data-rank", rank);
   for (const b of document.querySelectorAll("#plan-options button.why")) {
@@ -1142,7 +1227,7 @@ document.addEventListener("DOMContentLoaded", () => {
     document.getElementById(id).addEventListener("change", toggle);
   }
   document.getElementById("tco-gpu").addEventListener("change", loadInstances);
-  for (const form of [document.getElementById("tco-form"), document.getElementById("plan-form")]) {
+  for (const form of ["tco-form", "plan-form"].map((id) => document.getElementById(id))) {
     form.addEventListener("input", clearOnEdit);
     form.addEventListener("change", clearOnEdit);
   }
