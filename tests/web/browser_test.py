@@ -546,6 +546,55 @@ class WebPageTest(unittest.TestCase):
         self.assertIn("LoRA", err.text)
         self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "#plan-action-result pre"), [])
 
+    # ---- Importing a measured run (AdminService.ImportBenchmark). ----
+
+    VLLM_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "bench_import",
+                             "vllm_llama3-8b_a100_tp1_sharegpt_qps-inf.json")
+
+    def import_file(self, wait, token):
+        self.fill("import-token", token)
+        before = self.driver.find_elements(By.CSS_SELECTOR, "#import-result > *")
+        self.driver.find_element(By.ID, "import-submit").click()
+        if before:
+            wait.until(EC.staleness_of(before[0]))
+        return wait.until(lambda d: d.find_elements(By.ID, "import-summary") or
+                          [e for e in d.find_elements(By.CSS_SELECTOR, "#import-form .err") if e.text])
+
+    def test_import_a_vllm_result_then_again_unchanged(self):
+        wait = self.open_page()
+        # vLLM's nightly row vllm_055_llama8B_tp1_sharegpt_qps_inf (A100-SXM4-80GB, TP1), in
+        # benchmark_serving.py's --save-result layout (tests/data/bench_import/README.md).
+        Select(self.driver.find_element(By.ID, "import-format")).select_by_value("BENCHMARK_FILE_FORMAT_VLLM")
+        self.driver.find_element(By.ID, "import-file").send_keys(os.path.realpath(self.VLLM_FILE))
+        Select(self.driver.find_element(By.ID, "import-gpu")).select_by_value("A100-SXM4-80GB")
+        self.fill("import-count", 1)
+        Select(self.driver.find_element(By.ID, "import-model")).select_by_value("Llama-3-8B")
+        self.fill("import-citation", "vllm-project/vllm benchmarks/results/2024-08-23_18-47-20_vllm_055_nightly_results.json "
+                                     "@a0a944dacb80ee88e1d2479b7375abfa512cc816")
+        self.fill("import-date", "2024-08-23")
+        self.assertEqual(self.driver.find_element(By.ID, "import-token").get_attribute("type"), "password")
+        # A wrong token: refused, and the reason sits at the token.
+        self.import_file(wait, "not-a-token")
+        self.assert_error_next_to("import-token", wait, "unknown token")
+        # The admin token: the file's row is written, and shown with its id.
+        found = self.import_file(wait, ServerProcess.ADMIN_TOKEN)
+        self.assertEqual(found[0].get_attribute("id"), "import-summary", found[0].text)
+        written = int(self.driver.find_element(By.ID, "import-written").get_attribute("data-count"))
+        self.assertGreaterEqual(written, 1)
+        self.assertEqual(self.driver.find_element(By.ID, "import-unchanged").get_attribute("data-count"), "0")
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#import-rows tbody tr")
+        self.assertEqual(len(rows), written)
+        self.assertIn("A100-SXM4-80GB", rows[0].text)
+        # The catalog holds it now: the API lists the same id.
+        status, _, raw = http("GET", self.server.base + "/v1/benchmarks?gpu_name=A100-SXM4-80GB&model_name=Llama-3-8B")
+        self.assertEqual(status, 200, raw)
+        ids = {str(b.get("id")) for b in json.loads(raw).get("benchmarks", [])}
+        self.assertIn(rows[0].get_attribute("data-id"), ids)
+        # Again: nothing written, every row already held.
+        self.import_file(wait, ServerProcess.ADMIN_TOKEN)
+        self.assertEqual(self.driver.find_element(By.ID, "import-written").get_attribute("data-count"), "0")
+        self.assertEqual(self.driver.find_element(By.ID, "import-unchanged").get_attribute("data-count"), str(written))
+
     def error_text(self, input_id):
         return self.driver.find_element(By.ID, input_id + "-err").text
 

@@ -53,8 +53,8 @@ function shortUsd(v) {
 }
 
 // ---- The API. ----
-async function api(method, path, body) {
-  const init = {method, headers: {"Accept": "application/json"}};
+async function api(method, path, body, headers) {
+  const init = {method, headers: Object.assign({"Accept": "application/json"}, headers || {})};
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -244,6 +244,7 @@ async function loadCatalog() {
                               text: name + " (" + fixed(mem, 0) + " GiB)"});
       if (name === "A100-SXM4-80GB") o.selected = true;
       gpuSel.append(o);
+      document.getElementById("import-gpu").append(el("option", {value: name, text: name}));
     }
     const v = pick(gpus.json, "catalog_version");
     if (v !== undefined) document.getElementById("catalog-version").textContent = "catalog version " + v;
@@ -259,6 +260,7 @@ async function loadCatalog() {
                               text: params ? name + " (" + fixed(params / 1e9, 1) + "B parameters)" : name});
       if (name === "Llama-2-7B") o.selected = true;
       modelSel.append(o);
+      document.getElementById("import-model").append(el("option", {value: name, text: name}));
     }
   } else {
     document.getElementById("plan-form-err").textContent = "model list: " + models.message;
@@ -1213,6 +1215,91 @@ async function submitPlan(ev) {
   document.getElementById("plan-result").scrollIntoView({block: "nearest"});
 }
 
+// ---- Import a measured run (AdminService.ImportBenchmark, POST /v1/admin/import-benchmark). ----
+// The file is read here and sent as text; the server reads it, checks every field, and says
+// which rows it wrote and which it already held.
+const MAX_IMPORT_FILE_BYTES = 3 * 1024 * 1024;  // ImportBenchmarkRequest.content (admin.proto): at most 3 MiB
+function readFileText(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(file);
+  });
+}
+function importRequest(content) {
+  const req = {format: document.getElementById("import-format").value, content,
+               model_name: document.getElementById("import-model").value,
+               serving_engine: document.getElementById("import-engine").value,
+               source: {citation: document.getElementById("import-citation").value.trim(),
+                        as_of_date: document.getElementById("import-date").value.trim()}};
+  const gpu = document.getElementById("import-gpu").value;
+  if (gpu) req.gpu_name = gpu;
+  setIf(req, "gpu_count", valueOf("import-count"));
+  return req;
+}
+function benchmarkRow(b) {
+  const engine = pick(b, "serving_engine");
+  return el("tr", {"data-id": pick(b, "id")}, el("td", {class: "num", text: pick(b, "id")}),
+            el("td", {text: num(b, "gpu_count") + " x " + pick(b, "gpu_name")}), el("td", {text: pick(b, "model_name")}),
+            el("td", {text: enumName(pick(b, "workload"), "WORKLOAD_KIND_") +
+                            (engine ? " (" + enumName(engine, "SERVING_ENGINE_") + ")" : "")}),
+            el("td", {class: "num", text: fixed(num(b, "measured_value"), 4) + " " + enumName(pick(b, "measured_unit"), "")}),
+            el("td", {class: "src", text: sourceText(pick(b, "source"))}));
+}
+function renderImport(resp) {
+  const written = num(resp, "rows_written"), unchanged = num(resp, "rows_unchanged");
+  const rows = list(resp, "benchmarks");
+  return [
+    el("p", {id: "import-summary"},
+       el("strong", {id: "import-written", "data-count": written, text: written + " row" + (written === 1 ? "" : "s") + " written"}),
+       ", ", el("span", {id: "import-unchanged", "data-count": unchanged,
+                         text: unchanged + " unchanged (already in the catalog)"}),
+       " - catalog version " + (pick(resp, "catalog_version") || "?")),
+    el("div", {class: "scroll"},
+       el("table", {id: "import-rows"}, el("caption", {text: "The file's rows, with their catalog ids"}),
+          el("thead", {}, el("tr", {}, ...["id", "GPUs", "model", "workload", "measured", "source"]
+                                             .map((h) => el("th", {scope: "col", text: h})))),
+          el("tbody", {}, ...rows.map(benchmarkRow)))),
+  ];
+}
+async function submitImport(ev) {
+  ev.preventDefault();
+  const form = document.getElementById("import-form");
+  const formErr = document.getElementById("import-form-err");
+  const out = document.getElementById("import-result");
+  clearErrors(form);
+  if (!checkNumbers(form)) return;
+  const fileInput = document.getElementById("import-file");
+  const file = fileInput.files[0];
+  if (!file || file.size > MAX_IMPORT_FILE_BYTES) {
+    markFields([fileInput], labelName(fileInput) + ": " + (file ? "larger than 3 MiB (" + fixed(file.size / 1048576, 1) + " MiB)" : "choose a file"));
+    fileInput.focus();
+    return;
+  }
+  let content;
+  try {
+    content = await readFileText(file);
+  } catch (e) {
+    markFields([fileInput], labelName(fileInput) + ": cannot read the file (" + e.message + ")");
+    return;
+  }
+  const token = document.getElementById("import-token").value.trim();
+  const button = document.getElementById("import-submit");
+  button.disabled = true;
+  out.replaceChildren(el("p", {class: "muted", text: "Importing " + file.name + "..."}));
+  const r = await api("POST", "/v1/admin/import-benchmark", importRequest(content),
+                      token ? {"Authorization": "Bearer " + token} : {});
+  button.disabled = false;
+  if (!r.ok) {
+    out.replaceChildren();
+    // "content: ..." is about the file; "authorization: ..." about the token (data-field).
+    showError(form, formErr, r.message);
+    return;
+  }
+  out.replaceChildren(...renderImport(r.json));
+}
+
 // ---- Wiring. ----
 function toggle() {
   const flat = document.getElementById("tco-rent-flat").checked;
@@ -1227,12 +1314,13 @@ document.addEventListener("DOMContentLoaded", () => {
     document.getElementById(id).addEventListener("change", toggle);
   }
   document.getElementById("tco-gpu").addEventListener("change", loadInstances);
-  for (const form of ["tco-form", "plan-form"].map((id) => document.getElementById(id))) {
+  for (const form of ["tco-form", "plan-form", "import-form"].map((id) => document.getElementById(id))) {
     form.addEventListener("input", clearOnEdit);
     form.addEventListener("change", clearOnEdit);
   }
   document.getElementById("tco-form").addEventListener("submit", submitTco);
   document.getElementById("plan-form").addEventListener("submit", submitPlan);
+  document.getElementById("import-form").addEventListener("submit", submitImport);
   initTooltips();
   toggle();
   loadCatalog().then(() => document.body.setAttribute("data-ready", "true"));
