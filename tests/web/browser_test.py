@@ -5,7 +5,8 @@ python3-selenium) against the real capplan-server on free ports and a temporary 
 Usage: browser_test.py SERVER_BINARY OUTPUT_DIR
 Writes OUTPUT_DIR/*.png: the TCO section with the README's template drawn (tco-page.png), its
 sensitivity tornado (tco-tornado.png), and the Plan's frontier chart (plan-frontier.png) and
-memory breakdown (plan-memory.png) for the README's serving example; docs/ holds copies.
+memory breakdown (plan-memory.png), Deploy's panel (plan-deploy.png) and an import (import.png)
+for the README's serving example; docs/ holds copies of the first four.
 
 Chromium missing is a failure, not a skip: scripts/install-deps.sh installs it before
 `make test`, so its absence means a broken install that a skip would hide.
@@ -527,6 +528,7 @@ class WebPageTest(unittest.TestCase):
         self.assertGreater(len(notes), 0)
         # Keyboard: the file's text takes focus, so it scrolls without a mouse.
         self.assertEqual(f.find_element(By.TAG_NAME, "pre").get_attribute("tabindex"), "0")
+        self.screenshot("plan-deploy", "plan-why")
 
     def test_refused_deploy_shows_its_reason(self):
         wait = self.open_page()
@@ -594,6 +596,7 @@ class WebPageTest(unittest.TestCase):
         self.import_file(wait, ServerProcess.ADMIN_TOKEN)
         self.assertEqual(self.driver.find_element(By.ID, "import-written").get_attribute("data-count"), "0")
         self.assertEqual(self.driver.find_element(By.ID, "import-unchanged").get_attribute("data-count"), str(written))
+        self.screenshot("import", "import")
 
     def error_text(self, input_id):
         return self.driver.find_element(By.ID, input_id + "-err").text
