@@ -522,7 +522,15 @@ class WebPageTest(unittest.TestCase):
         WebDriverWait(self.driver, WAIT_S).until(lambda d: os.path.exists(saved))
         with open(saved, encoding="utf-8") as got:
             self.assertEqual(got.read(), text)
-        self.assertTrue(f.find_element(By.XPATH, ".//button[text()='copy']").is_enabled())
+        # "copy" puts the same text on the clipboard (permission granted as a user would).
+        self.driver.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": self.server.base, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        f.find_element(By.XPATH, ".//button[text()='copy']").click()
+        wait.until(lambda d: f.find_element(By.CSS_SELECTOR, "[role=status]").text)
+        self.assertEqual(f.find_element(By.CSS_SELECTOR, "[role=status]").text, "copied")
+        pasted = self.driver.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('ERR ' + e))")
+        self.assertEqual(pasted, text)
         # The server's notes, readable under the files.
         notes = self.driver.find_elements(By.CSS_SELECTOR, "#plan-action-result ul.deploy-notes li")
         self.assertGreater(len(notes), 0)
