@@ -560,6 +560,8 @@ class WebPageTest(unittest.TestCase):
 
     VLLM_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "bench_import",
                              "vllm_llama3-8b_a100_tp1_sharegpt_qps-inf.json")
+    VLLM_CITATION = ("vllm-project/vllm benchmarks/results/2024-08-23_18-47-20_vllm_055_nightly_results.json "
+                     "@a0a944dacb80ee88e1d2479b7375abfa512cc816")
 
     def import_file(self, wait, token):
         self.fill("import-token", token)
@@ -579,10 +581,18 @@ class WebPageTest(unittest.TestCase):
         Select(self.driver.find_element(By.ID, "import-gpu")).select_by_value("A100-SXM4-80GB")
         self.fill("import-count", 1)
         Select(self.driver.find_element(By.ID, "import-model")).select_by_value("Llama-3-8B")
-        self.fill("import-citation", "vllm-project/vllm benchmarks/results/2024-08-23_18-47-20_vllm_055_nightly_results.json "
-                                     "@a0a944dacb80ee88e1d2479b7375abfa512cc816")
+        self.fill("import-citation", self.VLLM_CITATION)
         self.fill("import-date", "2024-08-23")
         self.assertEqual(self.driver.find_element(By.ID, "import-token").get_attribute("type"), "password")
+        # The server's errors at the fields they name: no citation; the file read as another format.
+        self.fill("import-citation", " ")
+        self.import_file(wait, ServerProcess.ADMIN_TOKEN)
+        self.assert_error_next_to("import-citation", wait, "source.citation")
+        self.fill("import-citation", self.VLLM_CITATION)
+        Select(self.driver.find_element(By.ID, "import-format")).select_by_value("BENCHMARK_FILE_FORMAT_MEGATRON")
+        self.import_file(wait, ServerProcess.ADMIN_TOKEN)
+        self.assert_error_next_to("import-file", wait, "content:", "Megatron-LM")
+        Select(self.driver.find_element(By.ID, "import-format")).select_by_value("BENCHMARK_FILE_FORMAT_VLLM")
         # A wrong token: refused, and the reason sits at the token.
         self.import_file(wait, "not-a-token")
         self.assert_error_next_to("import-token", wait, "unknown token")
