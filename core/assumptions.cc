@@ -70,6 +70,7 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kBatchSpeedupWorthIt,
       &a::kPue,
       &a::kTcoPriceMaxAgeDays,
+      &a::kImportPriceBandFactor,
       &a::kTargetUtilization,
       &a::kServingPpActivationTensors,
       &a::kServingPpMicroBatchesPerStage,

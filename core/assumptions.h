@@ -287,6 +287,14 @@ inline constexpr Assumption kTcoPriceMaxAgeDays{
     "days",
     "heuristic: cloud GPU list prices moved by up to 45% within a year (AWS News Blog, June 2025, "
     "P5 on-demand cut); a TCO answer warns about catalog prices older than half a year"};
+inline constexpr Assumption kImportPriceBandFactor{
+    "import.price_band_factor",
+    {4.0, 4.0, 4.0},
+    "multiple of the GPU's reference per-GPU price band",
+    "heuristic: the mistakes a price import must catch are a factor of 10 or more away (cents read "
+    "as dollars 100x, a monthly price 730x, a per-VM price read per GPU 8x at 8 GPUs), while real "
+    "offers of one GPU spread about 3x around the cited bands (AWS g6.16xlarge 4.92637 against "
+    "g6.xlarge 0.8048 in aws/vms.csv v7 @ 001367d2); 4x lets the second through and stops the first"};
 inline constexpr Assumption kTargetUtilization{
     "serving.target_utilization",
     {0.7, 0.5, 0.85},

@@ -2,11 +2,15 @@
 // name and the provider's VM families. Catalog names as in migrations 0002, 0008 and 0014.
 #include "server/store/gpu_variants.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace capplan::store {
@@ -41,10 +45,11 @@ bool NamesNvl(const std::string& upper) {
   return false;
 }
 
-// The form `text` (upper case) names, if any.
+// The form `text` (upper case) names, if any. NVL first: the H100 NVL is a PCIe card, and
+// Cudo's "epyc-genoa-h100-nvl-pcie" names both. "PCI" covers Cudo's "a100-pci".
 Form FormNamed(const std::string& upper) {
-  if (absl::StrContains(upper, "PCIE")) return Form::kPcie;
   if (NamesNvl(upper)) return Form::kNvl;
+  if (absl::StrContains(upper, "PCI")) return Form::kPcie;
   if (absl::StrContains(upper, "SXM") || absl::StrContains(upper, "NVLINK")) return Form::kSxm;
   return Form::kUnknown;
 }
@@ -61,6 +66,20 @@ int MemoryNamed(const std::string& upper, int a, int b) {
     if (j - i > 4 || j >= upper.size() || upper[j] != 'G') continue;
     const int gb = std::atoi(upper.substr(i, j - i).c_str());
     if (gb == a || (b > 0 && gb == b)) return gb;
+  }
+  return 0;
+}
+
+// SkyPilot's GpuInfo counts a GB as sold as 1024 MiB (A100 80GB: 81920 MiB; H100 NVL: 96256);
+// nvidia-smi's smaller figure (an H100 80GB reports 81559 MiB) is within kStatedMemoryTolerance.
+constexpr double kMibPerSoldGb = 1024;
+constexpr double kStatedMemoryTolerance = 0.05;
+constexpr size_t kMaxMibDigits = 9;
+
+// The family's memory size (GB as sold) that `mib` states; 0 when neither is close.
+int MemoryStated(double mib, const Family& f) {
+  for (int gb : {f.default_gb, f.other_gb}) {
+    if (gb > 0 && std::fabs(mib - gb * kMibPerSoldGb) <= kStatedMemoryTolerance * gb * kMibPerSoldGb) return gb;
   }
   return 0;
 }
@@ -93,8 +112,21 @@ const char* FormName(Form form) {
 
 }  // namespace
 
-GpuVariant ResolveGpuVariant(absl::string_view provider, absl::string_view instance_type,
-                             absl::string_view accelerator) {
+double StatedMibPerGpu(absl::string_view gpu_info, double gpu_count) {
+  const std::string lower = absl::AsciiStrToLower(gpu_info);
+  constexpr char kKey[] = "totalgpumemoryinmib";
+  size_t at = lower.find(kKey);
+  if (at == std::string::npos || gpu_count < 1) return 0;
+  at = lower.find_first_of("0123456789", at + sizeof(kKey) - 1);
+  if (at == std::string::npos) return 0;
+  const size_t end = std::min(lower.find_first_not_of("0123456789", at), lower.size());
+  int64_t mib = 0;
+  if (end - at > kMaxMibDigits || !absl::SimpleAtoi(lower.substr(at, end - at), &mib)) return 0;
+  return static_cast<double>(mib) / gpu_count;
+}
+
+GpuVariant ResolveGpuVariant(absl::string_view provider, absl::string_view instance_type, absl::string_view accelerator,
+                             double stated_mib_per_gpu) {
   const std::string accel = absl::AsciiStrToUpper(accelerator);
   const std::string type = absl::AsciiStrToUpper(instance_type);
   const Family* family = nullptr;
@@ -122,6 +154,9 @@ GpuVariant ResolveGpuVariant(absl::string_view provider, absl::string_view insta
   }
   int gb = MemoryNamed(accel, family->default_gb, family->other_gb);
   if (gb == 0) gb = MemoryNamed(type, family->default_gb, family->other_gb);
+  if (gb == 0 && (gb = MemoryStated(stated_mib_per_gpu, *family)) != 0) {
+    absl::StrAppend(&evidence, evidence.empty() ? "" : "; ", "GpuInfo states ", stated_mib_per_gpu, " MiB per GPU");
+  }
   if (gb == 0) gb = family->default_gb;
   const int slot = gb == family->default_gb ? 0 : 1;
   const char* name = nullptr;

@@ -21,7 +21,14 @@ struct GpuVariant {
 };
 
 // The variant of `accelerator` (a SkyPilot accelerator name) on `instance_type` at `provider`.
-GpuVariant ResolveGpuVariant(absl::string_view provider, absl::string_view instance_type,
-                             absl::string_view accelerator);
+// `stated_mib_per_gpu`: the memory per GPU the row's GpuInfo states (0: none), read only when
+// neither name gives the memory.
+GpuVariant ResolveGpuVariant(absl::string_view provider, absl::string_view instance_type, absl::string_view accelerator,
+                             double stated_mib_per_gpu);
+
+// The memory per GPU a SkyPilot GpuInfo cell states: its TotalGpuMemoryInMiB over the row's GPU
+// count (Cudo lists each GPU in MemoryInfo, Vast the offer's total; the total reads the same in
+// both). 0 when the cell states none.
+double StatedMibPerGpu(absl::string_view gpu_info, double gpu_count);
 
 }  // namespace capplan::store

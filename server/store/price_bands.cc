@@ -49,6 +49,20 @@ constexpr PriceBand kBands[] = {
      "Nebius gpu-h200-sxm_1gpu-16vcpu-200gb 3.50, nebius/vms.csv v7 @ 22fd1fea; AWS p5en.48xlarge us-east-1 "
      "63.296 / 8 (migration 0008)"},
     {"B200-SXM-180GB", 5.5, 5.5, "Nebius gpu-b200-sxm_8gpu-160vcpu-1792gb 44.00 / 8, nebius/vms.csv v7 @ 22fd1fea"},
+    {"A10", 0.255, 5.876,
+     "Vast 2x-A10-32-65536 The Netherlands 0.51 / 2, vast/vms.csv v7 @ 00690e76; Azure NV36adms_A10_v5 westus "
+     "5.876 (1 GPU), azure/vms.csv v6 @ 098741e7"},
+    {"P100-PCIe-16GB", 1.275, 1.275,
+     "OCI VM.GPU2.1 eu-amsterdam-1 1.275 and BM.GPU2.2 2.55 / 2, oci/vms.csv v6 @ 6e3a02d2"},
+    {"RTX-3090", 0.225, 0.43,
+     "Vast 2x-RTX_3090-32-65536 Quebec 0.45 / 2, vast/vms.csv v7 @ 00690e76; RunPod 1x_RTX3090_SECURE CA 0.43, "
+     "runpod/vms.csv v7 @ 0727c2bd"},
+    {"RTX-4090", 0.40, 0.69,
+     "Vast 1x-RTX_4090-32-65536 Spain 0.40, vast/vms.csv v7 @ 00690e76; RunPod 1x_RTX4090_SECURE CA 0.69, "
+     "runpod/vms.csv v7 @ 0727c2bd"},
+    {"RTX-6000-Ada", 0.655, 0.77,
+     "Vast 2x-RTX_6000Ada-32-65536 Estonia 1.31 / 2, vast/vms.csv v7 @ 00690e76; RunPod 1x_RTX6000-Ada_SECURE CA "
+     "0.77, runpod/vms.csv v7 @ 0727c2bd"},
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "absl/strings/string_view.h"
+#include "core/assumptions.h"
 
 namespace capplan::store {
 
@@ -16,7 +17,8 @@ struct PriceBand {
 
 // An offer whose per-GPU price is more than this factor below `low` or above `high` is refused
 // unless forced: a wrong unit (cents, per-month), a price per GPU read as per VM, a zero lost.
-inline constexpr double kPriceBandFactor = 4.0;
+// The registered assumption `import.price_band_factor` (core/assumptions.h) says why 4.
+inline constexpr double kPriceBandFactor = core::assumptions::kImportPriceBandFactor.value.point;
 
 // The band for `gpu_name`; null for a GPU the table does not cover (only the price-above-zero
 // rule applies then).

@@ -82,12 +82,13 @@ class Row {
 // The catalog GPU an accelerator name means on `type` at `provider` (null when none), whether
 // only an alias or a family default found it, and what decided its variant (gpu_variants.h).
 const GpuRow* ResolveGpu(const CatalogSnapshot& catalog, const std::string& provider, const std::string& type,
-                         const std::string& accel, bool* via_alias, std::string* evidence, std::string* wanted) {
+                         const std::string& accel, double stated_mib_per_gpu, bool* via_alias, std::string* evidence,
+                         std::string* wanted) {
   *via_alias = false;
   evidence->clear();
   *wanted = accel;
   if (const GpuRow* g = catalog.FindGpu(accel)) return g;
-  const GpuVariant variant = ResolveGpuVariant(provider, type, accel);
+  const GpuVariant variant = ResolveGpuVariant(provider, type, accel, stated_mib_per_gpu);
   if (!variant.gpu_name.empty()) {
     *via_alias = variant.evidence.empty();
     *evidence = variant.evidence;
@@ -184,7 +185,10 @@ bool ReadAccelerator(Row& r, const CatalogSnapshot& catalog, const std::string& 
                      RowOffer* o) {
   if (!r.Text("AcceleratorName", &o->accel)) return false;
   std::string wanted;
-  o->gpu = ResolveGpu(catalog, provider, type, o->accel, &o->via_alias, &o->variant_evidence, &wanted);
+  double count = 0;  // checked below; here only to read GpuInfo's memory per GPU
+  const double stated_mib =
+      ParsePlainDecimal(r.Cell("AcceleratorCount"), &count) ? StatedMibPerGpu(r.Cell("GpuInfo"), count) : 0;
+  o->gpu = ResolveGpu(catalog, provider, type, o->accel, stated_mib, &o->via_alias, &o->variant_evidence, &wanted);
   if (o->gpu == nullptr) {
     const std::string which =
         wanted == o->accel ? absl::StrCat("\"", o->accel, "\"")

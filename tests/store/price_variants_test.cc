@@ -287,5 +287,202 @@ TEST_F(PriceVariantTest, AnOlderListNeverReplacesANewerPrice) {
   EXPECT_EQ(store_->Snapshot()->catalog_version, version);
 }
 
+// The per-GPU on-demand price of an offer (-1 when there is none).
+double PerGpu(const CatalogSnapshot& snap, const std::string& provider, const std::string& type,
+              const std::string& region) {
+  const InstanceRow* i = snap.FindInstance(provider, type, region);
+  const PriceRow* p = i == nullptr ? nullptr : snap.PriceAt(*i, PriceKind::kOnDemand, 0);
+  return p == nullptr || i->gpu_count <= 0 ? -1 : p->price_usd_per_hour / i->gpu_count;
+}
+
+// The memory of the catalog GPU an offer was filed under, in GiB (-1 when there is none).
+double GpuGib(const CatalogSnapshot& snap, const std::string& provider, const std::string& type,
+              const std::string& region) {
+  const InstanceRow* i = snap.FindInstance(provider, type, region);
+  const GpuRow* g = i == nullptr ? nullptr : snap.FindGpu(i->gpu_name);
+  return g == nullptr ? -1 : g->spec.memory_bytes / (1024.0 * 1024 * 1024);
+}
+
+// catalogs/v7/vast/vms.csv @ 00690e7666c721997de53f0594aef3d86d560545: the instance type names
+// the card (H100_SXM, H100_NVL, A100_SXM4); GpuInfo's MemoryInfo is the offer's total.
+constexpr char kVast[] =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n"
+    "1x-H100_SXM-32-65536,H100,1,32,64.0,\"{'Gpus': [{'Name': 'H100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': "
+    "81559}}], 'TotalGpuMemoryInMiB': 81559}\",1.80,0.00,\"Czechia, CZ, EU\"\n"
+    "2x-H100_NVL-32-65536,H100,2,32,64.0,\"{'Gpus': [{'Name': 'H100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': "
+    "191660}}], 'TotalGpuMemoryInMiB': 191660}\",4.53,0.00,\"California, US, NA\"\n"
+    "1x-A100_SXM4-32-65536,A100,1,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': "
+    "40960}}], 'TotalGpuMemoryInMiB': 40960}\",1.20,0.00,\"Germany, DE, EU\"\n"
+    "1x-RTX_4090-32-65536,RTX4090,1,32,64.0,\"{'Gpus': [{'Name': 'RTX4090', 'Count': 1, 'MemoryInfo': "
+    "{'SizeInMiB': 24564}}], 'TotalGpuMemoryInMiB': 24564}\",0.40,0.00,\"Spain, ES, EU\"\n"
+    "2x-RTX_3090-32-65536,RTX3090,2,32,64.0,\"{'Gpus': [{'Name': 'RTX3090', 'Count': 2, 'MemoryInfo': "
+    "{'SizeInMiB': 49152}}], 'TotalGpuMemoryInMiB': 49152}\",0.45,0.00,\"Quebec, CA, NA\"\n"
+    "2x-RTX_6000Ada-32-65536,RTX6000-Ada,2,32,64.0,\"{'Gpus': [{'Name': 'RTX6000-Ada', 'Count': 2, 'MemoryInfo': "
+    "{'SizeInMiB': 98280}}], 'TotalGpuMemoryInMiB': 98280}\",1.31,0.00,\"Estonia, EE, EU\"\n"
+    "2x-A10-32-65536,A10,2,32,64.0,\"{'Gpus': [{'Name': 'A10', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 46056}}], "
+    "'TotalGpuMemoryInMiB': 46056}\",0.51,0.00,\"The Netherlands, NL, EU\"\n"
+    "12x-RTX_4090-32-65536,RTX4090,12,32,64.0,\"{'Gpus': [{'Name': 'RTX4090', 'Count': 12, 'MemoryInfo': "
+    "{'SizeInMiB': 294768}}], 'TotalGpuMemoryInMiB': 294768}\",3.84,0.00,\"Taiwan, TW, AS\"\n";
+
+TEST_F(PriceVariantTest, VastInstanceTypesNameTheCard) {
+  absl::StatusOr<CsvImportResult> r = Import("vast", kVast);
+  ASSERT_TRUE(r.ok()) << r.status();
+  // 12 GPUs is no shape the catalog has for the RTX 4090: that row alone is refused.
+  ASSERT_EQ(r->errors.size(), 1u) << Rows(r->errors);
+  EXPECT_EQ(r->errors[0].field, "AcceleratorCount") << Rows(r->errors);
+  EXPECT_EQ(Gpu("vast", "1x-H100_SXM-32-65536", "Czechia, CZ, EU"), "H100-SXM5-80GB");
+  EXPECT_EQ(Gpu("vast", "2x-H100_NVL-32-65536", "California, US, NA"), "H100-NVL-94GB");
+  EXPECT_EQ(Gpu("vast", "1x-A100_SXM4-32-65536", "Germany, DE, EU"), "A100-SXM4-40GB");  // 40960 MiB
+  EXPECT_EQ(Gpu("vast", "1x-RTX_4090-32-65536", "Spain, ES, EU"), "RTX-4090");
+  EXPECT_EQ(Gpu("vast", "2x-RTX_3090-32-65536", "Quebec, CA, NA"), "RTX-3090");
+  EXPECT_EQ(Gpu("vast", "2x-RTX_6000Ada-32-65536", "Estonia, EE, EU"), "RTX-6000-Ada");
+  EXPECT_EQ(Gpu("vast", "2x-A10-32-65536", "The Netherlands, NL, EU"), "A10");
+  EXPECT_EQ(Gpu("vast", "12x-RTX_4090-32-65536", "Taiwan, TW, AS"), "(none)");
+  std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "vast", "2x-H100_NVL-32-65536", "California, US, NA"), 4.53 / 2);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "vast", "2x-RTX_3090-32-65536", "Quebec, CA, NA"), 0.45 / 2);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "vast", "2x-A10-32-65536", "The Netherlands, NL, EU"), 0.51 / 2);
+}
+
+// catalogs/v7/cudo/vms.csv @ 16f33dd5f241850aaba3ac8aa1050e8ca7db4a7f: the instance type names
+// "h100-nvl-pcie" (GpuInfo: 96256 MiB, the 94 GB NVL card) and the accelerator "H100-SXM"; the
+// A100 types say "pcie" or "pci" and only GpuInfo gives their memory (81920 MiB per GPU).
+constexpr char kCudo[] =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+    "epyc-genoa-h100-nvl-pcie_1x2v4gb,H100,1.0,2,4,2.4994,au-melbourne-1,\"{'Gpus': [{'Name': 'H100', "
+    "'Manufacturer': 'NVIDIA', 'Count': '1.0', 'MemoryInfo': {'SizeInMiB': 96256}}], 'TotalGpuMemoryInMiB': "
+    "96256}\",\n"
+    "epyc-genoa-l40s-compute_1x2v4gb,L40S,1.0,2,4,0.8994,au-melbourne-1,\"{'Gpus': [{'Name': 'L40S', "
+    "'Manufacturer': 'NVIDIA', 'Count': '1.0', 'MemoryInfo': {'SizeInMiB': 49152}}], 'TotalGpuMemoryInMiB': "
+    "49152}\",\n"
+    "sapphire-rapids-h100_1x2v4gb,H100-SXM,1.0,2,4,1.8214000000000001,no-kristiansand-1,\"{'Gpus': [{'Name': "
+    "'H100-SXM', 'Manufacturer': 'NVIDIA', 'Count': '1.0', 'MemoryInfo': {'SizeInMiB': 81920}}], "
+    "'TotalGpuMemoryInMiB': 81920}\",\n"
+    "epyc-genoa-h100-nvl-pcie_2x8v16gb,H100,2.0,8,16,5.057600000000001,au-melbourne-1,\"{'Gpus': [{'Name': "
+    "'H100', 'Manufacturer': 'NVIDIA', 'Count': '2.0', 'MemoryInfo': {'SizeInMiB': 96256}}], "
+    "'TotalGpuMemoryInMiB': 192512}\",\n"
+    "epyc-genoa-a100-pcie_1x2v4gb,A100,1.0,2,4,1.5294,no-kristiansand-1,\"{'Gpus': [{'Name': 'A100', "
+    "'Manufacturer': 'NVIDIA', 'Count': '1.0', 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': "
+    "81920}\",\n"
+    "intel-ice-lake-a100-pci_2x8v16gb,A100,2.0,8,16,2.7936,us-carlsbad-1,\"{'Gpus': [{'Name': 'A100', "
+    "'Manufacturer': 'NVIDIA', 'Count': '2.0', 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': "
+    "163840}\",\n";
+
+TEST_F(PriceVariantTest, CudoTypesNameTheFormAndGpuInfoTheMemory) {
+  absl::StatusOr<CsvImportResult> r = Import("cudo", kCudo);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->errors.empty()) << Rows(r->errors);
+  EXPECT_EQ(Gpu("cudo", "epyc-genoa-h100-nvl-pcie_1x2v4gb", "au-melbourne-1"), "H100-NVL-94GB");
+  EXPECT_EQ(Gpu("cudo", "epyc-genoa-h100-nvl-pcie_2x8v16gb", "au-melbourne-1"), "H100-NVL-94GB");
+  EXPECT_EQ(Gpu("cudo", "sapphire-rapids-h100_1x2v4gb", "no-kristiansand-1"), "H100-SXM5-80GB");
+  EXPECT_EQ(Gpu("cudo", "epyc-genoa-l40s-compute_1x2v4gb", "au-melbourne-1"), "L40S");
+  EXPECT_EQ(Gpu("cudo", "epyc-genoa-a100-pcie_1x2v4gb", "no-kristiansand-1"), "A100-PCIe-80GB");
+  EXPECT_EQ(Gpu("cudo", "intel-ice-lake-a100-pci_2x8v16gb", "us-carlsbad-1"), "A100-PCIe-80GB");
+  std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "cudo", "epyc-genoa-h100-nvl-pcie_2x8v16gb", "au-melbourne-1"), 5.057600000000001 / 2);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "cudo", "sapphire-rapids-h100_1x2v4gb", "no-kristiansand-1"), 1.8214000000000001);
+}
+
+// catalogs/v6/oci/vms.csv @ 6e3a02d25e04a22b358168a5f95f8ac620424683 (the AWS v7 column order).
+// GpuInfo gives each card's memory: A100 40960 and 81920 MiB, V100 and P100 16384 MiB.
+constexpr char kOci[] =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+    "AvailabilityZone\n"
+    "VM.Standard.E4.Flex$_2_8,,,2,8,,0.037,0.0185,eu-amsterdam-1,eu-amsterdam-1-AD-1\n"
+    "VM.GPU.A10.1,A10,1,30,240,\"{'Gpus': [{'Name': 'A10', 'Manufacturer': 'NVIDIA', 'Count': 1, 'MemoryInfo': "
+    "{'SizeInMiB': 24576}}], 'TotalGpuMemoryInMiB': 24576}\",2,,eu-amsterdam-1,eu-amsterdam-1-AD-1\n"
+    "BM.GPU.A10.4,A10,4,128,1024,\"{'Gpus': [{'Name': 'A10', 'Manufacturer': 'NVIDIA', 'Count': 4, 'MemoryInfo': "
+    "{'SizeInMiB': 24576}}], 'TotalGpuMemoryInMiB': 98304}\",8,,eu-amsterdam-1,eu-amsterdam-1-AD-1\n"
+    "VM.GPU2.1,P100,1,24,72,\"{'Gpus': [{'Name': 'P100', 'Manufacturer': 'NVIDIA', 'Count': 1, 'MemoryInfo': "
+    "{'SizeInMiB': 16384}}], 'TotalGpuMemoryInMiB': 16384}\",1.275,,eu-amsterdam-1,eu-amsterdam-1-AD-1\n"
+    "VM.GPU3.1,V100,1,12,90,\"{'Gpus': [{'Name': 'V100', 'Manufacturer': 'NVIDIA', 'Count': 1, 'MemoryInfo': "
+    "{'SizeInMiB': 16384}}], 'TotalGpuMemoryInMiB': 16384}\",2.95,,eu-amsterdam-1,eu-amsterdam-1-AD-1\n"
+    "BM.GPU.A100-v2.8,A100-80GB,8,256,2048,\"{'Gpus': [{'Name': 'A100-80GB', 'Manufacturer': 'NVIDIA', 'Count': "
+    "8, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 655360}\",32,,eu-amsterdam-1,"
+    "eu-amsterdam-1-AD-1\n"
+    "BM.GPU4.8,A100,8,128,2048,\"{'Gpus': [{'Name': 'A100', 'Manufacturer': 'NVIDIA', 'Count': 8, 'MemoryInfo': "
+    "{'SizeInMiB': 40960}}], 'TotalGpuMemoryInMiB': 327680}\",24.4,,eu-amsterdam-1,eu-amsterdam-1-AD-1\n";
+
+TEST_F(PriceVariantTest, OciShapesGetTheirCardsMemoryAndPerGpuPrice) {
+  absl::StatusOr<CsvImportResult> r = Import("oci", kOci);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->errors.empty()) << Rows(r->errors);
+  const std::string region = "eu-amsterdam-1";
+  EXPECT_EQ(Gpu("oci", "VM.GPU.A10.1", region), "A10");
+  EXPECT_EQ(Gpu("oci", "VM.GPU2.1", region), "P100-PCIe-16GB");
+  EXPECT_EQ(Gpu("oci", "VM.Standard.E4.Flex$_2_8", region), "(none)");  // no GPU: not an offer
+  std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
+  EXPECT_DOUBLE_EQ(GpuGib(*snap, "oci", "BM.GPU4.8", region), 40);
+  EXPECT_DOUBLE_EQ(GpuGib(*snap, "oci", "BM.GPU.A100-v2.8", region), 80);
+  EXPECT_DOUBLE_EQ(GpuGib(*snap, "oci", "VM.GPU3.1", region), 16);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "oci", "BM.GPU.A10.4", region), 8.0 / 4);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "oci", "BM.GPU4.8", region), 24.4 / 8);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "oci", "BM.GPU.A100-v2.8", region), 32.0 / 8);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "oci", "VM.GPU2.1", region), 1.275);
+}
+
+// catalogs/v5/ibm/vms.csv @ 6cd128a59e84c66224f42d960f1c72e0662e7c72 (the AWS v7 column order):
+// zones of one region repeat the offer, and some rows leave the Region cell empty.
+constexpr char kIbm[] =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+    "AvailabilityZone\n"
+    "gx2-8x64x1v100,V100,1.0,8,64,V100,2.497,,us-south,us-south-1\n"
+    "gx2-8x64x1v100,V100,1.0,8,64,V100,2.497,,us-south,us-south-2\n"
+    "gx2-8x64x1v100,V100,1.0,8,64,V100,2.821,,jp-tok,jp-tok-1\n"
+    "gx2-8x64x1v100,V100,1.0,8,64,V100,2.821,,,jp-tok-2\n"
+    "bx2-8x32,,,8,32,,0.384,,us-east,us-east-1\n";
+
+TEST_F(PriceVariantTest, IbmZonesMergeAndAnEmptyRegionIsNamed) {
+  absl::StatusOr<CsvImportResult> r = Import("ibm", kIbm);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->errors.size(), 1u) << Rows(r->errors);
+  EXPECT_EQ(r->errors[0].field, "Region") << Rows(r->errors);
+  std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
+  EXPECT_DOUBLE_EQ(GpuGib(*snap, "ibm", "gx2-8x64x1v100", "us-south"), 16);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "ibm", "gx2-8x64x1v100", "us-south"), 2.497);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "ibm", "gx2-8x64x1v100", "jp-tok"), 2.821);
+  EXPECT_EQ(Gpu("ibm", "bx2-8x32", "us-east"), "(none)");
+}
+
+// catalogs/v6/do/vms.csv @ 1fbe7331dd1f13d70ac4f249bb7ee7a659fc6b6a (GpuInfo in lower case).
+constexpr char kDo[] =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+    "g-2vcpu-8gb,,,2,8.0,0.09375,nyc1,,\n"
+    "gpu-h100x1-80gb,H100,1,20,240.0,6.74,tor1,\"{'gpus': [{'name': 'h100', 'manufacturer': 'nvidia', 'count': "
+    "1.0, 'memoryinfo': {'sizeinmib': 81559}}], 'totalgpumemoryinmib': 81559}\",\n"
+    "gpu-h100x8-640gb,H100,8,160,1920.0,47.60,tor1,\"{'gpus': [{'name': 'h100', 'manufacturer': 'nvidia', "
+    "'count': 8.0, 'memoryinfo': {'sizeinmib': 81559}}], 'totalgpumemoryinmib': 81559}\",\n";
+
+TEST_F(PriceVariantTest, DigitalOceanH100DropletsGetTheirPerGpuPrice) {
+  absl::StatusOr<CsvImportResult> r = Import("do", kDo);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->errors.empty()) << Rows(r->errors);
+  std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
+  EXPECT_DOUBLE_EQ(GpuGib(*snap, "do", "gpu-h100x1-80gb", "tor1"), 80);
+  EXPECT_DOUBLE_EQ(GpuGib(*snap, "do", "gpu-h100x8-640gb", "tor1"), 80);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "do", "gpu-h100x1-80gb", "tor1"), 6.74);
+  EXPECT_DOUBLE_EQ(PerGpu(*snap, "do", "gpu-h100x8-640gb", "tor1"), 47.60 / 8);
+  EXPECT_EQ(Gpu("do", "g-2vcpu-8gb", "nyc1"), "(none)");
+}
+
+TEST_F(PriceVariantTest, ARowReadInCentsIsOutsideTheNewBands) {
+  // The Vast 1x RTX 4090 and OCI P100 rows above, each price written in cents: 100x the row.
+  const std::string vast =
+      absl::StrCat("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n",
+                   "1x-RTX_4090-32-65536,RTX4090,1,32,64.0,,40,,\"Spain, ES, EU\"\n");
+  absl::StatusOr<CsvImportResult> r = Import("vast", vast);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->errors.size(), 1u) << Rows(r->errors);
+  EXPECT_EQ(r->errors[0].field, "Price");
+  EXPECT_NE(r->errors[0].message.find("RTX-4090"), std::string::npos) << Rows(r->errors);
+  const std::string oci = absl::StrCat("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n",
+                                       "VM.GPU2.1,P100,1,24,72,127.5,eu-amsterdam-1\n");
+  r = Import("oci", oci);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->errors.size(), 1u) << Rows(r->errors);
+  EXPECT_EQ(r->errors[0].field, "Price");
+  EXPECT_NE(r->errors[0].message.find("P100-PCIe-16GB"), std::string::npos) << Rows(r->errors);
+}
+
 }  // namespace
 }  // namespace capplan::store
