@@ -292,6 +292,7 @@ CAPPLAN_WRITE_RPC(DeleteFabric, DeleteFabricRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(UpsertElectricityPrice, UpsertElectricityPriceRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(DeleteElectricityPrice, DeleteElectricityPriceRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(ImportPricesCsv, ImportPricesCsvRequest, ImportPricesCsvResponse)
+CAPPLAN_WRITE_RPC(ImportBenchmark, ImportBenchmarkRequest, ImportBenchmarkResponse)
 CAPPLAN_WRITE_RPC(UpsertTcoScenario, UpsertTcoScenarioRequest, WriteResponse)
 CAPPLAN_WRITE_RPC(DeleteTcoScenario, DeleteTcoScenarioRequest, WriteResponse)
 

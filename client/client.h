@@ -84,6 +84,8 @@ class Client {
       const capplan::v1::DeleteElectricityPriceRequest& request);
   absl::StatusOr<capplan::v1::ImportPricesCsvResponse> ImportPricesCsv(
       const capplan::v1::ImportPricesCsvRequest& request);
+  absl::StatusOr<capplan::v1::ImportBenchmarkResponse> ImportBenchmark(
+      const capplan::v1::ImportBenchmarkRequest& request);
   // A read with the admin token (a read-role token is enough); retried like other reads.
   absl::StatusOr<capplan::v1::ListAuditLogResponse> ListAuditLog(const capplan::v1::ListAuditLogRequest& request);
   absl::StatusOr<capplan::v1::WriteResponse> UpsertTcoScenario(const capplan::v1::UpsertTcoScenarioRequest& request);

@@ -204,13 +204,14 @@ int RunAdmin(const std::vector<std::string>& args, GlobalOptions* global) {
   if (what == "delete-model") return DeleteModel(rest, global);
   if (what == "record-benchmark") return RecordBenchmark(rest, global);
   if (what == "delete-benchmark") return DeleteBenchmark(rest, global);
+  if (what == "import-benchmark") return ImportBenchmark(rest, global);
   if (what == "upsert-tco-scenario") return UpsertTcoScenario(rest, global);
   if (what == "delete-tco-scenario") return DeleteTcoScenario(rest, global);
   return SubcommandUsage(
       "admin",
       {"set-price", "import-csv", "audit", "upsert-fabric", "delete-fabric", "upsert-electricity", "delete-electricity",
        "upsert-instance", "delete-instance", "upsert-gpu", "delete-gpu", "upsert-model", "delete-model",
-       "record-benchmark", "delete-benchmark", "upsert-tco-scenario", "delete-tco-scenario"},
+       "record-benchmark", "delete-benchmark", "import-benchmark", "upsert-tco-scenario", "delete-tco-scenario"},
       args);
 }
 

@@ -43,6 +43,8 @@ int DeleteElectricity(const std::vector<std::string>& args, GlobalOptions* globa
 int UpsertInstance(const std::vector<std::string>& args, GlobalOptions* global);
 int UpsertGpu(const std::vector<std::string>& args, GlobalOptions* global);
 int RecordBenchmark(const std::vector<std::string>& args, GlobalOptions* global);
+// admin_import_benchmark.cc: admin import-benchmark.
+int ImportBenchmark(const std::vector<std::string>& args, GlobalOptions* global);
 // admin_deletes.cc: admin delete-gpu|delete-instance|delete-benchmark.
 int DeleteGpu(const std::vector<std::string>& args, GlobalOptions* global);
 int DeleteInstance(const std::vector<std::string>& args, GlobalOptions* global);

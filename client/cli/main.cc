@@ -45,6 +45,7 @@ Commands:
   admin upsert-electricity | delete-electricity
   admin upsert-tco-scenario | delete-tco-scenario
   admin record-benchmark | delete-benchmark
+  admin import-benchmark          import measured runs (vLLM, SGLang, MLPerf, torchtitan, Megatron-LM)
                                   admin writes take a token from CAPPLAN_ADMIN_TOKEN or
                                   CAPPLAN_ADMIN_TOKEN_FILE
 

@@ -95,8 +95,10 @@ class BenchmarkSetup {
     w_.model = b.model;
     w_.weight_precision = b.precision;
     w_.engine = b.engine;
-    // Benchmarks report a fixed concurrency of requests in flight (or a saturating load).
+    // Benchmarks report a fixed concurrency of requests in flight (or a saturating load): their
+    // own `batch`, never the target's closed loop.
     w_.batch_arrives_at_once = false;
+    w_.concurrent_requests = 0;
     if (b.prompt_tokens > 0) w_.prompt_tokens = b.prompt_tokens;
     if (b.output_tokens > 0) w_.output_tokens = b.output_tokens;
     w_.ttft_slo_seconds = w_.tpot_slo_seconds = w_.e2e_slo_seconds = 0;

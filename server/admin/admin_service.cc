@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "server/api/bench_import_proto.h"
 #include "server/api/catalog_proto.h"
 #include "server/api/time_fields.h"
 #include "server/rpc/paging.h"
@@ -350,6 +351,32 @@ grpc::ServerUnaryReactor* AdminServiceImpl::ImportPricesCsv(grpc::CallbackServer
     }
     return absl::OkStatus();
   }();
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* AdminServiceImpl::ImportBenchmark(grpc::CallbackServerContext* ctx,
+                                                            const v1::ImportBenchmarkRequest* req,
+                                                            v1::ImportBenchmarkResponse* resp) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  absl::Status status = [&]() -> absl::Status {
+    absl::StatusOr<store::WriteContext> wc = Context(ctx, "ImportBenchmark", *req);
+    if (!wc.ok()) return wc.status();
+    absl::StatusOr<std::vector<store::BenchmarkRow>> rows = BenchmarkRowsFromImport(*req, *store_->Snapshot());
+    if (!rows.ok()) return rows.status();
+    absl::StatusOr<store::BenchmarkImportResult> r = store_->ImportBenchmarks(*wc, *rows);
+    if (!r.ok()) return r.status();
+    resp->set_catalog_version(r->write.catalog_version);
+    for (size_t i = 0; i < rows->size(); ++i) {
+      store::BenchmarkRow row = (*rows)[i];
+      row.id = r->ids[i];
+      BenchmarkToProto(row, resp->add_benchmarks());
+    }
+    resp->set_rows_written(r->rows_written);
+    resp->set_rows_unchanged(r->rows_unchanged);
+    return absl::OkStatus();
+  }();
+  if (!status.ok()) resp->Clear();
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
 }

@@ -54,6 +54,9 @@ class AdminServiceImpl final : public capplan::v1::AdminService::CallbackService
   grpc::ServerUnaryReactor* ImportPricesCsv(grpc::CallbackServerContext* ctx,
                                             const capplan::v1::ImportPricesCsvRequest* req,
                                             capplan::v1::ImportPricesCsvResponse* resp) override;
+  grpc::ServerUnaryReactor* ImportBenchmark(grpc::CallbackServerContext* ctx,
+                                            const capplan::v1::ImportBenchmarkRequest* req,
+                                            capplan::v1::ImportBenchmarkResponse* resp) override;
   // Read or admin tokens: the audit log is no secret from those who may read the catalog.
   grpc::ServerUnaryReactor* ListAuditLog(grpc::CallbackServerContext* ctx, const capplan::v1::ListAuditLogRequest* req,
                                          capplan::v1::ListAuditLogResponse* resp) override;

@@ -1,6 +1,8 @@
 // The JSON side of a config.json: protobuf's reader into a Struct, flattened to core's map.
 #include "server/api/hf_config_json.h"
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -40,7 +42,54 @@ core::HfConfigValue ValueOf(const pb::Value& v) {
   return out;
 }
 
+// `json` with Python's bare Infinity, -Infinity and NaN (outside strings) quoted as "inf",
+// "-inf" and "nan".
+std::string QuotePythonSpecials(const std::string& json) {
+  std::string out;
+  out.reserve(json.size());
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < json.size()) {
+        out.push_back(json[++i]);
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    bool replaced = false;
+    for (const auto& [word, text] : {std::pair<absl::string_view, absl::string_view>{"-Infinity", "\"-inf\""},
+                                     {"Infinity", "\"inf\""},
+                                     {"NaN", "\"nan\""}}) {
+      if (absl::string_view(json).substr(i, word.size()) == word) {
+        out.append(text.data(), text.size());
+        i += word.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (replaced) continue;
+    if (c == '"') in_string = true;
+    out.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace
+
+absl::StatusOr<core::HfConfig> JsonObjectFields(const std::string& json, const std::string& field) {
+  pb::Struct root;
+  const auto parsed = pb::util::JsonStringToMessage(QuotePythonSpecials(json), &root, pb::util::JsonParseOptions());
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, ": not a JSON object (", absl::string_view(parsed.message().data(), parsed.message().size()), ")"));
+  }
+  core::HfConfig fields;
+  for (const auto& [key, value] : root.fields()) fields[key] = ValueOf(value);
+  return fields;
+}
 
 absl::StatusOr<core::HfModel> ModelFromHfConfigJson(const std::string& json, const std::string& field) {
   pb::Struct root;

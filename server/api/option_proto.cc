@@ -329,6 +329,11 @@ void FillServingOption(int64_t catalog_version, const planner::Supply& s, const 
   const core::ServingEstimate& e = c.estimate;
   const int gpus = c.units * s.GpusPerUnit();
   SetSupply(catalog_version, s, c.units, c.efficiency.bandwidth, o);
+  // A prefill-dominated benchmark calibrates the compute efficiency alone: its id is cited too.
+  const int64_t compute_id = c.efficiency.compute.benchmark_id;
+  if (compute_id > 0 && compute_id != c.efficiency.bandwidth.benchmark_id) {
+    o->mutable_provenance()->add_benchmark_ids(compute_id);
+  }
   o->mutable_provenance()->set_efficiency_source(
       absl::StrCat(c.efficiency.bandwidth.source, " | ", c.efficiency.compute.source));
   o->mutable_parallelism()->set_tensor_parallel(e.tp);

@@ -209,6 +209,8 @@ const MessageLimits& RequestLimits() {
     l->string_bytes_overrides["capplan.v1.ImportPricesCsvRequest.csv"] = 64u << 20;
     l->max_message_bytes = kMaxRequestBytes;
     l->message_bytes_overrides["capplan.v1.ImportPricesCsvRequest"] = kMaxImportRequestBytes;
+    // A benchmark tool's output file (server/api/bench_import_proto.h), within the 4 MiB request.
+    l->string_bytes_overrides["capplan.v1.ImportBenchmarkRequest.content"] = 3u << 20;
     // A model's config.json: published ones are 1-5 KB; 64 KiB leaves room for long lists.
     l->string_bytes_overrides["capplan.v1.TrainingWorkload.hf_config_json"] = 64u << 10;
     l->string_bytes_overrides["capplan.v1.ServingWorkload.hf_config_json"] = 64u << 10;

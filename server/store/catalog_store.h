@@ -70,6 +70,15 @@ struct CsvImportResult {
   bool written = false;               // false: a dry run, or nothing to write
 };
 
+// What an import of measured runs wrote: the id of each row the file gave (new, or the equal
+// row the catalog already held), in the file's order.
+struct BenchmarkImportResult {
+  WriteResult write;  // replayed: answered from an earlier import with the same request id
+  std::vector<int64_t> ids;
+  int rows_written = 0;
+  int rows_unchanged = 0;  // equal to a held row: not written again
+};
+
 struct AuditEntry {
   int64_t id = 0;
   int64_t at_unix_micros = 0;
@@ -131,6 +140,11 @@ class CatalogStore {
   absl::StatusOr<WriteResult> SetPrice(const WriteContext& ctx, const PriceRow& row);
   absl::StatusOr<WriteResult> RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& row);
   absl::StatusOr<WriteResult> DeleteBenchmark(const WriteContext& ctx, int64_t id);
+  // Measured runs from one file, in one write (all or nothing). A row equal in every field but
+  // the id to one the catalog holds is not written again; when every row is held, nothing is
+  // written (no catalog version, no audit entry) and the held ids are answered.
+  absl::StatusOr<BenchmarkImportResult> ImportBenchmarks(const WriteContext& ctx,
+                                                         const std::vector<BenchmarkRow>& rows);
   absl::StatusOr<WriteResult> UpsertFabric(const WriteContext& ctx, const FabricRow& row);
   // FailedPrecondition naming the users while an instance type, GPU or benchmark names it.
   absl::StatusOr<WriteResult> DeleteFabric(const WriteContext& ctx, const std::string& name);

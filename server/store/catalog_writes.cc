@@ -5,7 +5,9 @@
 #include <cmath>
 #include <ctime>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "core/validate.h"
 #include "server/store/catalog_rows.h"
@@ -307,6 +309,95 @@ absl::StatusOr<WriteResult> CatalogStore::SetPrice(const WriteContext& ctx, cons
   });
 }
 
+namespace {
+
+// The GPU, model and fabric a benchmark row names exist.
+absl::Status BenchmarkReferencesExist(sql::Connection& db, const BenchmarkRow& b) {
+  absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name, "benchmark.gpu_name", "GPU");
+  if (!gpu.ok()) return gpu;
+  absl::Status model =
+      MustExist(db, "SELECT 1 FROM models WHERE name = ?", b.model_name, "benchmark.model_name", "model");
+  if (!model.ok()) return model;
+  return CheckFabricExists(db, b.fabric_name, "benchmark.fabric_name");
+}
+
+// Inserts the row; returns its id. Throws sql::Error.
+int64_t InsertBenchmark(sql::Connection& db, const BenchmarkRow& b) {
+  sql::Statement q(db,
+                   "INSERT INTO benchmarks (gpu_name, model_name, workload, precision, "
+                   "training_method, gpu_count, batch_size, sequence_tokens, output_tokens, "
+                   "measured_value, measured_unit, source_citation, source_as_of_date, source_note, "
+                   "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
+                   "virtual_pipeline_stages, figure, fabric_name, serving_engine) "
+                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
+  int i = 1;
+  q.bind(i++, b.gpu_name);
+  q.bind(i++, b.model_name);
+  q.bind(i++, WorkloadText(b.workload));
+  q.bind(i++, core::PrecisionName(b.precision));
+  q.bind(i++, MethodText(b.method));
+  q.bind(i++, b.gpu_count);
+  q.bind(i++, b.batch_size);
+  q.bind(i++, b.sequence_tokens);
+  q.bind(i++, b.output_tokens);
+  q.bind(i++, b.measured_value);
+  q.bind(i++, UnitText(b.unit));
+  q.bind(i++, b.source.citation);
+  q.bind(i++, b.source.as_of_date);
+  q.bind(i++, b.source.note);
+  for (int d : {b.tensor_parallel, b.pipeline_parallel, b.data_parallel, b.context_parallel, b.expert_parallel,
+                b.virtual_pipeline_stages}) {
+    q.bind(i++, d);
+  }
+  q.bind(i++, core::BenchmarkFigureName(b.figure));
+  BindOptionalText(q, i++, b.fabric_name);
+  q.bind(i++, core::ServingEngineName(b.engine));
+  if (!q.executeStep()) throw sql::Error(absl::InternalError("INSERT INTO benchmarks returned no id"));
+  return q.getColumn(0).getInt64();
+}
+
+bool SameSetup(const BenchmarkRow& a, const BenchmarkRow& b) {
+  return a.tensor_parallel == b.tensor_parallel && a.pipeline_parallel == b.pipeline_parallel &&
+         a.data_parallel == b.data_parallel && a.context_parallel == b.context_parallel &&
+         a.expert_parallel == b.expert_parallel && a.virtual_pipeline_stages == b.virtual_pipeline_stages &&
+         a.figure == b.figure && a.fabric_name == b.fabric_name && a.engine == b.engine;
+}
+
+// Every field but the id equal: the same measurement from the same source.
+bool SameBenchmark(const BenchmarkRow& a, const BenchmarkRow& b) {
+  return a.gpu_name == b.gpu_name && a.model_name == b.model_name && a.workload == b.workload &&
+         a.precision == b.precision && a.method == b.method && a.gpu_count == b.gpu_count &&
+         a.batch_size == b.batch_size && a.sequence_tokens == b.sequence_tokens && a.output_tokens == b.output_tokens &&
+         a.measured_value == b.measured_value && a.unit == b.unit && SameSetup(a, b) &&
+         a.source.citation == b.source.citation && a.source.as_of_date == b.source.as_of_date &&
+         a.source.note == b.source.note;
+}
+
+// The id of a row of `held` equal to `row`; 0 when none.
+int64_t HeldId(const std::vector<BenchmarkRow>& held, const BenchmarkRow& row) {
+  for (const BenchmarkRow& h : held) {
+    if (SameBenchmark(h, row)) return h.id;
+  }
+  return 0;
+}
+
+// The audit's after image of an import: the rows the file gave.
+std::string BenchmarkImportAuditJson(const std::vector<BenchmarkRow>& rows) {
+  std::string out = absl::StrCat("{\"rows\":", rows.size(), ",\"benchmarks\":[");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const BenchmarkRow& b = rows[i];
+    absl::StrAppend(&out, i > 0 ? "," : "", "{\"gpu_name\":\"", absl::CEscape(b.gpu_name), "\",\"model_name\":\"",
+                    absl::CEscape(b.model_name), "\",\"gpu_count\":", b.gpu_count, ",\"batch_size\":", b.batch_size,
+                    ",\"measured_value\":", absl::StrFormat("%.10g", b.measured_value), ",\"measured_unit\":\"",
+                    UnitText(b.unit), "\",\"serving_engine\":\"", core::ServingEngineName(b.engine),
+                    "\",\"citation\":\"", absl::CEscape(b.source.citation), "\"}");
+  }
+  out.append("]}");
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ctx, const BenchmarkRow& b) {
   absl::Status valid = ValidateBenchmarkRow(b);
   if (!valid.ok()) return valid;
@@ -314,45 +405,71 @@ absl::StatusOr<WriteResult> CatalogStore::RecordBenchmark(const WriteContext& ct
   key.reload = kBenchmarkTable;
   return Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
     sql::Connection& db = Conn();
-    absl::Status gpu = MustExist(db, "SELECT 1 FROM gpu_types WHERE name = ?", b.gpu_name, "benchmark.gpu_name", "GPU");
-    if (!gpu.ok()) return gpu;
-    absl::Status model =
-        MustExist(db, "SELECT 1 FROM models WHERE name = ?", b.model_name, "benchmark.model_name", "model");
-    if (!model.ok()) return model;
-    absl::Status fabric = CheckFabricExists(db, b.fabric_name, "benchmark.fabric_name");
-    if (!fabric.ok()) return fabric;
-    sql::Statement q(db,
-                     "INSERT INTO benchmarks (gpu_name, model_name, workload, precision, "
-                     "training_method, gpu_count, batch_size, sequence_tokens, output_tokens, "
-                     "measured_value, measured_unit, source_citation, source_as_of_date, source_note, "
-                     "tensor_parallel, pipeline_parallel, data_parallel, context_parallel, expert_parallel, "
-                     "virtual_pipeline_stages, figure, fabric_name, serving_engine) "
-                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
-    int i = 1;
-    q.bind(i++, b.gpu_name);
-    q.bind(i++, b.model_name);
-    q.bind(i++, WorkloadText(b.workload));
-    q.bind(i++, core::PrecisionName(b.precision));
-    q.bind(i++, MethodText(b.method));
-    q.bind(i++, b.gpu_count);
-    q.bind(i++, b.batch_size);
-    q.bind(i++, b.sequence_tokens);
-    q.bind(i++, b.output_tokens);
-    q.bind(i++, b.measured_value);
-    q.bind(i++, UnitText(b.unit));
-    q.bind(i++, b.source.citation);
-    q.bind(i++, b.source.as_of_date);
-    q.bind(i++, b.source.note);
-    for (int d : {b.tensor_parallel, b.pipeline_parallel, b.data_parallel, b.context_parallel, b.expert_parallel,
-                  b.virtual_pipeline_stages}) {
-      q.bind(i++, d);
-    }
-    q.bind(i++, core::BenchmarkFigureName(b.figure));
-    BindOptionalText(q, i++, b.fabric_name);
-    q.bind(i++, core::ServingEngineName(b.engine));
-    if (!q.executeStep()) throw sql::Error(absl::InternalError("INSERT INTO benchmarks returned no id"));
-    return q.getColumn(0).getInt64();
+    absl::Status refs = BenchmarkReferencesExist(db, b);
+    if (!refs.ok()) return refs;
+    return InsertBenchmark(db, b);
   });
+}
+
+absl::StatusOr<BenchmarkImportResult> CatalogStore::ImportBenchmarks(const WriteContext& ctx,
+                                                                     const std::vector<BenchmarkRow>& rows) {
+  if (rows.empty()) return absl::InvalidArgumentError("content: no measured runs to import");
+  for (const BenchmarkRow& r : rows) {
+    absl::Status valid = ValidateBenchmarkRow(r);
+    if (!valid.ok()) return valid;
+  }
+  BenchmarkImportResult result;
+  result.ids.assign(rows.size(), 0);
+  int64_t held_before = 0;
+  {
+    const std::shared_ptr<const CatalogSnapshot> snap = Snapshot();
+    for (const BenchmarkRow& r : rows) held_before += HeldId(snap->benchmarks, r) > 0 ? 1 : 0;
+  }
+  if (held_before < static_cast<int64_t>(rows.size())) {
+    Key key{"benchmarks", {}, 0, "benchmarks/import"};
+    key.reload = kBenchmarkTable;
+    key.rows = static_cast<int64_t>(rows.size()) - held_before;
+    key.audit_after = BenchmarkImportAuditJson(rows);
+    absl::StatusOr<WriteResult> w = Write(ctx, key, [&]() -> absl::StatusOr<int64_t> {
+      sql::Connection& db = Conn();
+      // Under the write lock: the snapshot holds every write this replica committed.
+      const std::shared_ptr<const CatalogSnapshot> held = Snapshot();
+      std::vector<BenchmarkRow> inserted;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        result.ids[i] = HeldId(held->benchmarks, rows[i]);
+        if (result.ids[i] == 0) result.ids[i] = HeldId(inserted, rows[i]);
+        if (result.ids[i] != 0) continue;
+        absl::Status refs = BenchmarkReferencesExist(db, rows[i]);
+        if (!refs.ok()) return refs;
+        inserted.push_back(rows[i]);
+        inserted.back().id = result.ids[i] = InsertBenchmark(db, rows[i]);
+      }
+      result.rows_written = static_cast<int>(inserted.size());
+      return inserted.empty() ? 0 : inserted.front().id;
+    });
+    if (!w.ok()) return w.status();
+    result.write = *w;
+    if (!w->replayed) {
+      result.rows_unchanged = static_cast<int>(rows.size()) - result.rows_written;
+      return result;
+    }
+    result.rows_written = static_cast<int>(w->rows_written);
+  } else if (!ctx.request_id.empty()) {
+    // Nothing left to write: a retry of an applied import answers as Write does.
+    absl::MutexLock lock(&write_mu_);
+    absl::StatusOr<std::optional<WriteResult>> earlier = EarlierResult(ctx);
+    if (!earlier.ok()) return earlier.status();
+    if (earlier->has_value()) {
+      result.write = **earlier;
+      result.rows_written = static_cast<int>(result.write.rows_written);
+    }
+  }
+  // Every row is held (or a replayed import wrote them): answer with their ids.
+  const std::shared_ptr<const CatalogSnapshot> snap = Snapshot();
+  if (result.write.catalog_version == 0) result.write.catalog_version = snap->catalog_version;
+  for (size_t i = 0; i < rows.size(); ++i) result.ids[i] = HeldId(snap->benchmarks, rows[i]);
+  result.rows_unchanged = static_cast<int>(rows.size()) - result.rows_written;
+  return result;
 }
 
 absl::StatusOr<WriteResult> CatalogStore::DeleteBenchmark(const WriteContext& ctx, int64_t id) {

@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <fstream>
+#include <sstream>
 
+#include "absl/strings/str_replace.h"
 #include "admin_server.h"
 
 namespace capplan::testing {
@@ -322,6 +326,94 @@ TEST_F(AdminTest, BadFabricsAndBenchmarkSetupsNameTheirField) {
     EXPECT_EQ(got.fabric_name(), "dgx-a100-hdr");
   }
   EXPECT_EQ(seen, 1);
+}
+
+// Serving Llama-3-8B on one A100-SXM4-80GB under vLLM at the imported run's own setup: 202+214
+// tokens, 500 sequences in flight (pinned), tensor parallel 1.
+capplan::v1::CompareRequest ImportedRunSetup() {
+  capplan::v1::CompareRequest c;
+  capplan::v1::ServingWorkload* w = c.mutable_serving();
+  w->set_model_name("Llama-3-8B");
+  w->set_weight_precision(capplan::v1::PRECISION_FP16);
+  w->set_prompt_tokens(202);
+  w->set_output_tokens(214);
+  w->set_requests_per_second(1);
+  w->set_engine(capplan::v1::SERVING_ENGINE_VLLM);
+  capplan::v1::CompareTarget* t = c.add_targets();
+  t->set_gpu_name("A100-SXM4-80GB");
+  t->set_count(1);
+  t->mutable_pinned_parallelism()->set_tensor_parallel(1);
+  t->mutable_pinned_parallelism()->set_serving_batch_sequences(500);
+  return c;
+}
+
+TEST_F(AdminTest, AnImportedVllmRunCalibratesTheNextEstimateAndImportsOnce) {
+  client::Client admin = MakeClient(kAdminToken);
+  client::Client reader = MakeClient("");
+  absl::StatusOr<capplan::v1::CompareResponse> before = reader.Compare(ImportedRunSetup());
+  ASSERT_TRUE(before.ok()) << before.status();
+  ASSERT_EQ(before->rows_size(), 1);
+  ASSERT_TRUE(before->rows(0).infeasible_reason().empty()) << before->rows(0).infeasible_reason();
+
+  std::ifstream in(std::string(CAPPLAN_SOURCE_DIR) +
+                   "/tests/data/bench_import/vllm_llama3-8b_a100_tp1_sharegpt_qps-inf.json");
+  std::stringstream file;
+  file << in.rdbuf();
+  capplan::v1::ImportBenchmarkRequest r;
+  r.set_format(capplan::v1::BENCHMARK_FILE_FORMAT_VLLM);
+  r.set_content(file.str());
+  r.set_model_name("Llama-3-8B");
+  r.set_gpu_name("A100-SXM4-80GB");
+  r.set_gpu_count(1);
+  const std::string citation = "vLLM nightly 2024-08-23, vllm_055_llama8B_tp1_sharegpt_qps_inf";
+  r.mutable_source()->set_citation(citation);
+  r.mutable_source()->set_as_of_date("2024-08-23");
+  // A file that cannot make a row writes nothing and names the field.
+  capplan::v1::ImportBenchmarkRequest finite = r;
+  finite.set_content(absl::StrReplaceAll(file.str(), {{"\"request_rate\": \"inf\"", "\"request_rate\": 16"}}));
+  absl::StatusOr<capplan::v1::ImportBenchmarkResponse> refused = admin.ImportBenchmark(finite);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << refused.status();
+  EXPECT_NE(refused.status().message().find("content.request_rate"), std::string::npos) << refused.status();
+  EXPECT_EQ(reader.GetCatalogVersion()->catalog_version(), before->catalog_version());
+
+  absl::StatusOr<capplan::v1::ImportBenchmarkResponse> imported = admin.ImportBenchmark(r);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  ASSERT_EQ(imported->benchmarks_size(), 1);
+  EXPECT_EQ(imported->rows_written(), 1);
+  const int64_t id = imported->benchmarks(0).id();
+  EXPECT_GT(id, 0);
+  EXPECT_EQ(imported->benchmarks(0).batch_size(), 500);
+
+  absl::StatusOr<capplan::v1::CompareResponse> after = reader.Compare(ImportedRunSetup());
+  ASSERT_TRUE(after.ok()) << after.status();
+  const capplan::v1::Provenance& p = after->rows(0).option().provenance();
+  EXPECT_NE(p.efficiency_source().find(citation), std::string::npos) << p.efficiency_source();
+  EXPECT_NE(std::find(p.benchmark_ids().begin(), p.benchmark_ids().end(), id), p.benchmark_ids().end());
+  // The run measured 3146.80 output tokens/s at 214 output tokens a request: the calibrated
+  // estimate at its own setup reproduces it, and is nearer to it than the default was.
+  const double measured = 3146.804606615866 / 214;
+  const double was = before->rows(0).option().requests_per_second().point();
+  const double now = after->rows(0).option().requests_per_second().point();
+  EXPECT_LT(std::fabs(now - measured), std::fabs(was - measured)) << "default " << was << ", calibrated " << now;
+  EXPECT_NEAR(now, measured, 0.02 * measured) << p.efficiency_source();
+
+  // The same file again (another request id): nothing new is written.
+  r.set_request_id("import-benchmark-again");
+  absl::StatusOr<capplan::v1::ImportBenchmarkResponse> again = admin.ImportBenchmark(r);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->rows_written(), 0);
+  EXPECT_EQ(again->rows_unchanged(), 1);
+  EXPECT_EQ(again->benchmarks(0).id(), id);
+  EXPECT_EQ(again->catalog_version(), imported->catalog_version());
+  capplan::v1::ListAuditLogRequest audit;
+  audit.set_entity("benchmarks/import");
+  absl::StatusOr<capplan::v1::ListAuditLogResponse> log = admin.ListAuditLog(audit);
+  ASSERT_TRUE(log.ok()) << log.status();
+  ASSERT_EQ(log->entries_size(), 1);
+  EXPECT_EQ(log->entries(0).method(), "ImportBenchmark");
+  EXPECT_EQ(log->entries(0).caller(), "alice");
+  // The note says what was read: a row's source names the file's figure.
+  EXPECT_NE(imported->benchmarks(0).source().note().find("output_throughput"), std::string::npos);
 }
 
 }  // namespace

@@ -64,6 +64,7 @@ const std::map<std::string, Coverage>& CoverageTable() {
       {"capplan.v1.AdminService.DeleteElectricityPrice",
        {CLIENT_METHOD(DeleteElectricityPrice), "admin delete-electricity", ""}},
       {"capplan.v1.AdminService.ImportPricesCsv", {CLIENT_METHOD(ImportPricesCsv), "admin import-csv", ""}},
+      {"capplan.v1.AdminService.ImportBenchmark", {CLIENT_METHOD(ImportBenchmark), "admin import-benchmark", ""}},
       {"capplan.v1.AdminService.ListAuditLog", {CLIENT_METHOD(ListAuditLog), "admin audit", ""}},
       {"capplan.v1.AdminService.UpsertTcoScenario",
        {CLIENT_METHOD(UpsertTcoScenario), "admin upsert-tco-scenario", ""}},
