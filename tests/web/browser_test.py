@@ -5,7 +5,8 @@ python3-selenium) against the real capplan-server on free ports and a temporary 
 Usage: browser_test.py SERVER_BINARY OUTPUT_DIR
 Writes OUTPUT_DIR/*.png: the TCO section with the README's template drawn (tco-page.png), its
 sensitivity tornado (tco-tornado.png), and the Plan's frontier chart (plan-frontier.png) and
-memory breakdown (plan-memory.png) for the README's serving example; docs/ holds copies.
+memory breakdown (plan-memory.png), Deploy's panel (plan-deploy.png) and an import (import.png)
+for the README's serving example; docs/ holds copies of the first four.
 
 Chromium missing is a failure, not a skip: scripts/install-deps.sh installs it before
 `make test`, so its absence means a broken install that a skip would hide.
@@ -52,6 +53,7 @@ class ServerProcess:
 
     BANNER = re.compile(r"on http://[^ ,]+:(\d+)/v1/")
 
+    ADMIN_TOKEN = "web-test-admin-token-0123456789"
     # The README's TCO example as a stored scenario, for the embedded TCO view.
     SCENARIOS = [{"name": "readme-a100", "request": {
         "horizon_months": 36, "fleets": [{"gpu_name": "A100-SXM4-80GB", "gpu_count": 8,
@@ -60,12 +62,16 @@ class ServerProcess:
 
     def __init__(self, binary):
         self.dir = tempfile.mkdtemp(prefix="capplan-web-")
+        tokens = os.path.join(self.dir, "tokens")
+        with open(os.open(tokens, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write(self.ADMIN_TOKEN + " web-test admin\n")
         scenarios = os.path.join(self.dir, "scenarios.json")
         with open(scenarios, "w") as f:
             json.dump(self.SCENARIOS, f)
         self.proc = subprocess.Popen(
             [binary, "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--http_listen=127.0.0.1:0",
-             "--db=" + os.path.join(self.dir, "capplan.db"), "--tco_scenarios_file=" + scenarios],
+             "--db=" + os.path.join(self.dir, "capplan.db"), "--admin_token_file=" + tokens,
+             "--tco_scenarios_file=" + scenarios],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         line = self.proc.stdout.readline()  # blocks until the banner or exit
         m = self.BANNER.search(line)
@@ -484,6 +490,141 @@ class WebPageTest(unittest.TestCase):
                       if r.is_displayed())
         self.assertLess(tallest, 160)
 
+    # ---- From the plan to files that run it: Deploy in the "why" panel. ----
+
+    def deploy_from_why(self, wait, target_label):
+        Select(self.driver.find_element(By.ID, "plan-deploy-target")).select_by_visible_text(target_label)
+        self.driver.find_element(By.ID, "plan-action-deploy").click()
+        return wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#plan-action-result .deploy-file, "
+                                                                      "#plan-action-result .deploy-error"))
+
+    def test_deploy_renders_the_chosen_option_as_a_kubernetes_manifest(self):
+        wait, answer = self.plan_serving_example()
+        o = answer["options"][0]
+        p = o["parallelism"]
+        tp, replicas = p.get("tensorParallel", 1), o.get("replicas", 1)
+        self.assertEqual(self.driver.find_element(By.ID, "plan-why").get_attribute("data-rank"), "1")
+        targets = [e.text for e in Select(self.driver.find_element(By.ID, "plan-deploy-target")).options]
+        self.assertNotIn("Slurm", targets)  # Slurm renders training only (planner.proto, DeployTarget)
+        files = self.deploy_from_why(wait, "Kubernetes")
+        self.assertEqual(len(files), 1, self.driver.find_element(By.ID, "plan-action-result").text)
+        f = files[0]
+        text = f.find_element(By.TAG_NAME, "pre").get_attribute("textContent")
+        self.assertIn("kind: Deployment", text)
+        # The option's layout as the API's Plan answer gives it: tensor-parallel size on the
+        # engine's command line and as the pod's GPUs, pods as replicas, GPUs as pods x TP.
+        self.assertRegex(text, r"--tensor-parallel-size['\"]?\s*\n\s*-\s*['\"]?%d['\"]?\s*\n" % tp)
+        self.assertRegex(text, r"nvidia\.com/gpu:\s*['\"]?%d['\"]?\s*\n" % tp)
+        self.assertRegex(text, r"\breplicas:\s*%d\s*\n" % replicas)
+        self.assertEqual(replicas * tp, o["gpuCount"])
+        self.assertIn(o["gpuName"], text)
+        self.assertIn(f"{o['gpuCount']} x {o['gpuName']}", self.driver.find_element(By.ID, "plan-why").text)
+        # The download link carries the same text (a Blob URL, no network) under the file's name.
+        link = f.find_element(By.LINK_TEXT, "download")
+        self.assertTrue(link.get_attribute("href").startswith("blob:"))
+        self.assertEqual(link.get_attribute("download"), f.get_attribute("data-name"))
+        downloads = tempfile.mkdtemp(prefix="capplan-downloads-", dir=OUT_DIR)
+        self.addCleanup(shutil.rmtree, downloads, True)
+        self.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+        link.click()
+        saved = os.path.join(downloads, link.get_attribute("download"))
+        WebDriverWait(self.driver, WAIT_S).until(lambda d: os.path.exists(saved))
+        with open(saved, encoding="utf-8") as got:
+            self.assertEqual(got.read(), text)
+        # "copy" puts the same text on the clipboard (permission granted as a user would).
+        self.driver.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": self.server.base, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        f.find_element(By.XPATH, ".//button[text()='copy']").click()
+        wait.until(lambda d: f.find_element(By.CSS_SELECTOR, "[role=status]").text)
+        self.assertEqual(f.find_element(By.CSS_SELECTOR, "[role=status]").text, "copied")
+        pasted = self.driver.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('ERR ' + e))")
+        self.assertEqual(pasted, text)
+        # The server's notes, readable under the files.
+        notes = self.driver.find_elements(By.CSS_SELECTOR, "#plan-action-result ul.deploy-notes li")
+        self.assertGreater(len(notes), 0)
+        # Keyboard: the file's text takes focus, so it scrolls without a mouse.
+        self.assertEqual(f.find_element(By.TAG_NAME, "pre").get_attribute("tabindex"), "0")
+        self.screenshot("plan-deploy", "plan-why")
+
+    def test_refused_deploy_shows_its_reason(self):
+        wait = self.open_page()
+        Select(self.driver.find_element(By.ID, "plan-model")).select_by_value("Llama-2-7B")
+        # The README's LoRA fine-tune (the form's defaults): Deploy renders full training with
+        # Megatron-LM, which has no LoRA (core/deploy/training_render.cc), so it refuses.
+        self.driver.find_element(By.ID, "plan-kind-training").click()
+        self.run_plan(wait, 2)
+        targets = [e.text for e in Select(self.driver.find_element(By.ID, "plan-deploy-target")).options]
+        self.assertIn("Slurm", targets)
+        found = self.deploy_from_why(wait, "Slurm")
+        err = found[0]
+        self.assertEqual(err.get_attribute("class"), "err deploy-error")
+        self.assertEqual(err.get_attribute("role"), "alert")
+        self.assertEqual(err.get_attribute("data-status"), "FAILED_PRECONDITION")
+        self.assertIn("cannot be deployed as planned (option #1)", err.text)
+        self.assertIn("LoRA", err.text)
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "#plan-action-result pre"), [])
+
+    # ---- Importing a measured run (AdminService.ImportBenchmark). ----
+
+    VLLM_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "bench_import",
+                             "vllm_llama3-8b_a100_tp1_sharegpt_qps-inf.json")
+    VLLM_CITATION = ("vllm-project/vllm benchmarks/results/2024-08-23_18-47-20_vllm_055_nightly_results.json "
+                     "@a0a944dacb80ee88e1d2479b7375abfa512cc816")
+
+    def import_file(self, wait, token):
+        self.fill("import-token", token)
+        before = self.driver.find_elements(By.CSS_SELECTOR, "#import-result > *")
+        self.driver.find_element(By.ID, "import-submit").click()
+        if before:
+            wait.until(EC.staleness_of(before[0]))
+        return wait.until(lambda d: d.find_elements(By.ID, "import-summary") or
+                          [e for e in d.find_elements(By.CSS_SELECTOR, "#import-form .err") if e.text])
+
+    def test_import_a_vllm_result_then_again_unchanged(self):
+        wait = self.open_page()
+        # vLLM's nightly row vllm_055_llama8B_tp1_sharegpt_qps_inf (A100-SXM4-80GB, TP1), in
+        # benchmark_serving.py's --save-result layout (tests/data/bench_import/README.md).
+        Select(self.driver.find_element(By.ID, "import-format")).select_by_value("BENCHMARK_FILE_FORMAT_VLLM")
+        self.driver.find_element(By.ID, "import-file").send_keys(os.path.realpath(self.VLLM_FILE))
+        Select(self.driver.find_element(By.ID, "import-gpu")).select_by_value("A100-SXM4-80GB")
+        self.fill("import-count", 1)
+        Select(self.driver.find_element(By.ID, "import-model")).select_by_value("Llama-3-8B")
+        self.fill("import-citation", self.VLLM_CITATION)
+        self.fill("import-date", "2024-08-23")
+        self.assertEqual(self.driver.find_element(By.ID, "import-token").get_attribute("type"), "password")
+        # The server's errors at the fields they name: no citation; the file read as another format.
+        self.fill("import-citation", " ")
+        self.import_file(wait, ServerProcess.ADMIN_TOKEN)
+        self.assert_error_next_to("import-citation", wait, "source.citation")
+        self.fill("import-citation", self.VLLM_CITATION)
+        Select(self.driver.find_element(By.ID, "import-format")).select_by_value("BENCHMARK_FILE_FORMAT_MEGATRON")
+        self.import_file(wait, ServerProcess.ADMIN_TOKEN)
+        self.assert_error_next_to("import-file", wait, "content:", "Megatron-LM")
+        Select(self.driver.find_element(By.ID, "import-format")).select_by_value("BENCHMARK_FILE_FORMAT_VLLM")
+        # A wrong token: refused, and the reason sits at the token.
+        self.import_file(wait, "not-a-token")
+        self.assert_error_next_to("import-token", wait, "unknown token")
+        # The admin token: the file's row is written, and shown with its id.
+        found = self.import_file(wait, ServerProcess.ADMIN_TOKEN)
+        self.assertEqual(found[0].get_attribute("id"), "import-summary", found[0].text)
+        written = int(self.driver.find_element(By.ID, "import-written").get_attribute("data-count"))
+        self.assertGreaterEqual(written, 1)
+        self.assertEqual(self.driver.find_element(By.ID, "import-unchanged").get_attribute("data-count"), "0")
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#import-rows tbody tr")
+        self.assertEqual(len(rows), written)
+        self.assertIn("A100-SXM4-80GB", rows[0].text)
+        # The catalog holds it now: the API lists the same id.
+        status, _, raw = http("GET", self.server.base + "/v1/benchmarks?gpu_name=A100-SXM4-80GB&model_name=Llama-3-8B")
+        self.assertEqual(status, 200, raw)
+        ids = {str(b.get("id")) for b in json.loads(raw).get("benchmarks", [])}
+        self.assertIn(rows[0].get_attribute("data-id"), ids)
+        # Again: nothing written, every row already held.
+        self.import_file(wait, ServerProcess.ADMIN_TOKEN)
+        self.assertEqual(self.driver.find_element(By.ID, "import-written").get_attribute("data-count"), "0")
+        self.assertEqual(self.driver.find_element(By.ID, "import-unchanged").get_attribute("data-count"), str(written))
+        self.screenshot("import", "import")
+
     def error_text(self, input_id):
         return self.driver.find_element(By.ID, input_id + "-err").text
 
@@ -570,12 +711,12 @@ class WebPageTest(unittest.TestCase):
         wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
         return wait
 
-    def assert_read_only(self, shown, hidden):
+    def assert_read_only(self, shown):
         for form in self.driver.find_elements(By.TAG_NAME, "form"):
             self.assertFalse(form.is_displayed())
         self.assertFalse(self.driver.find_element(By.TAG_NAME, "header").is_displayed())
-        self.assertTrue(self.driver.find_element(By.ID, shown).is_displayed())
-        self.assertFalse(self.driver.find_element(By.ID, hidden).is_displayed())
+        for section in self.driver.find_elements(By.CSS_SELECTOR, "main > section"):
+            self.assertEqual(section.is_displayed(), section.get_attribute("id") == shown, section.get_attribute("id"))
 
     def test_embedded_plan_by_url_shows_the_apis_answer_read_only(self):
         # The README's serving example, with a cache-buster the page ignores.
@@ -588,7 +729,7 @@ class WebPageTest(unittest.TestCase):
         for row, option in zip(rows, answer["options"]):
             self.assert_row_is(row, option)
         self.assertIsNotNone(self.driver.find_element(By.ID, "plan-frontier"))
-        self.assert_read_only("plan", "tco")
+        self.assert_read_only("plan")
         # A question the server refuses says why in the view, not at a hidden field.
         self.open_embed("embed=plan&kind=serving&model=Llama-2-7B&prompt=-5")
         error = self.driver.find_element(By.ID, "embed-error")
@@ -601,7 +742,7 @@ class WebPageTest(unittest.TestCase):
         # Cash: 250,000 + 5,000 m <= 15,000 m first at m = 25 (README, TCO example).
         self.assertEqual(be.text, "month 25")
         self.assertIn("readme-a100", self.driver.find_element(By.ID, "tco-title").text)
-        self.assert_read_only("tco", "plan")
+        self.assert_read_only("tco")
         # The same template by its fields gives the same answer.
         wait = self.open_embed("embed=tco&gpu=A100-SXM4-80GB&count=8&horizon=36&capex=250000&power=0&ops=5000"
                                "&rent=flat&rent-month=15000")

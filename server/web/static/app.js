@@ -53,8 +53,8 @@ function shortUsd(v) {
 }
 
 // ---- The API. ----
-async function api(method, path, body) {
-  const init = {method, headers: {"Accept": "application/json"}};
+async function api(method, path, body, headers) {
+  const init = {method, headers: Object.assign({"Accept": "application/json"}, headers || {})};
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -244,6 +244,7 @@ async function loadCatalog() {
                               text: name + " (" + fixed(mem, 0) + " GiB)"});
       if (name === "A100-SXM4-80GB") o.selected = true;
       gpuSel.append(o);
+      document.getElementById("import-gpu").append(el("option", {value: name, text: name}));
     }
     const v = pick(gpus.json, "catalog_version");
     if (v !== undefined) document.getElementById("catalog-version").textContent = "catalog version " + v;
@@ -259,6 +260,7 @@ async function loadCatalog() {
                               text: params ? name + " (" + fixed(params / 1e9, 1) + "B parameters)" : name});
       if (name === "Llama-2-7B") o.selected = true;
       modelSel.append(o);
+      document.getElementById("import-model").append(el("option", {value: name, text: name}));
     }
   } else {
     document.getElementById("plan-form-err").textContent = "model list: " + models.message;
@@ -926,12 +928,95 @@ function frontierFigure(resp, serving, slo) {
   return fig;
 }
 
-// ---- Extension points (empty today). ----
-// Actions on the option shown in the "why" panel (a future "Deploy" button, say): push
-// {id, label, run(option, request)} here and the panel renders one button per entry. A new
-// form (importing benchmarks, say) is its own <section> in index.html, wired in the
-// DOMContentLoaded handler at the end of this file like the TCO and Plan forms.
+// ---- Actions on the option shown in the "why" panel. ----
+// Each entry {id, label, controls(option, request), run(option, request)} becomes a button in
+// the panel, after the inputs its controls() returns (each already labelled). A new form is its
+// own <section> in index.html, wired in the DOMContentLoaded handler at the end of this file.
 const optionActions = [];
+
+// ---- Deploy: the option as files to run (PlannerService.Deploy, POST /v1/deploy). ----
+// The server plans the same request again and renders the option at that rank; its answer's
+// files are shown with a copy button and a download link each, and its notes under them.
+const DEPLOY_TARGETS = [["DEPLOY_TARGET_KUBERNETES", "Kubernetes", true], ["DEPLOY_TARGET_SLURM", "Slurm", false],
+                        ["DEPLOY_TARGET_COMMAND", "command only", true]];
+const STATUS_WORDS = {
+  FAILED_PRECONDITION: "This option cannot be deployed as planned",
+  INVALID_ARGUMENT: "The server refused the request",
+  UNAVAILABLE: "The server is unavailable",
+  DEADLINE_EXCEEDED: "The server took too long",
+};
+const deployUrls = [];
+function releaseDeployUrls() {
+  for (const u of deployUrls.splice(0)) URL.revokeObjectURL(u);
+}
+function deployControls(o, req) {
+  const serving = req.serving !== undefined;
+  const sel = el("select", {id: "plan-deploy-target"},
+                 ...DEPLOY_TARGETS.filter(([, , forServing]) => forServing || !serving)
+                     .map(([v, text]) => el("option", {value: v, text})));
+  if (!serving) sel.value = "DEPLOY_TARGET_SLURM";
+  return [el("label", {for: "plan-deploy-target", text: "Deploy as"}), sel];
+}
+async function copyText(text, status) {
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = "copied";
+  } catch (e) {
+    status.textContent = "could not copy (" + e.message + "); select the text and copy it";
+  }
+}
+function deployFile(f, i) {
+  const name = pick(f, "name") || "file-" + (i + 1);
+  const content = pick(f, "content") || "";
+  const type = pick(f, "media_type") || "text/plain";
+  const url = URL.createObjectURL(new Blob([content], {type}));
+  deployUrls.push(url);
+  const id = "plan-deploy-file-" + i;
+  const status = el("span", {class: "muted", role: "status", id: id + "-status"});
+  const copy = el("button", {type: "button", class: "small", "aria-describedby": id + "-name", text: "copy"});
+  copy.addEventListener("click", () => copyText(content, status));
+  return el("div", {class: "deploy-file", "data-name": name},
+            el("h5", {id: id + "-name"}, el("code", {text: name}), el("span", {class: "muted", text: " " + type})),
+            el("div", {class: "file-actions"}, copy,
+               el("a", {href: url, download: name, "aria-describedby": id + "-name", text: "download"}), status),
+            el("pre", {id, tabindex: 0, "aria-labelledby": id + "-name"}, el("code", {text: content})));
+}
+function deployResult(resp, o, rank) {
+  releaseDeployUrls();
+  const shown = pick(resp, "option");
+  const moved = shown && (pick(shown, "gpu_name") !== pick(o, "gpu_name") || num(shown, "gpu_count") !== num(o, "gpu_count") ||
+                          pick(shown, "instance_type") !== pick(o, "instance_type"));
+  const notes = list(resp, "notes");
+  return [
+    el("p", {}, "Option #" + rank + " rendered (catalog version " + (pick(resp, "catalog_version") || "?") + "), " +
+                list(resp, "files").length + " file(s)."),
+    moved ? el("p", {class: "slo-risk", text: "The catalog changed since this plan: the files are for " +
+                                              num(shown, "gpu_count") + " x " + pick(shown, "gpu_name") + ", option #" + rank + " now."})
+          : null,
+    ...list(resp, "files").map(deployFile),
+    notes.length ? el("h5", {text: "Notes"}) : null,
+    notes.length ? el("ul", {class: "deploy-notes"}, ...notes.map((n) => el("li", {text: n}))) : null,
+  ];
+}
+async function deployOption(o, req) {
+  const out = document.getElementById("plan-action-result");
+  const button = document.getElementById("plan-action-deploy");
+  const rank = num(o, "rank");
+  const target = document.getElementById("plan-deploy-target").value;
+  button.disabled = true;
+  out.replaceChildren(el("p", {class: "muted", text: "Rendering option #" + rank + "..."}));
+  const r = await api("POST", "/v1/deploy", {plan: req, optionRank: rank, target});
+  button.disabled = false;
+  if (!r.ok) {
+    releaseDeployUrls();
+    const words = STATUS_WORDS[r.status] || "Deploy failed";
+    out.replaceChildren(el("p", {class: "err deploy-error", role: "alert", "data-status": r.status || ""},
+                           words + " (option #" + rank + "): " + r.message));
+    return;
+  }
+  out.replaceChildren(...deployResult(r.json, o, rank).filter(Boolean));
+}
+optionActions.push({id: "deploy", label: "Deploy", controls: deployControls, run: deployOption});
 
 // ---- The "why" panel: one option's explanation, SLO risks and sources. ----
 function explanationItems(text) {
@@ -954,12 +1039,14 @@ function showWhy(plan, rank) {
     el("ul", {class: "src"}, ...provenanceLines(o).map((s) => el("li", {text: s}))),
   ];
   if (optionActions.length) {
-    parts.push(el("div", {class: "actions"}, ...optionActions.map((a) => {
+    parts.push(el("div", {class: "actions option-actions"}, ...optionActions.flatMap((a) => {
       const b = el("button", {type: "button", id: "plan-action-" + a.id, text: a.label});
       b.addEventListener("click", () => a.run(o, plan.req));
-      return b;
+      return (a.controls ? a.controls(o, plan.req) : []).concat([b]);
     })));
+    parts.push(el("div", {id: "plan-action-result", class: "action-result", "aria-live": "polite"}));
   }
+  releaseDeployUrls();
   panel.replaceChildren(...parts.filter(Boolean));
   panel.setAttribute("data-rank", rank);
   for (const b of document.querySelectorAll("#plan-options button.why")) {
@@ -1128,6 +1215,91 @@ async function submitPlan(ev) {
   document.getElementById("plan-result").scrollIntoView({block: "nearest"});
 }
 
+// ---- Import a measured run (AdminService.ImportBenchmark, POST /v1/admin/import-benchmark). ----
+// The file is read here and sent as text; the server reads it, checks every field, and says
+// which rows it wrote and which it already held.
+const MAX_IMPORT_FILE_BYTES = 3 * 1024 * 1024;  // ImportBenchmarkRequest.content (admin.proto): at most 3 MiB
+function readFileText(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(file);
+  });
+}
+function importRequest(content) {
+  const req = {format: document.getElementById("import-format").value, content,
+               model_name: document.getElementById("import-model").value,
+               serving_engine: document.getElementById("import-engine").value,
+               source: {citation: document.getElementById("import-citation").value.trim(),
+                        as_of_date: document.getElementById("import-date").value.trim()}};
+  const gpu = document.getElementById("import-gpu").value;
+  if (gpu) req.gpu_name = gpu;
+  setIf(req, "gpu_count", valueOf("import-count"));
+  return req;
+}
+function benchmarkRow(b) {
+  const engine = pick(b, "serving_engine");
+  return el("tr", {"data-id": pick(b, "id")}, el("td", {class: "num", text: pick(b, "id")}),
+            el("td", {text: num(b, "gpu_count") + " x " + pick(b, "gpu_name")}), el("td", {text: pick(b, "model_name")}),
+            el("td", {text: enumName(pick(b, "workload"), "WORKLOAD_KIND_") +
+                            (engine ? " (" + enumName(engine, "SERVING_ENGINE_") + ")" : "")}),
+            el("td", {class: "num", text: fixed(num(b, "measured_value"), 4) + " " + enumName(pick(b, "measured_unit"), "")}),
+            el("td", {class: "src", text: sourceText(pick(b, "source"))}));
+}
+function renderImport(resp) {
+  const written = num(resp, "rows_written"), unchanged = num(resp, "rows_unchanged");
+  const rows = list(resp, "benchmarks");
+  return [
+    el("p", {id: "import-summary"},
+       el("strong", {id: "import-written", "data-count": written, text: written + " row" + (written === 1 ? "" : "s") + " written"}),
+       ", ", el("span", {id: "import-unchanged", "data-count": unchanged,
+                         text: unchanged + " unchanged (already in the catalog)"}),
+       " - catalog version " + (pick(resp, "catalog_version") || "?")),
+    el("div", {class: "scroll"},
+       el("table", {id: "import-rows"}, el("caption", {text: "The file's rows, with their catalog ids"}),
+          el("thead", {}, el("tr", {}, ...["id", "GPUs", "model", "workload", "measured", "source"]
+                                             .map((h) => el("th", {scope: "col", text: h})))),
+          el("tbody", {}, ...rows.map(benchmarkRow)))),
+  ];
+}
+async function submitImport(ev) {
+  ev.preventDefault();
+  const form = document.getElementById("import-form");
+  const formErr = document.getElementById("import-form-err");
+  const out = document.getElementById("import-result");
+  clearErrors(form);
+  if (!checkNumbers(form)) return;
+  const fileInput = document.getElementById("import-file");
+  const file = fileInput.files[0];
+  if (!file || file.size > MAX_IMPORT_FILE_BYTES) {
+    markFields([fileInput], labelName(fileInput) + ": " + (file ? "larger than 3 MiB (" + fixed(file.size / 1048576, 1) + " MiB)" : "choose a file"));
+    fileInput.focus();
+    return;
+  }
+  let content;
+  try {
+    content = await readFileText(file);
+  } catch (e) {
+    markFields([fileInput], labelName(fileInput) + ": cannot read the file (" + e.message + ")");
+    return;
+  }
+  const token = document.getElementById("import-token").value.trim();
+  const button = document.getElementById("import-submit");
+  button.disabled = true;
+  out.replaceChildren(el("p", {class: "muted", text: "Importing " + file.name + "..."}));
+  const r = await api("POST", "/v1/admin/import-benchmark", importRequest(content),
+                      token ? {"Authorization": "Bearer " + token} : {});
+  button.disabled = false;
+  if (!r.ok) {
+    out.replaceChildren();
+    // "content: ..." is about the file; "authorization: ..." about the token (data-field).
+    showError(form, formErr, r.message);
+    return;
+  }
+  out.replaceChildren(...renderImport(r.json));
+}
+
 // ---- Wiring. ----
 function toggle() {
   const flat = document.getElementById("tco-rent-flat").checked;
@@ -1142,12 +1314,13 @@ document.addEventListener("DOMContentLoaded", () => {
     document.getElementById(id).addEventListener("change", toggle);
   }
   document.getElementById("tco-gpu").addEventListener("change", loadInstances);
-  for (const form of [document.getElementById("tco-form"), document.getElementById("plan-form")]) {
+  for (const form of ["tco-form", "plan-form", "import-form"].map((id) => document.getElementById(id))) {
     form.addEventListener("input", clearOnEdit);
     form.addEventListener("change", clearOnEdit);
   }
   document.getElementById("tco-form").addEventListener("submit", submitTco);
   document.getElementById("plan-form").addEventListener("submit", submitPlan);
+  document.getElementById("import-form").addEventListener("submit", submitImport);
   initTooltips();
   toggle();
   loadCatalog().then(startEmbed).then(() => document.body.setAttribute("data-ready", "true"));
@@ -1203,7 +1376,7 @@ async function startEmbed() {
   if (section !== "plan" && section !== "tco") return;
   document.body.classList.add("embedded");
   document.body.dataset.embed = section;
-  document.getElementById(section === "plan" ? "tco" : "plan").hidden = true;
+  for (const other of document.querySelectorAll("main > section")) other.hidden = other.id !== section;
   const noop = {preventDefault() {}};
   if (section === "tco" && params.has("scenario")) {
     await embedScenario(params.get("scenario"));
