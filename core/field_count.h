@@ -32,12 +32,11 @@ inline constexpr std::size_t kMaxCountedFields = 128;
 template <typename T, std::size_t kTried = 0>
 constexpr std::size_t FieldCount() {
   using field_count_internal::BraceConstructible;
-  if constexpr (kTried >= field_count_internal::kMaxCountedFields) {
-    return kTried;
-  } else if constexpr (!BraceConstructible<T, std::make_index_sequence<kTried + 1>>::value) {
-    return kTried;
-  } else {
+  if constexpr (kTried < field_count_internal::kMaxCountedFields &&
+                BraceConstructible<T, std::make_index_sequence<kTried + 1>>::value) {
     return FieldCount<T, kTried + 1>();
+  } else {
+    return kTried;
   }
 }
 
