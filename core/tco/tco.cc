@@ -11,6 +11,14 @@ namespace capplan::core {
 
 namespace {
 
+// Cost per used GPU-hour: 0 with no use, and 0 where the use is so small (a denormal fraction
+// of the fleet's hours) that the quotient overflows: no finite figure describes it.
+double PerUsedHour(double usd, double hours) {
+  if (!(hours > 0)) return 0;
+  const double r = usd / hours;
+  return std::isfinite(r) ? r : 0;
+}
+
 absl::Status ValidateFinance(const TcoFleet& f) {
   const double full_hours = f.gpu_count * units::kHoursPerMonth;
   CAPPLAN_RETURN_IF_ERROR(CheckRange("usage.ramp_months", int64_t{f.ramp_months}, 0, kMaxHorizonMonths));
@@ -274,8 +282,8 @@ void FillSeries(const std::vector<TcoFleet>& fleets, int horizon, const TcoFinan
   }
   out->npv_own_usd = own_disc;
   out->npv_rent_usd = rent_disc;
-  out->own_levelised_usd_per_gpu_hour = hours_disc > 0 ? own_disc / hours_disc : 0;
-  out->rent_levelised_usd_per_gpu_hour = hours_disc > 0 ? rent_disc / hours_disc : 0;
+  out->own_levelised_usd_per_gpu_hour = PerUsedHour(own_disc, hours_disc);
+  out->rent_levelised_usd_per_gpu_hour = PerUsedHour(rent_disc, hours_disc);
   out->break_even_month_never = out->break_even_month == 0;
   out->discounted_break_even_never = out->discounted_break_even_month == 0;
 }
@@ -327,8 +335,8 @@ absl::StatusOr<TcoResult> ComputeTco(const std::vector<TcoFleet>& fleets, int ho
   }
   FillSeries(fleets, horizon_months, finance, &out);
   FillBreakEven(fleets, horizon_months, finance, &out);
-  out.own_usd_per_used_gpu_hour = usage_total > 0 ? own_month_total / usage_total : 0;
-  out.rent_usd_per_used_gpu_hour = usage_total > 0 ? rent_month_total / usage_total : 0;
+  out.own_usd_per_used_gpu_hour = PerUsedHour(own_month_total, usage_total);
+  out.rent_usd_per_used_gpu_hour = PerUsedHour(rent_month_total, usage_total);
   out.rent_options = RentOptions(fleets, horizon_months, finance);
   if (finance.sensitivity) out.sensitivity = Tornado(fleets, horizon_months, finance);
   return out;

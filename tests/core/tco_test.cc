@@ -77,6 +77,22 @@ TEST(TcoTest, NeverIsSaidAsZero) {
   EXPECT_EQ(r->break_even_month, 0);
 }
 
+TEST(TcoTest, AUseTooSmallForAFigurePerHourAnswersZeroNotInfinity) {
+  // The smallest positive double as a use fraction (a fuzzer's input): 8 GPUs x 730 h x
+  // 4.9e-324 hours is denormal, and $/used GPU-hour would overflow to +Inf.
+  TcoFleet f = ReadmeOwnOrRentFleet();
+  f.rent_flat_usd_per_month = 0;
+  f.rent_usd_per_gpu_hour = 4.0;
+  f.usage_gpu_hours_per_month = 5840 * 4.94065645841247e-324;
+  absl::StatusOr<TcoResult> r = ComputeTco({f}, 24);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (double v : {r->own_usd_per_used_gpu_hour, r->rent_usd_per_used_gpu_hour, r->own_levelised_usd_per_gpu_hour,
+                   r->rent_levelised_usd_per_gpu_hour}) {
+    EXPECT_TRUE(std::isfinite(v)) << v;
+  }
+  EXPECT_EQ(r->own_usd_per_used_gpu_hour, 0);
+}
+
 TEST(TcoTest, HybridFleetsAddUp) {
   TcoFleet a = ReadmeOwnOrRentFleet(), b = ReadmeOwnOrRentFleet();
   b.capex_usd = 100000;
