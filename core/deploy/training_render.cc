@@ -94,11 +94,44 @@ absl::Status Renderable(const TrainingSpec& s) {
   return absl::OkStatus();
 }
 
-void AddModelArgs(const TrainingModel& m, int64_t seq, std::vector<std::string>* a) {
+// DeepSeek- and Qwen-MoE-style experts: each expert's width, the shared experts' total width
+// and the leading dense layers as a layer pattern (Megatron-LM arguments.py, "moe" group:
+// --moe-ffn-hidden-size, --moe-shared-expert-intermediate-size "num_shared_experts * ffn size
+// of each", --moe-layer-freq "([0]+[1]*23)": 1 dense layer followed by 23 expert layers).
+void AddMoeArgs(const ModelArchitecture& m, std::vector<std::string>* a) {
+  a->insert(a->end(),
+            {"--num-experts", absl::StrCat(m.num_experts), "--moe-router-topk", absl::StrCat(m.experts_per_token)});
+  if (m.expert_ffn_hidden_size > 0)
+    a->insert(a->end(), {"--moe-ffn-hidden-size", absl::StrCat(m.expert_ffn_hidden_size)});
+  if (m.num_shared_experts > 0) {
+    const int64_t each = m.shared_expert_ffn_hidden_size > 0 ? m.shared_expert_ffn_hidden_size
+                         : m.expert_ffn_hidden_size > 0      ? m.expert_ffn_hidden_size
+                                                             : m.ffn_hidden_size;
+    a->insert(a->end(), {"--moe-shared-expert-intermediate-size", absl::StrCat(m.num_shared_experts * each)});
+  }
+  if (m.num_dense_layers > 0) {
+    a->insert(a->end(), {"--moe-layer-freq",
+                         absl::StrCat("([0]*", m.num_dense_layers, "+[1]*", m.num_layers - m.num_dense_layers, ")")});
+  }
+}
+
+// Multi-head latent attention (Megatron-LM arguments.py: --multi-latent-attention,
+// --q-lora-rank, --kv-lora-rank, --qk-head-dim for the non-rotary part of each head,
+// --qk-pos-emb-head-dim for the rotary part, --v-head-dim).
+void AddMlaArgs(const ModelArchitecture& m, std::vector<std::string>* a) {
+  a->insert(a->end(), {"--multi-latent-attention", "--kv-lora-rank", absl::StrCat(m.kv_lora_rank), "--qk-head-dim",
+                       absl::StrCat(m.qk_nope_head_dim), "--qk-pos-emb-head-dim", absl::StrCat(m.qk_rope_head_dim),
+                       "--v-head-dim", absl::StrCat(m.v_head_dim)});
+  if (m.q_lora_rank > 0) a->insert(a->end(), {"--q-lora-rank", absl::StrCat(m.q_lora_rank)});
+}
+
+void AddModelArgs(const ModelArchitecture& m, int64_t seq, std::vector<std::string>* a) {
   a->insert(a->end(), {"--num-layers", absl::StrCat(m.num_layers), "--hidden-size", absl::StrCat(m.hidden_size),
                        "--ffn-hidden-size", absl::StrCat(m.ffn_hidden_size), "--num-attention-heads",
                        absl::StrCat(m.num_attention_heads)});
-  if (m.num_kv_heads > 0 && m.num_kv_heads != m.num_attention_heads) {
+  if (m.kv_lora_rank > 0) {
+    AddMlaArgs(m, a);
+  } else if (m.num_kv_heads > 0 && m.num_kv_heads != m.num_attention_heads) {
     a->insert(a->end(), {"--group-query-attention", "--num-query-groups", absl::StrCat(m.num_kv_heads)});
   }
   if (m.gated_mlp) {
@@ -109,10 +142,10 @@ void AddModelArgs(const TrainingModel& m, int64_t seq, std::vector<std::string>*
               {"--swiglu", "--normalization", "RMSNorm", "--position-embedding-type", "rope", "--disable-bias-linear"});
   }
   if (!m.tied_embeddings) a->push_back("--untie-embeddings-and-output-weights");
-  if (m.num_experts > 1) {
-    a->insert(a->end(),
-              {"--num-experts", absl::StrCat(m.num_experts), "--moe-router-topk", absl::StrCat(m.experts_per_token)});
+  if (m.head_dim > 0 && m.kv_lora_rank == 0 && m.head_dim * m.num_attention_heads != m.hidden_size) {
+    a->insert(a->end(), {"--kv-channels", absl::StrCat(m.head_dim)});  // per-head width (arguments.py)
   }
+  if (m.IsMoe()) AddMoeArgs(m, a);
   a->insert(a->end(), {"--seq-length", absl::StrCat(seq), "--max-position-embeddings", absl::StrCat(seq)});
 }
 

@@ -9,6 +9,7 @@
 #include "core/deploy/text.h"
 #include "gtest/gtest.h"
 #include "tests/core/deploy_parse.h"
+#include "tests/core/fixtures.h"
 
 namespace capplan::core::deploy {
 namespace {
@@ -228,7 +229,11 @@ TrainingSpec Llama70bOn64() {
   s.from = From();
   s.model_path = "meta-llama/Llama-2-70b-hf";
   s.name = "llama-2-70b-train";
-  s.model = {80, 8192, 64, 8, 28672, true, false, 0, 0};
+  s.model.num_layers = 80;  // Llama-2-70b-hf config.json
+  s.model.hidden_size = 8192;
+  s.model.num_attention_heads = 64;
+  s.model.num_kv_heads = 8;
+  s.model.ffn_hidden_size = 28672;
   s.nodes = 8;
   s.gpus_per_node = 8;
   s.parallel.tp = 8;
@@ -372,6 +377,30 @@ TEST(DeployTraining, OptimizerOffloadUsesMegatronsCpuOptimizer) {
   EXPECT_EQ(FlagValue(w, "--optimizer-offload-fraction"), "1.0");
   EXPECT_TRUE(HasWord(w, "--use-precision-aware-optimizer"));
   EXPECT_TRUE(HasWord(w, "--use-distributed-optimizer"));
+}
+
+// DeepSeek-V3's shape (deepseek-ai/DeepSeek-V3 config.json) as Megatron-LM's arguments name it:
+// MLA ranks and head widths, 2048-wide experts, one shared expert, 3 dense layers then 58 MoE.
+TEST(DeployTraining, MoeAndLatentAttentionShapesReachMegatron) {
+  TrainingSpec s = Llama70bOn64();
+  s.model = core::testing::DeepSeekV3();
+  s.parallel.vpp = 1;
+  absl::StatusOr<Rendered> r = RenderTraining(s, Target::kCommand);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<std::string> w = ShellWords(r->files[0].content);
+  EXPECT_TRUE(HasWord(w, "--multi-latent-attention"));
+  EXPECT_EQ(FlagValue(w, "--q-lora-rank"), "1536");
+  EXPECT_EQ(FlagValue(w, "--kv-lora-rank"), "512");
+  EXPECT_EQ(FlagValue(w, "--qk-head-dim"), "128");
+  EXPECT_EQ(FlagValue(w, "--qk-pos-emb-head-dim"), "64");
+  EXPECT_EQ(FlagValue(w, "--v-head-dim"), "128");
+  EXPECT_FALSE(HasWord(w, "--group-query-attention"));
+  EXPECT_EQ(FlagValue(w, "--ffn-hidden-size"), "18432");
+  EXPECT_EQ(FlagValue(w, "--num-experts"), "256");
+  EXPECT_EQ(FlagValue(w, "--moe-router-topk"), "8");
+  EXPECT_EQ(FlagValue(w, "--moe-ffn-hidden-size"), "2048");
+  EXPECT_EQ(FlagValue(w, "--moe-shared-expert-intermediate-size"), "2048");
+  EXPECT_EQ(FlagValue(w, "--moe-layer-freq"), "([0]*3+[1]*58)");
 }
 
 TEST(DeployTraining, UnrenderableOptionsSayWhy) {
