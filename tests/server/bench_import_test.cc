@@ -61,6 +61,7 @@ void ExpectFieldError(const v1::ImportBenchmarkRequest& r, const std::string& fi
 std::string Lines(const std::string& file, const std::vector<int>& numbers) {
   const std::vector<std::string> all = absl::StrSplit(file, '\n');
   std::vector<std::string> picked;
+  picked.reserve(numbers.size());
   for (int n : numbers) picked.push_back(all.at(static_cast<size_t>(n - 1)));
   return absl::StrJoin(picked, "\n");
 }
