@@ -44,8 +44,8 @@ struct MeasuredRun {
 };
 
 // vLLM benchmark_serving / `vllm bench serve` --save-result: output tokens/s
-// (output_throughput) at the run's concurrency. A run at a finite request_rate measures the
-// offered load, not what the server can do, and is refused. One object: a file of several
+// (output_throughput) at the run's concurrency: max_concurrency, every request (rate inf), or
+// for a finite request_rate the mean in flight by Little's law. One object: a file of several
 // (--append-result's JSON Lines) is read line by line by the server.
 absl::StatusOr<MeasuredRun> FromVllmResult(const JsonFields& f);
 // One line of SGLang bench_serving's --output-file JSONL, read the same way.

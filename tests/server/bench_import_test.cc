@@ -120,7 +120,19 @@ TEST(BenchImportTest, VllmAppendedResultsAreJsonLinesAndAFiniteRateLineIsRefused
   r.set_gpu_name("L40S");
   r.set_gpu_count(4);
   r.set_replicas(4);  // decode_replicas 4: four one-GPU servers
-  ExpectFieldError(r, "content line 1.request_rate");
+  // Lines 1 and 2 are open loops at 10 and 30 requests/s: the mean in flight by Little's law,
+  // request_throughput x (mean_ttft_ms + mean_tpot_ms x (output tokens - 1)) / 1000:
+  // line 1: 8.369432 x (54.596 + 13.711 x (80945 / 300 - 1)) / 1000 = 31.30 -> 31, 8 per server;
+  // line 2: 22.100953 x (80.193 + 24.943 x (237873 / 900 - 1)) / 1000 = 146.9 -> 147, 37 per server.
+  {
+    auto all = Rows(r);
+    ASSERT_TRUE(all.ok()) << all.status();
+    ASSERT_EQ(all->size(), 9u);
+    EXPECT_DOUBLE_EQ((*all)[0].measured_value, 2258.212337970085 / 4);
+    EXPECT_EQ((*all)[0].batch_size, 8);
+    EXPECT_EQ((*all)[1].batch_size, 37);
+    EXPECT_NE((*all)[0].source.note.find("Little's law"), std::string::npos) << (*all)[0].source.note;
+  }
   // Lines 3, 6 and 9 are the inf runs: 900 requests of 999 prompt tokens (899100 / 900).
   r.set_content(Lines(r.content(), {3, 6, 9}));
   auto rows = Rows(r);
@@ -143,11 +155,15 @@ TEST(BenchImportTest, VllmAppendedResultsAreJsonLinesAndAFiniteRateLineIsRefused
   EXPECT_DOUBLE_EQ((*rows)[0].measured_value, 11011.349280220396 / 4);
 }
 
-TEST(BenchImportTest, VllmRunAtAFiniteRateOrWithoutAFigureIsRefused) {
+TEST(BenchImportTest, VllmRunWithoutTheFiguresItsLoadNeedsIsRefused) {
   v1::ImportBenchmarkRequest r =
       Request(v1::BENCHMARK_FILE_FORMAT_VLLM, "vllm_llama3.1-8b-fp8_1xh100_tp1_qps-inf_lambdalabs.json");
   const std::string file = r.content();
-  r.set_content(absl::StrReplaceAll(file, {{"\"request_rate\": \"inf\"", "\"request_rate\": 16.0"}}));
+  // A finite rate needs the latencies Little's law reads.
+  r.set_content(absl::StrReplaceAll(
+      file, {{"\"request_rate\": \"inf\"", "\"request_rate\": 16.0"}, {"\"mean_ttft_ms\"", "\"mean_ttft\""}}));
+  ExpectFieldError(r, "content.mean_ttft_ms");
+  r.set_content(absl::StrReplaceAll(file, {{"\"request_rate\": \"inf\"", "\"request_rate\": \"fast\""}}));
   ExpectFieldError(r, "content.request_rate");
   r.set_content(absl::StrReplaceAll(file, {{"\"output_throughput\"", "\"output_rate\""}}));
   ExpectFieldError(r, "content.output_throughput");
@@ -195,13 +211,14 @@ TEST(BenchImportTest, SglangJsonlIsOneRowPerLineInTheOlderKeySet) {
     EXPECT_EQ(b.engine, core::ServingEngine::kSglang) << i;
     EXPECT_EQ(b.gpu_count, 4) << i;
   }
-  // Line 3 at a finite rate, or at a concurrency past the bound, names its line.
+  // Line 3 at a finite rate (Little's law needs request_throughput, which this bench_serving
+  // version did not write), or at a concurrency past the bound, names its line.
   const std::string file = r.content();
   std::vector<std::string> lines = absl::StrSplit(file, '\n');
   const std::string line3 = lines[2];
   lines[2] = absl::StrReplaceAll(line3, {{"\"request_rate\": Infinity", "\"request_rate\": 4.0"}});
   r.set_content(absl::StrJoin(lines, "\n"));
-  ExpectFieldError(r, "content line 3.request_rate");
+  ExpectFieldError(r, "content line 3.request_throughput");
   lines[2] = absl::StrReplaceAll(line3, {{"\"max_concurrency\": null", "\"max_concurrency\": 1e9"}});
   r.set_content(absl::StrJoin(lines, "\n"));
   ExpectFieldError(r, "content line 3.max_concurrency");
