@@ -49,7 +49,11 @@ struct ServingSpec {
   double memory_fraction = 0.9;  // of the device (vLLM, SGLang) or of free memory (TensorRT-LLM)
   Precision weight_precision = Precision::kFp16;
   Precision kv_precision = Precision::kFp16;
+  // Disaggregated: prefill_replicas servers of prefill_tp GPUs, and `replicas` decode servers
+  // of tensor_parallel GPUs each at max_num_seqs (SGLang only).
   bool disaggregated = false;
+  int prefill_replicas = 0;
+  int prefill_tp = 0;
   // The plan's figures, recorded as annotations.
   double requests_per_second = 0;
   double ttft_seconds = 0;
@@ -91,7 +95,7 @@ struct Rendered {
 
 // InvalidArgument for a target the workload has no rendering for (serving on Slurm) or a
 // spec out of range; FailedPrecondition, naming why, for an option the engine or trainer
-// cannot run as planned (a disaggregated option, TensorRT-LLM or llama.cpp across nodes,
+// cannot run as planned (a disaggregated option other than SGLang's, TensorRT-LLM or llama.cpp across nodes,
 // LoRA, offload, a ZeRO-3 / HSDP layout).
 absl::StatusOr<Rendered> RenderServing(const ServingSpec& spec, Target target);
 absl::StatusOr<Rendered> RenderTraining(const TrainingSpec& spec, Target target);

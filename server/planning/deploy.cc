@@ -150,6 +150,12 @@ absl::StatusOr<deploy::ServingSpec> ServingSpecFrom(const core::CatalogView& cat
   s.weight_precision = w->weight_precision;
   s.kv_precision = w->kv_precision;
   s.disaggregated = o.deployment() == v1::SERVING_DEPLOYMENT_DISAGGREGATED;
+  if (s.disaggregated) {
+    // The option's parallelism and replicas are the decode pool's (option_proto.cc).
+    s.prefill_replicas = o.prefill_replicas();
+    s.prefill_tp = o.prefill_tensor_parallel();
+    s.replicas = std::max(1, o.decode_gpu_count() / s.tensor_parallel);
+  }
   s.requests_per_second = o.requests_per_second().point();
   s.ttft_seconds = o.ttft_seconds().point();
   s.tpot_seconds = o.tpot_seconds().point();
