@@ -42,7 +42,46 @@ std::string ContainerYaml(const Container& c, int indent) {
   return out;
 }
 
+// Catalog name -> NVML device name as GFD labels it. NVML names: "NVIDIA H100 80GB HBM3" (SXM5),
+// "NVIDIA A100-SXM4-80GB", "Tesla T4", "Tesla V100-SXM2-16GB", "NVIDIA A10G", "NVIDIA L4", as
+// nvidia-smi prints them.
+constexpr std::pair<const char*, const char*> kGfdProducts[] = {
+    {"H100-SXM5-80GB", "NVIDIA-H100-80GB-HBM3"},
+    {"A100-SXM4-80GB", "NVIDIA-A100-SXM4-80GB"},
+    {"A100-SXM4-40GB", "NVIDIA-A100-SXM4-40GB"},
+    {"V100-SXM2-16GB", "Tesla-V100-SXM2-16GB"},
+    {"V100-SXM2-32GB", "Tesla-V100-SXM2-32GB"},
+    {"T4", "Tesla-T4"},
+    {"A10G", "NVIDIA-A10G"},
+    {"A10", "NVIDIA-A10"},
+    {"L4", "NVIDIA-L4"},
+    {"L40S", "NVIDIA-L40S"},
+};
+
+const char* KnownGfdProduct(Accelerator a, const std::string& catalog_name) {
+  if (a != Accelerator::kNvidia) return nullptr;
+  for (const auto& [name, label] : kGfdProducts) {
+    if (catalog_name == name) return label;
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+std::string GpuProductValue(Accelerator a, const std::string& catalog_name) {
+  const char* known = KnownGfdProduct(a, catalog_name);
+  return known != nullptr ? known : catalog_name;
+}
+
+std::string NodeSelectorNote(Accelerator a, const std::string& catalog_name) {
+  if (KnownGfdProduct(a, catalog_name) != nullptr) {
+    return absl::StrCat("nodeSelector ", GpuProductLabel(a), "=", GpuProductValue(a, catalog_name),
+                        " is GPU Feature Discovery's label for ", catalog_name, "; check it with kubectl get nodes -L ",
+                        GpuProductLabel(a));
+  }
+  return absl::StrCat("nodeSelector ", GpuProductLabel(a), " carries the catalog's GPU name \"", catalog_name,
+                      "\"; set it to your nodes' label value");
+}
 
 const char* GpuResource(Accelerator a) { return a == Accelerator::kAmd ? "amd.com/gpu" : "nvidia.com/gpu"; }
 
@@ -63,9 +102,9 @@ std::string Metadata(const std::string& name, const KeyValues& labels, const Key
 std::string PodSpec(const Container& c, const std::string& gpu_name, const char* restart_policy, int indent) {
   const std::string p = Pad(indent);
   return absl::StrCat(p, "restartPolicy: ", restart_policy, "\n", p, "nodeSelector:\n", p, "  ",
-                      GpuProductLabel(c.accelerator), ": ", YamlQuote(gpu_name), "\n", p, "containers:\n",
-                      ContainerYaml(c, indent + kStep), p, "volumes:\n", p, "  - name: dshm\n", p, "    emptyDir:\n", p,
-                      "      medium: Memory\n");
+                      GpuProductLabel(c.accelerator), ": ", YamlQuote(GpuProductValue(c.accelerator, gpu_name)), "\n",
+                      p, "containers:\n", ContainerYaml(c, indent + kStep), p, "volumes:\n", p, "  - name: dshm\n", p,
+                      "    emptyDir:\n", p, "      medium: Memory\n");
 }
 
 std::string ProvenanceComment(const Provenance& from, const char* comment) {

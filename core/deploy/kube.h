@@ -21,6 +21,14 @@ const char* GpuResource(Accelerator a);
 // or amd.com/gpu.product-name (ROCm node labeller).
 const char* GpuProductLabel(Accelerator a);
 
+// The value GPU Feature Discovery puts in nvidia.com/gpu.product for a catalog GPU: NVML's
+// device name with spaces as dashes (GFD README, NVIDIA/k8s-device-plugin
+// docs/gpu-feature-discovery/README.md at commit 3c6be400411aad793892e976824910d0880dd3a8),
+// for the cards whose NVML name is listed here; the catalog's name otherwise (and for AMD).
+std::string GpuProductValue(Accelerator a, const std::string& catalog_name);
+// What the caller should check about that node selector.
+std::string NodeSelectorNote(Accelerator a, const std::string& catalog_name);
+
 struct Container {
   std::string name;
   std::string image;

@@ -161,8 +161,7 @@ Rendered RenderDisaggregated(const ServingSpec& s, Target target) {
                      absl::StrCat(ProvenanceComment(s.from, "#"), PoolYaml(s, prefill), "---\n", PoolYaml(s, decode),
                                   "---\n", RouterYaml(s)),
                      "application/yaml"});
-  r.notes.push_back(absl::StrCat("nodeSelector ", GpuProductLabel(s.accelerator), " carries the catalog's GPU name \"",
-                                 s.from.gpu_name, "\"; set it to your nodes' label value"));
+  r.notes.push_back(NodeSelectorNote(s.accelerator, s.from.gpu_name));
   r.notes.push_back(absl::StrCat("image ", kImage, ": pin the tag you have tested"));
   return r;
 }

@@ -308,8 +308,7 @@ absl::StatusOr<Rendered> RenderServing(const ServingSpec& s, Target target) {
   std::string yaml = absl::StrCat(ProvenanceComment(s.from, "#"),
                                   multinode ? LeaderWorkerSetYaml(s) : DeploymentYaml(s), "---\n", ServiceYaml(s));
   r.files.push_back({multinode ? "leaderworkerset.yaml" : "deployment.yaml", std::move(yaml), "application/yaml"});
-  r.notes.push_back(absl::StrCat("nodeSelector ", GpuProductLabel(s.accelerator), " carries the catalog's GPU name \"",
-                                 s.from.gpu_name, "\"; set it to your nodes' label value"));
+  r.notes.push_back(NodeSelectorNote(s.accelerator, s.from.gpu_name));
   r.notes.push_back(absl::StrCat("image ", EngineOf(s).image, ": pin the tag you have tested"));
   if (multinode) r.notes.push_back("needs the LeaderWorkerSet controller (https://lws.sigs.k8s.io)");
   if (s.weight_precision == Precision::kInt8 || s.weight_precision == Precision::kInt4) {

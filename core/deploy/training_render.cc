@@ -300,8 +300,7 @@ absl::StatusOr<Rendered> RenderTraining(const TrainingSpec& s, Target target) {
     case Target::kKubernetes:
       r.files.push_back({"jobset.yaml", JobSetYaml(s), "application/yaml"});
       r.notes.push_back("needs the JobSet controller (https://jobset.sigs.k8s.io)");
-      r.notes.push_back(absl::StrCat("nodeSelector ", GpuProductLabel(s.accelerator),
-                                     " carries the catalog's GPU name; set it to your nodes' label value"));
+      r.notes.push_back(NodeSelectorNote(s.accelerator, s.from.gpu_name));
       break;
     case Target::kCommand:
       r.files.push_back({"train.sh",

@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/deploy/kube.h"
 #include "server/planning/planning.h"
 #include "tests/core/deploy_parse.h"
 #include "tests/server/shipped_catalog_test.h"
@@ -83,7 +84,9 @@ TEST_F(DeployOn, ServingRankOneIsPlansRankOne) {
   EXPECT_EQ(y.at("0|spec|replicas"), absl::StrCat("int:", o.replicas()));
   const std::string c = "0|spec|template|spec|containers|0";
   EXPECT_EQ(y.at(c + "|resources|limits|nvidia.com/gpu"), absl::StrCat("int:", o.parallelism().tensor_parallel()));
-  EXPECT_EQ(y.at("0|spec|template|spec|nodeSelector|nvidia.com/gpu.product"), absl::StrCat("str:", o.gpu_name()));
+  // The option's GPU as the node label spells it (the mapping is checked in deploy_render_test).
+  EXPECT_EQ(y.at("0|spec|template|spec|nodeSelector|nvidia.com/gpu.product"),
+            absl::StrCat("str:", core::deploy::GpuProductValue(core::deploy::Accelerator::kNvidia, o.gpu_name())));
   const std::vector<std::string> argv = List(y, c + "|command");
   EXPECT_EQ(FlagValue(argv, "serve"), req.model_path());
   EXPECT_EQ(FlagValue(argv, "--tensor-parallel-size"), absl::StrCat(o.parallelism().tensor_parallel()));
