@@ -294,10 +294,11 @@ absl::StatusOr<MultiNodeServing> TargetMultiNode(ServingEvaluator& eval, const S
 }  // namespace
 
 absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalog, const ServingWorkload& w,
-                                                       const std::vector<CompareTarget>& targets, int64_t as_of) {
+                                                       const std::vector<CompareTarget>& targets, int64_t as_of,
+                                                       LayoutCacheRef cache) {
   std::vector<CompareRow> rows;
   CAPPLAN_RETURN_IF_ERROR(ResolveTargets(catalog, targets, as_of, &rows));
-  ServingEvaluator eval(catalog, w);
+  ServingEvaluator eval(catalog, w, cache);
   for (size_t i = 0; i < rows.size(); ++i) {
     CompareRow& row = rows[i];
     if (row.supply.gpu == nullptr) continue;  // its row says why

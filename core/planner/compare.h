@@ -67,6 +67,6 @@ absl::StatusOr<std::vector<CompareRow>> CompareTraining(const CatalogView& catal
                                                         int64_t prices_as_of_unix_seconds, LayoutCacheRef cache = {});
 absl::StatusOr<std::vector<CompareRow>> CompareServing(const CatalogView& catalog, const ServingWorkload& w,
                                                        const std::vector<CompareTarget>& targets,
-                                                       int64_t prices_as_of_unix_seconds);
+                                                       int64_t prices_as_of_unix_seconds, LayoutCacheRef cache = {});
 
 }  // namespace capplan::core::planner

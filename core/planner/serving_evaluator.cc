@@ -5,17 +5,45 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/field_count.h"
 #include "core/format.h"
 #include "core/planner/serving_plan.h"
 #include "core/units.h"
 
 namespace capplan::core::planner {
+namespace {
+
+// ServingEfficiencyFor reads the workload's model, weight and KV precision, request lengths
+// (the benchmarks' ranking, and lengths a benchmark lacks), engine and version, and the GPU;
+// never the load, the SLOs, the utilisation or the closed-loop count (a benchmark's setup
+// replaces them). A new field fails here until the key says whether calibration reads it.
+static_assert(FieldCount<ServingWorkload>() == 14, "ServingWorkload changed: extend CalibrationKey");
+
+std::string CalibrationKey(const ServingWorkload& w, const GpuSpec& gpu) {
+  return absl::StrCat(ModelAndGpuKey(w.model, gpu), "|", static_cast<int>(w.weight_precision), "|",
+                      static_cast<int>(w.kv_precision), "|", w.prompt_tokens, "|", w.output_tokens, "|",
+                      static_cast<int>(w.engine), "|", w.engine_version.major, ".", w.engine_version.minor);
+}
+
+}  // namespace
+
 const ServingEfficiency& ServingEvaluator::EfficiencyFor(const GpuRow& gpu) {
   auto it = efficiency_.find(gpu.spec.name);
-  if (it == efficiency_.end()) {
-    it = efficiency_.emplace(gpu.spec.name, ServingEfficiencyFor(w_, gpu.spec, catalog_.ServingBenchmarks())).first;
+  if (it != efficiency_.end()) return it->second;
+  std::string key;
+  if (cache_.cache != nullptr) {
+    key = CalibrationKey(w_, gpu.spec);
+    std::shared_ptr<const Efficiency> bw = cache_.cache->FindEfficiency(cache_.version, key + "|bandwidth");
+    std::shared_ptr<const Efficiency> fl = cache_.cache->FindEfficiency(cache_.version, key + "|compute");
+    if (bw != nullptr && fl != nullptr)
+      return efficiency_.emplace(gpu.spec.name, ServingEfficiency{*bw, *fl}).first->second;
   }
-  return it->second;
+  ServingEfficiency e = ServingEfficiencyFor(w_, gpu.spec, catalog_.ServingBenchmarks());
+  if (cache_.cache != nullptr) {
+    cache_.cache->StoreEfficiency(cache_.version, key + "|bandwidth", e.bandwidth);
+    cache_.cache->StoreEfficiency(cache_.version, key + "|compute", e.compute);
+  }
+  return efficiency_.emplace(gpu.spec.name, std::move(e)).first->second;
 }
 
 const std::vector<ServingOption>& ServingEvaluator::Options(const GpuRow& gpu) {

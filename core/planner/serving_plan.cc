@@ -202,12 +202,13 @@ void FillChoice(const ServingWorkload& w, const Supply& s, Evaluator& eval, cons
   }
 }
 
-absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q) {
+absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q,
+                                        LayoutCacheRef cache) {
   CAPPLAN_RETURN_IF_ERROR(ValidateServingPlanQuery(catalog, w, q));
   ServingPlan plan;
   plan.supplies = BuildSupplies(catalog, q, q.constraints.ServingMaxGpus());
   plan.selection_rule = ServingRule(q);
-  ServingEvaluator eval(catalog, w);
+  ServingEvaluator eval(catalog, w, cache);
   std::vector<Candidate> cands = Collect(eval, q, &plan);
   for (Rejection& r : UnofferedGpus(catalog, q, plan.supplies)) plan.rejected.push_back(std::move(r));
   if (cands.empty()) {

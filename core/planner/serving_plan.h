@@ -23,6 +23,7 @@
 #include "core/serving/serving_disagg.h"
 #include "core/serving/serving_multinode.h"
 #include "core/serving/serving_queue.h"
+#include "core/training/layout_cache.h"
 
 namespace capplan::core::planner {
 
@@ -63,7 +64,9 @@ class ServingEvaluator {
   // fabrics alike share one.
   using FabricKey = std::tuple<const GpuRow*, int, double, int, double, double>;
 
-  ServingEvaluator(const CatalogView& catalog, const ServingWorkload& w) : catalog_(catalog), w_(w) {}
+  // `cache`: calibrated efficiencies kept across requests on the same catalog version.
+  ServingEvaluator(const CatalogView& catalog, const ServingWorkload& w, LayoutCacheRef cache = {})
+      : catalog_(catalog), w_(w), cache_(cache) {}
 
   const ServingEfficiency& EfficiencyFor(const GpuRow& gpu);
   // Every tensor-parallel layout of this GPU type with its SLO batch, computed once.
@@ -86,6 +89,7 @@ class ServingEvaluator {
  private:
   const CatalogView& catalog_;
   const ServingWorkload& w_;
+  LayoutCacheRef cache_;
   std::map<std::string, ServingEfficiency, std::less<>> efficiency_;
   std::map<std::string, std::vector<ServingOption>, std::less<>> options_;
   std::map<std::string, std::vector<absl::StatusOr<ServingLayout>>, std::less<>> colocated_;
@@ -132,6 +136,7 @@ struct ServingPlan {
 
 // The query's budget is per month. FailedPrecondition naming the closest miss when nothing
 // fits; InvalidArgument for a deadline objective (serving has SLOs) or no offered load.
-absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q);
+absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const ServingWorkload& w, const PlanQuery& q,
+                                        LayoutCacheRef cache = {});
 
 }  // namespace capplan::core::planner

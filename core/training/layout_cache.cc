@@ -134,6 +134,14 @@ std::string LayoutSearchKey(const std::string& job_key, const ClusterSpec& clust
   return w.Take();
 }
 
+std::string ModelAndGpuKey(const ModelArchitecture& model, const GpuSpec& gpu) {
+  KeyWriter w;
+  w.Put('S');
+  PutModel(w, model);
+  PutGpu(w, gpu);
+  return w.Take();
+}
+
 std::string EfficiencyKey(const std::string& job_key, const GpuSpec& gpu) {
   KeyWriter w(job_key);
   w.Put('E');

@@ -84,6 +84,9 @@ std::string JobKey(const TrainingJob& job);
 // chooses among).
 std::string LayoutSearchKey(const std::string& job_key, const ClusterSpec& cluster, double efficiency,
                             const SearchOptions& options, const std::vector<double>& batches);
+// A model's and a GPU's every field, as raw bytes: the part of a serving calibration's key
+// that is not the workload's few scalars (core/planner/serving_evaluator.cc).
+std::string ModelAndGpuKey(const ModelArchitecture& model, const GpuSpec& gpu);
 // The key of a calibrated efficiency: the job's part and the whole GPU.
 std::string EfficiencyKey(const std::string& job_key, const GpuSpec& gpu);
 

@@ -49,10 +49,10 @@ absl::Status PlanTraining(const core::CatalogView& catalog, const v1::PlanReques
 }
 
 absl::Status PlanServing(const core::CatalogView& catalog, const v1::PlanRequest& req, const planner::PlanQuery& q,
-                         v1::PlanResponse* resp) {
+                         core::TrainingLayoutCache* cache, v1::PlanResponse* resp) {
   absl::StatusOr<core::ServingWorkload> w = ServingWorkloadFrom(catalog, req.serving(), "serving");
   if (!w.ok()) return w.status();
-  absl::StatusOr<planner::ServingPlan> plan = planner::PlanServing(catalog, *w, q);
+  absl::StatusOr<planner::ServingPlan> plan = planner::PlanServing(catalog, *w, q, {cache, catalog.Version()});
   if (!plan.ok()) return plan.status();
   for (const planner::ServingChoice& c : plan->options) {
     v1::PlanOption* o = resp->add_options();
@@ -90,7 +90,7 @@ absl::Status Plan(const core::CatalogView& catalog, const v1::PlanRequest& req, 
     case v1::PlanRequest::kTraining:
       return PlanTraining(catalog, req, *q, layouts, resp);
     case v1::PlanRequest::kServing:
-      return PlanServing(catalog, req, *q, resp);
+      return PlanServing(catalog, req, *q, layouts, resp);
     case v1::PlanRequest::WORKLOAD_NOT_SET:
       break;
   }
@@ -119,7 +119,7 @@ absl::Status Compare(const core::CatalogView& catalog, const v1::CompareRequest&
       absl::StatusOr<core::ServingWorkload> w = ServingWorkloadFrom(catalog, req.serving(), "serving");
       if (!w.ok()) return w.status();
       load = *w;
-      rows = planner::CompareServing(catalog, load, *targets, as_of);
+      rows = planner::CompareServing(catalog, load, *targets, as_of, {layouts, catalog.Version()});
       if (req.view() != v1::VIEW_BASIC) AddFormulas(ServingFormulas(), resp->mutable_formulas());
       break;
     }

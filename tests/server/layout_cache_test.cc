@@ -115,6 +115,52 @@ TEST_F(LayoutCacheTest, CachedComparesAreTheUncachedCompares) {
   }
 }
 
+// Serving: the calibrated efficiencies are kept per model, precision, lengths, engine and GPU,
+// and read back for other loads, SLOs, budgets and engines' versions of the same question.
+TEST_F(LayoutCacheTest, CachedServingPlansAndComparesAreTheUncachedOnes) {
+  core::TrainingLayoutCache cache;
+  int compared = 0;
+  for (const char* model : {"Llama-2-7B", "Llama-3-70B"}) {
+    for (const v1::ServingEngine engine : {v1::SERVING_ENGINE_VLLM, v1::SERVING_ENGINE_TENSORRT_LLM}) {
+      for (int64_t prompt : {512, 2048}) {
+        for (double rps : {1.0, 35.0}) {
+          for (double tpot_ms : {0.0, 50.0}) {
+            v1::PlanRequest r;
+            v1::ServingWorkload* w = r.mutable_serving();
+            w->set_model_name(model);
+            w->set_engine(engine);
+            w->set_prompt_tokens(prompt);
+            w->set_output_tokens(128);
+            w->set_requests_per_second(rps);
+            if (tpot_ms > 0) w->set_tpot_slo_seconds(tpot_ms / 1000);
+            r.set_budget_usd(rps > 10 ? 20000 : 0);
+            r.set_top_k(5);
+            v1::PlanResponse plain, cached;
+            const absl::Status s_plain = Plan(snap(), r, &plain);
+            EXPECT_EQ(s_plain, Plan(snap(), r, &cached, &cache)) << r.ShortDebugString();
+            EXPECT_EQ(Bytes(plain), Bytes(cached)) << r.ShortDebugString();
+            ++compared;
+            v1::CompareRequest c;
+            *c.mutable_serving() = *w;
+            for (const char* gpu : {"H100-SXM5-80GB", "A100-SXM4-80GB"}) {
+              v1::CompareTarget* t = c.add_targets();
+              t->set_gpu_name(gpu);
+              t->set_count(8);
+            }
+            v1::CompareResponse cp, cc;
+            const absl::Status s_cp = Compare(snap(), c, &cp);
+            EXPECT_EQ(s_cp, Compare(snap(), c, &cc, &cache)) << c.ShortDebugString();
+            EXPECT_EQ(Bytes(cp), Bytes(cc)) << c.ShortDebugString();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, 32);
+  const core::TrainingLayoutCache::Stats stats = cache.GetStats();
+  EXPECT_GT(stats.hits, stats.misses) << stats.hits << " hits, " << stats.misses << " misses";
+}
+
 // A newer catalog version drops what an older one remembered; a request still on the older
 // one neither reads nor stores.
 TEST(LayoutCacheVersions, ANewerVersionDropsEntries) {
