@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/model.h"
 #include "core/precision.h"
 #include "core/serving/serving_engine.h"
 #include "core/training/training.h"
@@ -56,25 +57,12 @@ struct ServingSpec {
   double memory_per_gpu_bytes = 0;
 };
 
-// The model's shape as Megatron-LM's arguments name it.
-struct TrainingModel {
-  int64_t num_layers = 0;
-  int64_t hidden_size = 0;
-  int64_t num_attention_heads = 0;
-  int64_t num_kv_heads = 0;  // 0 or num_attention_heads: no grouped-query attention
-  int64_t ffn_hidden_size = 0;
-  bool gated_mlp = true;
-  bool tied_embeddings = false;
-  int64_t num_experts = 0;  // 0 or 1: dense
-  int64_t experts_per_token = 0;
-};
-
 struct TrainingSpec {
   Provenance from;
   std::string model_path;  // the tokenizer and weights the caller trains from
   std::string name;        // the job name (DNS-1123 label)
   Accelerator accelerator = Accelerator::kNvidia;
-  TrainingModel model;
+  ModelArchitecture model;  // the shape Megatron-LM's arguments carry
   TrainingMethod method = TrainingMethod::kFull;
   Precision precision = Precision::kBf16;
   int nodes = 1;
