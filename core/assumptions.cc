@@ -41,6 +41,8 @@ const std::vector<const Assumption*>& AllAssumptions() {
       &a::kCpuOptimizerParametersPerSecond,
       &a::kHostMemoryBytesPerGpu,
       &a::kMoeRoutingImbalance,
+      &a::kMoeAllToAllHidden,
+      &a::kMoePermutePasses,
       &a::kFp8PeakUtilisation,
       &a::kTrainingEfficiencyNvlink,
       &a::kTrainingEfficiencyPcie,

@@ -24,6 +24,8 @@ constexpr double kLatencyPcieSeconds = assumptions::kPcieCollectiveLatency.value
 constexpr double kUnoverlappedDpFraction = assumptions::kUnoverlappedDpFraction.value.point;
 constexpr double kFp8PeakUtilisation = assumptions::kFp8PeakUtilisation.value.point;
 constexpr double kMoeRoutingImbalance = assumptions::kMoeRoutingImbalance.value.point;
+constexpr double kMoeAllToAllHidden = assumptions::kMoeAllToAllHidden.value.point;
+constexpr double kMoePermutePasses = assumptions::kMoePermutePasses.value.point;
 constexpr double kCpuOptimizerParametersPerSecond = assumptions::kCpuOptimizerParametersPerSecond.value.point;
 
 bool MixedPrecision(Precision p) { return p != Precision::kFp32; }
@@ -371,6 +373,15 @@ void OffloadFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   }
 }
 
+// Copies of a token's hidden state one layer's MLP handles, averaged over the layers: 1 for a
+// dense FFN; in an MoE layer the top-k routed copies plus one for the shared experts.
+double MlpCopies(const ModelArchitecture& m) {
+  if (!m.IsMoe()) return 1.0;
+  const double moe = static_cast<double>(m.experts_per_token) + (m.num_shared_experts > 0 ? 1.0 : 0.0);
+  const double share = static_cast<double>(m.MoeLayers()) / static_cast<double>(m.num_layers);
+  return share * moe + (1.0 - share);
+}
+
 // Communication of one step, at the link each group uses. Megatron-LM orders ranks
 // tp-cp-ep-dp-pp (innermost first): a group is inside a node while the product of its
 // own and the inner sizes fits in one.
@@ -390,10 +401,15 @@ void CommFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   if (par.tp > 1) {
     // Two all-reduces forward and two backward per layer (Narayanan et al. 2021, Sec. 2.3),
     // two more when the forward is recomputed; with sequence parallelism the same volume as
-    // reduce-scatter + all-gather. Not overlapped with compute.
+    // reduce-scatter + all-gather. Not overlapped with compute. Half belong to the attention
+    // and half to the MLP; in an MoE layer whose experts are split by tp the MLP's all-gather
+    // and reduce-scatter carry every routed copy of a token, k of them, and the shared experts
+    // their own copy (MoE Parallel Folding, Liu et al. 2025, arXiv 2504.14960, Sec. 3.2:
+    // AllGather-V / ReduceScatter-V in the expert-tensor-parallel group; Sec. 4.4: expert
+    // tensor parallelism costs far more communication than expert parallelism).
     const double per_layer = par.recompute == Recompute::kFull ? 6.0 : 4.0;
     const double ring = 2.0 * (par.tp - 1) / par.tp * act_msg / intra + IntraLatency(f);
-    e->tp_comm = per_layer * layers * m * ring;
+    e->tp_comm = per_layer * layers * m * ring * 0.5 * (1.0 + MlpCopies(p.shape));
   }
   e->tp_cp_over_network = static_cast<double>(par.tp) * par.cp > node;
   e->cp_comm_raw = 0;
@@ -440,6 +456,7 @@ void CommFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
 // experts' share of the model's FLOPs (0 for dense models).
 double ExpertGemmFor(const Prepared& p, const ParallelConfig& par, double tokens_mb, double ridge, Eval* e) {
   e->expert_scale = 1;
+  e->permute = 0;
   const ModelArchitecture& m = p.shape;
   if (!m.IsMoe() || p.expert_active_params <= 0) return 0.0;
   const double tokens =
@@ -448,6 +465,12 @@ double ExpertGemmFor(const Prepared& p, const ParallelConfig& par, double tokens
   const double n_dim = static_cast<double>(m.ExpertFfnHiddenSize()) / par.tp;
   const double intensity = tokens * k * n_dim / (tokens * k + k * n_dim + tokens * n_dim);
   e->expert_scale = std::clamp(intensity / ridge, 1e-3, 1.0);
+  // Permuting each rank's tokens into their k expert slots and back is memory-bound: passes
+  // over k copies of h elements per token and MoE layer (assumptions::kMoePermutePasses), for
+  // the tokens this GPU holds (a 1/tp share under sequence parallelism), every micro-batch.
+  const double moe_layers = e->stages.first_layers * static_cast<double>(m.MoeLayers()) / m.num_layers;
+  e->permute = kMoePermutePasses * tokens_mb / par.tp * static_cast<double>(m.experts_per_token) * k *
+               p.act_elem_bytes / p.cluster->gpu.memory_bandwidth_bytes_per_second * moe_layers * e->micro_batches;
   const double dense = p.job->method == TrainingMethod::kFull ? 6.0 : 4.0;
   return std::min(1.0, dense * p.expert_active_params / p.model_flops_per_token);
 }
@@ -507,7 +530,7 @@ Bottleneck BottleneckOf(const Eval& e, const StepParts& s) {
 
 StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
   StepParts s;
-  s.compute = e.compute1 / efficiency;
+  s.compute = e.compute1 / efficiency + e.permute;
   const double m = e.micro_batches;
   // Pipeline flush: (p-1)/(m·v) of the ideal time for (interleaved) 1F1B (Narayanan et al.
   // 2021, Sec. 2.2).
@@ -532,11 +555,14 @@ StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
   const bool z3 = par.zero_stage >= 3;
   const double layers = std::max(1.0, e.stages.first_layers);
   const double edge = z3 ? (e.dp_gather / 2.0 + e.dp_reduce) / layers : 0.0;
-  // The interleaved schedule also runs one micro-batch's MoE all-to-all under another's compute
+  // An interleaved schedule can run one micro-batch's MoE all-to-all under another's compute
   // (Megatron-Core MoE docs, --overlap-moe-expert-parallel-comm; DeepSeek-V3's DualPipe, arXiv
-  // 2412.19437, Sec. 3.2.1); otherwise it sits on the critical path.
-  const double comm[7] = {e.cp_comm_raw,    interleaved ? pp_total : 0.0, e.dp_reduce, e.dp_gather, e.offload_grads,
-                          e.offload_params, interleaved ? e.ep_comm : 0.0};
+  // 2412.19437, Sec. 3.2.1) where the framework does so (assumptions::kMoeAllToAllHidden: by
+  // default it does not); the rest sits on the critical path.
+  const double ep_hidable = interleaved ? kMoeAllToAllHidden * e.ep_comm : 0.0;
+  const double comm[7] = {
+      e.cp_comm_raw, interleaved ? pp_total : 0.0, e.dp_reduce, e.dp_gather, e.offload_grads, e.offload_params,
+      ep_hidable};
   const double window[7] = {e.attention_share * s.compute,
                             s.compute,
                             z3 ? s.compute * 2.0 / 3.0 : m_compute * 2.0 / 3.0 * chunks,
@@ -555,7 +581,7 @@ StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency) {
   }
   s.cp = exposed[0];
   s.pp = interleaved ? exposed[1] : pp_total;
-  s.ep = interleaved ? exposed[6] : e.ep_comm;
+  s.ep = exposed[6] + e.ep_comm - ep_hidable;
   // The last gradient bucket cannot overlap (Li et al. 2020): 5% of what was hidden; ZeRO-3's
   // first gather and last reduce-scatter per micro-batch, when more than that.
   const double dp_hidden = e.dp_reduce + e.dp_gather - exposed[2] - exposed[3];

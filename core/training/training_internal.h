@@ -51,6 +51,7 @@ struct Eval {
   double compute1 = 0;      // compute seconds per step at efficiency 1, slowest stage
   double kernel_scale = 1;  // GEMM efficiency of this micro-batch size relative to large ones
   double expert_scale = 1;  // MoE: the routed experts' grouped GEMM efficiency, same basis
+  double permute = 0;       // MoE: memory-bound token permutation, seconds per step
   double tp_comm = 0, cp_comm_raw = 0, ep_comm = 0;
   double pp_send = 0;                   // one point-to-point send
   double dp_reduce = 0, dp_gather = 0;  // gradient reduce, parameter gather (seconds per step)

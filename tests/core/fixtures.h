@@ -135,4 +135,23 @@ inline ModelArchitecture DeepSeekV3() {
   return m;
 }
 
+// Qwen/Qwen2-57B-A14B config.json: 28 layers, hidden 3584, 28 heads, 4 KV heads, 64 routed
+// experts of 2560 (8 per token) and one shared expert of 20480 in every layer, vocab 151936,
+// untied (intermediate_size 18944 is unused: no dense layer).
+inline ModelArchitecture Qwen2_57B_A14B() {
+  ModelArchitecture m;
+  m.name = "Qwen2-57B-A14B";
+  m.num_layers = 28;
+  m.hidden_size = 3584;
+  m.num_attention_heads = 28;
+  m.num_kv_heads = 4;
+  m.ffn_hidden_size = 2560;  // moe_intermediate_size
+  m.num_experts = 64;
+  m.experts_per_token = 8;
+  m.num_shared_experts = 1;
+  m.shared_expert_ffn_hidden_size = 20480;
+  m.vocab_size = 151936;
+  return m;
+}
+
 }  // namespace capplan::core::testing

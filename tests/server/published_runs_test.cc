@@ -20,6 +20,7 @@
 #include "core/assumptions.h"
 #include "core/training/training.h"
 #include "tests/core/fixtures.h"
+#include "tests/core/published_moe_runs.h"
 #include "tests/core/published_training_runs.h"
 #include "tests/core/validation_score.h"
 #include "tests/server/shipped_catalog_test.h"
@@ -66,6 +67,8 @@ ModelArchitecture RunModel(const PublishedRun& r) {
   // The row's fields cannot hold MLA, the shared expert or the leading dense layers; the
   // released config.json can (deepseek-ai/DeepSeek-V3, tests/core/fixtures.h).
   if (std::string(r.name) == "deepseek-v3-pretrain") return core::testing::DeepSeekV3();
+  // Nor Qwen2-57B-A14B's shared expert (Qwen/Qwen2-57B-A14B config.json, tests/core/fixtures.h).
+  if (std::string(r.name).find("qwen2-57b-a14b") != std::string::npos) return core::testing::Qwen2_57B_A14B();
   ModelArchitecture m;
   m.name = r.name;
   m.num_layers = r.layers;
@@ -210,15 +213,18 @@ void ExpectRegisteredBandsAreTheResiduals(const std::vector<Outcome>& all) {
   const core::Range d = core::assumptions::kRangeTrainingDense.value;
   EXPECT_NEAR(Percentile(dense, 0.1), d.low, 0.001);
   EXPECT_NEAR(Percentile(dense, 0.9), d.high, 0.001);
-  // Too few MoE runs for percentiles: the dense band widened to hold each of them.
+  // With the MoE runs of tests/core/published_moe_runs.h the MoE regime has enough rows for
+  // the same percentiles.
+  ASSERT_GE(moe.size(), 8u);
   const core::Range m = core::assumptions::kRangeTrainingMoe.value;
-  EXPECT_NEAR(m.low, std::min(d.low, *std::min_element(moe.begin(), moe.end())), 0.001);
-  EXPECT_NEAR(m.high, std::max(d.high, *std::max_element(moe.begin(), moe.end())), 0.002);
+  EXPECT_NEAR(Percentile(moe, 0.1), m.low, 0.001);
+  EXPECT_NEAR(Percentile(moe, 0.9), m.high, 0.001);
 }
 
 TEST_F(PublishedRunsTest, EstimatesMatchPublishedRuns) {
   std::vector<Outcome> all;
   for (const PublishedRun& r : testdata::kPublishedRuns) all.push_back(Estimate(r));
+  for (const PublishedRun& r : testdata::kPublishedMoeRuns) all.push_back(Estimate(r));
   std::vector<double> steady, e2e;
   int in_range = 0, at_8k = 0;
   std::printf(
@@ -250,6 +256,16 @@ TEST_F(PublishedRunsTest, EstimatesMatchPublishedRuns) {
   }
   testdata::PrintRegimeScores("Development set, training (tests/core/published_training_runs.h)", regimes);
   ExpectRegisteredBandsAreTheResiduals(all);
+  // MoE regime (docs/validation/README.md, "MoE training as Megatron-Core runs it"): before
+  // the routed-copy, all-to-all and permutation terms the fine-grained rows (64 experts, top-8:
+  // Qwen2-57B-A14B and Mixtral-8x22B-G8T8, arXiv:2504.14960 Table 3) came out 24% and 148% too
+  // fast; every MoE row now within 45% and the regime's median within 10%.
+  EXPECT_LE(regimes["moe-training"].MedianAbsError(), 0.10);
+  for (const Outcome& o : all) {
+    if (o.run->experts > 1 && o.published > 0) {
+      EXPECT_LE(std::fabs(o.Error()), 0.45) << o.run->name;
+    }
+  }
   const size_t rows = steady.size() + e2e.size();
   const double coverage = static_cast<double>(in_range) / static_cast<double>(rows);
   std::printf(
