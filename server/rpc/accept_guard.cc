@@ -31,8 +31,34 @@ std::atomic<int64_t> g_shed{0};
 // run before any constructor of this file.
 ABSL_CONST_INIT absl::Mutex g_reserve_mu(absl::kConstInit);
 
+#if defined(__SANITIZE_THREAD__)
+#define CAPPLAN_ACCEPT_VIA_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CAPPLAN_ACCEPT_VIA_TSAN 1
+#endif
+#endif
+
+#ifdef CAPPLAN_ACCEPT_VIA_TSAN
+}  // namespace
+}  // namespace capplan::server
+// ThreadSanitizer's own accept4 (its interceptor, whose public name the definitions at the end
+// of this file take over). A connection must be accepted through it: TSan records there which
+// thread created the descriptor; without that record, a close racing another use of the
+// descriptor makes TSan's report read the thread registry at an invalid index and abort.
+extern "C" int __interceptor_accept4(int fd, sockaddr* addr, socklen_t* len, int flags);
+namespace capplan::server {
+namespace {
+#endif
+
+// libc's accept4 without going through the definitions below (the system call itself, or in a
+// ThreadSanitizer build TSan's interceptor, which calls libc's).
 int RawAccept4(int fd, sockaddr* addr, socklen_t* len, int flags) {
+#ifdef CAPPLAN_ACCEPT_VIA_TSAN
+  return __interceptor_accept4(fd, addr, len, flags);
+#else
   return static_cast<int>(syscall(SYS_accept4, fd, addr, len, flags));
+#endif
 }
 
 // Out of descriptors: give up the reserve, take one pending connection off the queue and
