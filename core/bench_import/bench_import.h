@@ -44,8 +44,9 @@ struct MeasuredRun {
 };
 
 // vLLM benchmark_serving / `vllm bench serve` --save-result: output tokens/s
-// (output_throughput) at the run's concurrency. A run at a finite request_rate measures the
-// offered load, not what the server can do, and is refused.
+// (output_throughput) at the run's concurrency: max_concurrency, every request (rate inf), or
+// for a finite request_rate the mean in flight by Little's law. One object: a file of several
+// (--append-result's JSON Lines) is read line by line by the server.
 absl::StatusOr<MeasuredRun> FromVllmResult(const JsonFields& f);
 // One line of SGLang bench_serving's --output-file JSONL, read the same way.
 absl::StatusOr<MeasuredRun> FromSglangResult(const JsonFields& f);
@@ -64,7 +65,8 @@ struct TrainingLogOptions {
 absl::StatusOr<MeasuredRun> FromTorchtitanLog(absl::string_view text, const TrainingLogOptions& o);
 // A Megatron-LM log (" iteration 100/ 1000 | ... | elapsed time per iteration (ms): ... |
 // ... | global batch size: 128 |"): the median seconds per iteration over the steady-state
-// iterations at the final global batch size, and the seq_length of its arguments dump.
+// iterations at the final global batch size, and the seq_length of its arguments dump. Lines
+// may carry a launcher's prefix (srun --label's " 0: ", torchrun's "[default0]:").
 absl::StatusOr<MeasuredRun> FromMegatronLog(absl::string_view text, const TrainingLogOptions& o);
 
 }  // namespace capplan::core::bench_import

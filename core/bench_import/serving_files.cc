@@ -28,6 +28,8 @@ namespace {
 // A run's request count and token totals: at most a billion requests of 2^24 tokens each.
 constexpr double kMaxRequests = 1e9;
 constexpr double kMaxTotalTokens = kMaxRequests * static_cast<double>(kMaxRowCount);
+// A mean latency: at most a day.
+constexpr double kMaxLatencyMs = 86400e3;
 // Text copied from a file into a note (a model id, a SUT name): at most this long.
 constexpr size_t kMaxNoteValueBytes = 128;
 
@@ -57,22 +59,65 @@ std::optional<ServingEngine> EngineOfBackend(const JsonFields& f) {
   return std::nullopt;  // an OpenAI-compatible endpoint: any engine
 }
 
-// The load: closed loop at max_concurrency, or every request at once (request_rate inf). A
-// finite request_rate measures the offered load, not the server's capacity.
-absl::StatusOr<int64_t> InFlight(const JsonFields& f, double completed, std::string* how) {
+// An open-loop run at a finite request_rate: the mean number in flight by Little's law,
+// request_throughput x mean end-to-end latency (mean_e2el_ms where the file has it, else mean
+// TTFT + mean TPOT x (output tokens - 1)). The estimator's throughput at that concurrency is
+// then the measured one exactly when its latency is: the run calibrates as a closed loop of
+// that many requests (the mapping docs/validation uses for open-loop rows).
+absl::StatusOr<int64_t> LittlesLawInFlight(const JsonFields& f, double output_tokens, std::string* how) {
+  absl::StatusOr<double> rps = Number(f, "request_throughput", 0, kMaxThroughput);
+  if (!rps.ok()) return rps.status();
+  double e2e_ms = 0;
+  std::string from = "mean_e2el_ms";
+  if (Find(f, "mean_e2el_ms") != nullptr) {
+    absl::StatusOr<double> e2e = Number(f, "mean_e2el_ms", 0, kMaxLatencyMs);
+    if (!e2e.ok()) return e2e.status();
+    e2e_ms = *e2e;
+  } else {
+    absl::StatusOr<double> ttft = Number(f, "mean_ttft_ms", 0, kMaxLatencyMs);
+    if (!ttft.ok()) return ttft.status();
+    absl::StatusOr<double> tpot = Number(f, "mean_tpot_ms", 0, kMaxLatencyMs);
+    if (!tpot.ok()) return tpot.status();
+    e2e_ms = *ttft + *tpot * std::max(0.0, output_tokens - 1);
+    from = "mean_ttft_ms + mean_tpot_ms x (output tokens - 1)";
+  }
+  const double in_flight = *rps * e2e_ms / 1000;
+  if (!(in_flight >= 0.5)) {
+    return FieldError("request_rate", absl::StrFormat("a finite rate with %.3g requests in flight on average (Little's "
+                                                      "law) is too light a load to calibrate on",
+                                                      in_flight));
+  }
+  const int64_t n = std::min(static_cast<int64_t>(std::llround(in_flight)), kMaxServingBatch);
+  *how = absl::StrFormat("open loop: request_throughput %.4g req/s x %.4g s (%s) = %d in flight by Little's law", *rps,
+                         e2e_ms / 1000, from, n);
+  return n;
+}
+
+// The load: closed loop at max_concurrency, every request at once (request_rate inf), or an
+// open loop at a finite rate (LittlesLawInFlight).
+absl::StatusOr<int64_t> InFlight(const JsonFields& f, double completed, double output_tokens, std::string* how) {
   const HfConfigValue* rate = Find(f, "request_rate");
   const bool unlimited =
       rate != nullptr && rate->kind == HfConfigValue::Kind::kString && absl::AsciiStrToLower(rate->text) == "inf";
-  if (!unlimited) {
-    return FieldError("request_rate",
-                      "must be inf (the benchmark's default): a run at a finite request rate measures the offered "
-                      "load, not what the server sustains; import a run made with --request-rate inf");
-  }
-  if (Find(f, "max_concurrency") != nullptr) {
+  const bool capped = Find(f, "max_concurrency") != nullptr;
+  int64_t cap = kMaxServingBatch;
+  if (capped) {
     absl::StatusOr<double> n = Number(f, "max_concurrency", 1, static_cast<double>(kMaxServingBatch));
     if (!n.ok()) return n.status();
-    *how = absl::StrCat("closed loop of max_concurrency ", *n, " requests in flight");
-    return static_cast<int64_t>(std::llround(*n));
+    cap = static_cast<int64_t>(std::llround(*n));
+  }
+  if (!unlimited && rate != nullptr && rate->kind == HfConfigValue::Kind::kNumber) {
+    absl::StatusOr<int64_t> n = LittlesLawInFlight(f, output_tokens, how);
+    if (!n.ok() || *n <= cap) return n;
+    *how = absl::StrCat("max_concurrency ", cap, " requests in flight (a finite rate above it)");
+    return cap;
+  }
+  if (!unlimited && !capped) {
+    return FieldError("request_rate", "required: \"inf\" or the requests per second the benchmark offered");
+  }
+  if (capped) {
+    *how = absl::StrCat("closed loop of max_concurrency ", cap, " requests in flight");
+    return cap;
   }
   const int64_t all = std::min(static_cast<int64_t>(std::llround(completed)), kMaxServingBatch);
   *how = absl::StrCat("request_rate inf without max_concurrency: all ", completed, " requests at once, counted as ",
@@ -83,13 +128,13 @@ absl::StatusOr<int64_t> InFlight(const JsonFields& f, double completed, std::str
 absl::StatusOr<MeasuredRun> FromServingResult(const JsonFields& f, const char* tool) {
   absl::StatusOr<double> completed = Number(f, "completed", 1, kMaxRequests);
   if (!completed.ok()) return completed.status();
-  std::string how;
-  absl::StatusOr<int64_t> batch = InFlight(f, *completed, &how);
-  if (!batch.ok()) return batch.status();
   absl::StatusOr<double> in = Number(f, "total_input_tokens", 1, kMaxTotalTokens);
   if (!in.ok()) return in.status();
   absl::StatusOr<double> out = Number(f, "total_output_tokens", 1, kMaxTotalTokens);
   if (!out.ok()) return out.status();
+  std::string how;
+  absl::StatusOr<int64_t> batch = InFlight(f, *completed, *out / *completed, &how);
+  if (!batch.ok()) return batch.status();
   absl::StatusOr<double> tput = Number(f, "output_throughput", 0, kMaxThroughput);
   if (!tput.ok()) return tput.status();
   if (*tput <= 0) return FieldError("output_throughput", "must be positive");

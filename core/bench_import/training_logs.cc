@@ -117,11 +117,14 @@ std::optional<int64_t> Iteration(absl::string_view line) {
   return std::nullopt;
 }
 
-// The arguments dump's "  seq_length ........ 4096"; 0 when absent.
+// The arguments dump's "  seq_length ........ 4096", also behind the prefix a launcher puts on
+// every line (srun --label's " 0: ", torchrun's "[default0]:"): the word seq_length, a run of
+// dots, the value last. 0 when the line is another.
 absl::StatusOr<int64_t> SeqLength(absl::string_view line, size_t line_no) {
-  absl::string_view t = absl::StripAsciiWhitespace(line);
-  if (!absl::StartsWith(t, "seq_length ") || !absl::StrContains(t, "...")) return 0;
-  std::vector<absl::string_view> words = absl::StrSplit(t, ' ', absl::SkipEmpty());
+  if (!absl::StrContains(line, "seq_length")) return 0;
+  const std::vector<absl::string_view> words = absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+  const auto dots = [](absl::string_view w) { return w.find_first_not_of('.') == absl::string_view::npos; };
+  if (words.size() < 3 || words[words.size() - 3] != "seq_length" || !dots(words[words.size() - 2])) return 0;
   int64_t n = 0;
   if (!absl::SimpleAtoi(words.back(), &n)) return FieldError(LineField(line_no, "seq_length"), "not a number");
   CAPPLAN_RETURN_IF_ERROR(CheckRange(LineField(line_no, "seq_length"), n, 1, kMaxRowCount));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/model.h"
 #include "core/precision.h"
 #include "core/serving/serving_engine.h"
 #include "core/training/training.h"
@@ -48,7 +49,11 @@ struct ServingSpec {
   double memory_fraction = 0.9;  // of the device (vLLM, SGLang) or of free memory (TensorRT-LLM)
   Precision weight_precision = Precision::kFp16;
   Precision kv_precision = Precision::kFp16;
+  // Disaggregated: prefill_replicas servers of prefill_tp GPUs, and `replicas` decode servers
+  // of tensor_parallel GPUs each at max_num_seqs (SGLang only).
   bool disaggregated = false;
+  int prefill_replicas = 0;
+  int prefill_tp = 0;
   // The plan's figures, recorded as annotations.
   double requests_per_second = 0;
   double ttft_seconds = 0;
@@ -56,25 +61,12 @@ struct ServingSpec {
   double memory_per_gpu_bytes = 0;
 };
 
-// The model's shape as Megatron-LM's arguments name it.
-struct TrainingModel {
-  int64_t num_layers = 0;
-  int64_t hidden_size = 0;
-  int64_t num_attention_heads = 0;
-  int64_t num_kv_heads = 0;  // 0 or num_attention_heads: no grouped-query attention
-  int64_t ffn_hidden_size = 0;
-  bool gated_mlp = true;
-  bool tied_embeddings = false;
-  int64_t num_experts = 0;  // 0 or 1: dense
-  int64_t experts_per_token = 0;
-};
-
 struct TrainingSpec {
   Provenance from;
   std::string model_path;  // the tokenizer and weights the caller trains from
   std::string name;        // the job name (DNS-1123 label)
   Accelerator accelerator = Accelerator::kNvidia;
-  TrainingModel model;
+  ModelArchitecture model;  // the shape Megatron-LM's arguments carry
   TrainingMethod method = TrainingMethod::kFull;
   Precision precision = Precision::kBf16;
   int nodes = 1;
@@ -103,7 +95,7 @@ struct Rendered {
 
 // InvalidArgument for a target the workload has no rendering for (serving on Slurm) or a
 // spec out of range; FailedPrecondition, naming why, for an option the engine or trainer
-// cannot run as planned (a disaggregated option, TensorRT-LLM or llama.cpp across nodes,
+// cannot run as planned (a disaggregated option other than SGLang's, TensorRT-LLM or llama.cpp across nodes,
 // LoRA, offload, a ZeRO-3 / HSDP layout).
 absl::StatusOr<Rendered> RenderServing(const ServingSpec& spec, Target target);
 absl::StatusOr<Rendered> RenderTraining(const TrainingSpec& spec, Target target);

@@ -26,6 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/deploy/deploy.h"
 #include "core/deploy/kube.h"
+#include "core/deploy/serving_internal.h"
 #include "core/deploy/text.h"
 
 namespace capplan::core::deploy {
@@ -62,11 +63,7 @@ Engine EngineOf(const ServingSpec& s) {
 
 // Why the option cannot be rendered as planned; OK when it can.
 absl::Status Renderable(const ServingSpec& s) {
-  if (s.disaggregated) {
-    return absl::FailedPreconditionError(
-        "option is disaggregated (separate prefill and decode pools): Deploy renders co-located options only; "
-        "pick a co-located option (--option) or deploy the pools with your engine's disaggregation tooling");
-  }
+  if (s.disaggregated) return DisaggregatedRenderable(s);
   const bool multinode = s.replica_nodes > 1;
   if (multinode && (s.engine == ServingEngine::kTensorRtLlm || s.engine == ServingEngine::kLlamaCpp)) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -192,7 +189,9 @@ std::vector<std::string> LaunchArgs(const ServingSpec& s, bool kubernetes) {
   return {};
 }
 
-std::vector<std::pair<std::string, std::string>> Annotations(const ServingSpec& s) {
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> ServingAnnotations(const ServingSpec& s) {
   return {{"capplan/engine", ServingEngineName(s.engine)},
           {"capplan/gpu", s.from.gpu_name},
           {"capplan/where", s.from.where},
@@ -205,6 +204,8 @@ std::vector<std::pair<std::string, std::string>> Annotations(const ServingSpec& 
           {"capplan/catalog-version", absl::StrCat(s.from.catalog_version)},
           {"capplan/capplan-version", s.from.capplan_version}};
 }
+
+namespace {
 
 KeyValues Labels(const ServingSpec& s) {
   return {{"app.kubernetes.io/name", s.name}, {"app.kubernetes.io/managed-by", "capplan"}};
@@ -225,7 +226,7 @@ Container EngineContainer(const ServingSpec& s, std::vector<std::string> command
 
 // One replica per pod, inside one node.
 std::string DeploymentYaml(const ServingSpec& s) {
-  return absl::StrCat("apiVersion: apps/v1\nkind: Deployment\n", Metadata(s.name, Labels(s), Annotations(s), 0),
+  return absl::StrCat("apiVersion: apps/v1\nkind: Deployment\n", Metadata(s.name, Labels(s), ServingAnnotations(s), 0),
                       "spec:\n  replicas: ", s.replicas,
                       "\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: ", s.name, "\n  template:\n",
                       Metadata("", Labels(s), {}, 4), "    spec:\n",
@@ -251,7 +252,7 @@ std::string LeaderWorkerSetYaml(const ServingSpec& s) {
   Container worker = EngineContainer(s, WorkerCommand(s));
   worker.port = 0;  // workers serve no HTTP: only the leader is probed and behind the Service
   return absl::StrCat("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n",
-                      Metadata(s.name, Labels(s), Annotations(s), 0), "spec:\n  replicas: ", s.replicas,
+                      Metadata(s.name, Labels(s), ServingAnnotations(s), 0), "spec:\n  replicas: ", s.replicas,
                       "\n  leaderWorkerTemplate:\n    size: ", s.replica_nodes,
                       "\n    restartPolicy: RecreateGroupOnPodRestart\n    leaderTemplate:\n",
                       Metadata("", leader_labels, {}, 6), "      spec:\n",
@@ -289,6 +290,7 @@ absl::StatusOr<Rendered> RenderServing(const ServingSpec& s, Target target) {
   if (target == Target::kSlurm) {
     return absl::InvalidArgumentError("target: SLURM renders training only; serving takes KUBERNETES or COMMAND");
   }
+  if (s.disaggregated) return RenderDisaggregated(s, target);
   if (target == Target::kCommand) {
     std::string text = absl::StrCat(ProvenanceComment(s.from, "#"), ShellLine(LaunchArgs(s, false), 2), "\n");
     if (s.replica_nodes > 1 && s.engine == ServingEngine::kVllm) {

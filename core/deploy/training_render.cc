@@ -10,7 +10,10 @@
 //    --seq-length, --max-position-embeddings, --train-iters, --recompute-granularity,
 //    --recompute-method, --recompute-num-layers, --use-distributed-optimizer, --bf16, --fp16,
 //    --fp8-format, --num-layers, --hidden-size, --ffn-hidden-size, --num-attention-heads,
-//    --group-query-attention, --num-query-groups, --swiglu, --num-experts, --moe-router-topk).
+//    --group-query-attention, --num-query-groups, --swiglu, --num-experts, --moe-router-topk);
+//    Megatron-FSDP for ZeRO-3 / HSDP (--use-megatron-fsdp, --data-parallel-sharding-strategy,
+//    --ckpt-format fsdp_dtensor, --num-distributed-optimizer-instances,
+//    --outer-dp-sharding-strategy), sources where AddLayoutArgs writes them.
 //  - torchrun (PyTorch 2.8 elastic launch), https://docs.pytorch.org/docs/2.8/elastic/run.html
 //    (--nnodes, --nproc-per-node, --node-rank, --master-addr, --master-port).
 //  - Slurm sbatch 24.11, https://slurm.schedmd.com/archive/slurm-24.11.0/sbatch.html
@@ -36,6 +39,31 @@ constexpr char kEntry[] = "pretrain_gpt.py";
 constexpr int kSecondsDigits = 2;
 constexpr double kPercent = 100;
 
+// HSDP: state sharded inside groups of shard_group ranks, replicated across the groups.
+bool Hybrid(const ParallelConfig& p) { return p.shard_group > 0 && p.shard_group < p.dp * p.cp; }
+
+// ZeRO-3 and HSDP run on Megatron-FSDP, which shards over the data- and context-parallel ranks
+// and composes with tensor and expert parallelism (its documentation names no pipeline
+// stages with it); the replica count across shard groups must be whole.
+absl::Status FsdpRenderable(const ParallelConfig& p) {
+  if (p.zero_stage < 3 && Hybrid(p)) {
+    return absl::FailedPreconditionError(
+        "option shards ZeRO-1/2 state over a group smaller than the data-parallel ranks; Megatron-FSDP replicates "
+        "across shard groups only under full sharding (ZeRO-3); pick another option (option_rank)");
+  }
+  if (p.zero_stage < 3) return absl::OkStatus();
+  if (p.pp > 1) {
+    return absl::FailedPreconditionError(
+        "option shards parameters (ZeRO-3/FSDP) across pipeline stages; Megatron-FSDP, which the launch uses for "
+        "sharded parameters, documents tensor, context and expert parallelism with it, not pipeline stages; pick an "
+        "option with pp=1 or ZeRO-0/1/2 (option_rank)");
+  }
+  if (Hybrid(p) && (p.dp * p.cp) % p.shard_group != 0) {
+    return absl::FailedPreconditionError("option's shard group does not divide its data-parallel ranks");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Renderable(const TrainingSpec& s) {
   const ParallelConfig& p = s.parallel;
   if (s.method != TrainingMethod::kFull) {
@@ -43,16 +71,17 @@ absl::Status Renderable(const TrainingSpec& s) {
         "method: Deploy renders full training with Megatron-LM, which has no LoRA or QLoRA; fine-tune with PEFT "
         "or NeMo from the plan's figures");
   }
-  if (p.offload != Offload::kNone) {
+  if (p.offload == Offload::kOptimizerAndParameters) {
     return absl::FailedPreconditionError(absl::StrCat("option offloads ", OffloadName(p.offload),
-                                                      " to host memory, which the Megatron-LM launch rendered here "
-                                                      "does not; pick an option without offload (option_rank)"));
+                                                      " to host memory; Megatron-LM offloads optimizer state only; "
+                                                      "pick an option without parameter offload (option_rank)"));
   }
-  if (p.zero_stage >= 3 || (p.shard_group > 0 && p.shard_group < p.dp * p.cp)) {
+  if (p.offload == Offload::kOptimizer && p.zero_stage >= 3) {
     return absl::FailedPreconditionError(
-        "option shards parameters (ZeRO-3 or an HSDP shard group), which Megatron-LM's distributed optimizer does "
-        "not; pick an option with ZeRO-0/1/2 (option_rank), or launch this layout with an FSDP trainer");
+        "option offloads optimizer state under ZeRO-3; Megatron-LM's optimizer offload runs with its distributed "
+        "optimizer, not Megatron-FSDP, in what its documentation lists; pick another option (option_rank)");
   }
+  if (absl::Status fsdp = FsdpRenderable(p); !fsdp.ok()) return fsdp;
   if (s.model.num_layers < 1 || s.model.hidden_size < 1 || s.model.num_attention_heads < 1 ||
       s.model.ffn_hidden_size < 1) {
     return absl::FailedPreconditionError(
@@ -65,11 +94,44 @@ absl::Status Renderable(const TrainingSpec& s) {
   return absl::OkStatus();
 }
 
-void AddModelArgs(const TrainingModel& m, int64_t seq, std::vector<std::string>* a) {
+// DeepSeek- and Qwen-MoE-style experts: each expert's width, the shared experts' total width
+// and the leading dense layers as a layer pattern (Megatron-LM arguments.py, "moe" group:
+// --moe-ffn-hidden-size, --moe-shared-expert-intermediate-size "num_shared_experts * ffn size
+// of each", --moe-layer-freq "([0]+[1]*23)": 1 dense layer followed by 23 expert layers).
+void AddMoeArgs(const ModelArchitecture& m, std::vector<std::string>* a) {
+  a->insert(a->end(),
+            {"--num-experts", absl::StrCat(m.num_experts), "--moe-router-topk", absl::StrCat(m.experts_per_token)});
+  if (m.expert_ffn_hidden_size > 0)
+    a->insert(a->end(), {"--moe-ffn-hidden-size", absl::StrCat(m.expert_ffn_hidden_size)});
+  if (m.num_shared_experts > 0) {
+    const int64_t each = m.shared_expert_ffn_hidden_size > 0 ? m.shared_expert_ffn_hidden_size
+                         : m.expert_ffn_hidden_size > 0      ? m.expert_ffn_hidden_size
+                                                             : m.ffn_hidden_size;
+    a->insert(a->end(), {"--moe-shared-expert-intermediate-size", absl::StrCat(m.num_shared_experts * each)});
+  }
+  if (m.num_dense_layers > 0) {
+    a->insert(a->end(), {"--moe-layer-freq",
+                         absl::StrCat("([0]*", m.num_dense_layers, "+[1]*", m.num_layers - m.num_dense_layers, ")")});
+  }
+}
+
+// Multi-head latent attention (Megatron-LM arguments.py: --multi-latent-attention,
+// --q-lora-rank, --kv-lora-rank, --qk-head-dim for the non-rotary part of each head,
+// --qk-pos-emb-head-dim for the rotary part, --v-head-dim).
+void AddMlaArgs(const ModelArchitecture& m, std::vector<std::string>* a) {
+  a->insert(a->end(), {"--multi-latent-attention", "--kv-lora-rank", absl::StrCat(m.kv_lora_rank), "--qk-head-dim",
+                       absl::StrCat(m.qk_nope_head_dim), "--qk-pos-emb-head-dim", absl::StrCat(m.qk_rope_head_dim),
+                       "--v-head-dim", absl::StrCat(m.v_head_dim)});
+  if (m.q_lora_rank > 0) a->insert(a->end(), {"--q-lora-rank", absl::StrCat(m.q_lora_rank)});
+}
+
+void AddModelArgs(const ModelArchitecture& m, int64_t seq, std::vector<std::string>* a) {
   a->insert(a->end(), {"--num-layers", absl::StrCat(m.num_layers), "--hidden-size", absl::StrCat(m.hidden_size),
                        "--ffn-hidden-size", absl::StrCat(m.ffn_hidden_size), "--num-attention-heads",
                        absl::StrCat(m.num_attention_heads)});
-  if (m.num_kv_heads > 0 && m.num_kv_heads != m.num_attention_heads) {
+  if (m.kv_lora_rank > 0) {
+    AddMlaArgs(m, a);
+  } else if (m.num_kv_heads > 0 && m.num_kv_heads != m.num_attention_heads) {
     a->insert(a->end(), {"--group-query-attention", "--num-query-groups", absl::StrCat(m.num_kv_heads)});
   }
   if (m.gated_mlp) {
@@ -80,10 +142,10 @@ void AddModelArgs(const TrainingModel& m, int64_t seq, std::vector<std::string>*
               {"--swiglu", "--normalization", "RMSNorm", "--position-embedding-type", "rope", "--disable-bias-linear"});
   }
   if (!m.tied_embeddings) a->push_back("--untie-embeddings-and-output-weights");
-  if (m.num_experts > 1) {
-    a->insert(a->end(),
-              {"--num-experts", absl::StrCat(m.num_experts), "--moe-router-topk", absl::StrCat(m.experts_per_token)});
+  if (m.head_dim > 0 && m.kv_lora_rank == 0 && m.head_dim * m.num_attention_heads != m.hidden_size) {
+    a->insert(a->end(), {"--kv-channels", absl::StrCat(m.head_dim)});  // per-head width (arguments.py)
   }
+  if (m.IsMoe()) AddMoeArgs(m, a);
   a->insert(a->end(), {"--seq-length", absl::StrCat(seq), "--max-position-embeddings", absl::StrCat(seq)});
 }
 
@@ -106,9 +168,32 @@ void AddLayoutArgs(const TrainingSpec& s, std::vector<std::string>* a) {
   } else if (p.recompute == Recompute::kSelective) {
     a->insert(a->end(), {"--recompute-granularity", "selective"});
   }
-  // The distributed optimizer shards optimizer state and reduce-scatters gradients over the
-  // data-parallel ranks: ZeRO-1/2 (Megatron-LM docs, "Distributed Optimizer").
-  if (p.zero_stage >= 1) a->push_back("--use-distributed-optimizer");
+  if (p.zero_stage >= 3) {
+    // Megatron-FSDP's required flags (NVIDIA/Megatron-LM
+    // docs/discussions/megatron-fsdp-user-guide/megatron-fsdp-user-guide.md at commit
+    // f6f94c70974acffa8141a1886fbc076a68e44190, "Required Configurations"); HSDP is the outer
+    // data-parallel size (--num-distributed-optimizer-instances) replicated (no_shard), per the
+    // Megatron-FSDP documentation's "Data-Parallel Sharding Strategies" table.
+    a->insert(a->end(),
+              {"--use-megatron-fsdp", "--data-parallel-sharding-strategy", "optim_grads_params",
+               "--no-gradient-accumulation-fusion", "--use-distributed-optimizer", "--ckpt-format", "fsdp_dtensor"});
+    if (Hybrid(p)) {
+      a->insert(a->end(), {"--num-distributed-optimizer-instances", absl::StrCat(p.dp * p.cp / p.shard_group),
+                           "--outer-dp-sharding-strategy", "no_shard"});
+    }
+  } else if (p.zero_stage >= 1 || p.offload == Offload::kOptimizer) {
+    // The distributed optimizer shards optimizer state and reduce-scatters gradients over the
+    // data-parallel ranks: ZeRO-1/2 (Megatron-LM docs, "Distributed Optimizer"). Optimizer
+    // offload runs inside it (one rank: nothing sharded).
+    a->push_back("--use-distributed-optimizer");
+  }
+  if (p.offload == Offload::kOptimizer) {
+    // NVIDIA/Megatron-LM megatron/core/optimizer/cpu_offloading/README.md at commit
+    // 21d3f2310a8405ef704753744de4ad32072defd8: the three flags that enable it, and the overlap
+    // of the copies it recommends.
+    a->insert(a->end(), {"--optimizer-cpu-offload", "--optimizer-offload-fraction", "1.0",
+                         "--use-precision-aware-optimizer", "--overlap-cpu-optimizer-d2h-h2d"});
+  }
   switch (s.precision) {
     case Precision::kBf16:
       a->push_back("--bf16");
@@ -142,11 +227,12 @@ std::vector<std::string> Launch(const TrainingSpec& s, const std::string& rank, 
 std::string FiguresComment(const TrainingSpec& s) {
   const ParallelConfig& p = s.parallel;
   return absl::StrCat("# Layout: tp=", p.tp, " pp=", p.pp, " dp=", p.dp, " cp=", p.cp, " ep=", p.ep, " vpp=", p.vpp,
-                      ", ZeRO-", p.zero_stage, ", recompute ", RecomputeName(p.recompute), ", micro-batch ",
-                      p.micro_batch, ", global batch ", s.global_batch_sequences, " x ", s.sequence_tokens,
-                      " tokens\n# Expected: step time ", Figure(s.step_seconds, kSecondsDigits), " s, MFU ",
-                      Figure(s.mfu_fraction * kPercent, 1), "%, ", Figure(s.tokens_per_second, 0),
-                      " tokens/s, end to end ", Figure(s.duration_seconds / 86400, 2), " days\n");
+                      ", ZeRO-", p.zero_stage, Hybrid(p) ? absl::StrCat(" in shard groups of ", p.shard_group) : "",
+                      ", recompute ", RecomputeName(p.recompute), ", micro-batch ", p.micro_batch, ", global batch ",
+                      s.global_batch_sequences, " x ", s.sequence_tokens, " tokens\n# Expected: step time ",
+                      Figure(s.step_seconds, kSecondsDigits), " s, MFU ", Figure(s.mfu_fraction * kPercent, 1), "%, ",
+                      Figure(s.tokens_per_second, 0), " tokens/s, end to end ", Figure(s.duration_seconds / 86400, 2),
+                      " days\n");
 }
 
 std::string SlurmScript(const TrainingSpec& s) {

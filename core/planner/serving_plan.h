@@ -52,6 +52,10 @@ struct ServingFit {
   double distance = 1;
 };
 
+// A replica across nodes takes one node per pipeline stage: pp instances, or tp x pp GPUs
+// of a pool whose nodes hold tp.
+int64_t ReplicasPerUnits(const Supply& s, const MultiNodeServing& m, int64_t units);
+
 class ServingEvaluator {
  public:
   // By GPU type and what of the fabric the KV transfer, the pairing and the stage boundaries

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/format.h"
+#include "core/serving/engine_support.h"
 #include "core/units.h"
 #include "core/validate.h"
 
@@ -195,6 +196,7 @@ std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, co
                                                     const ServingEfficiency& eff) {
   std::vector<DisaggregatedStage> out;
   if (!ValidateServingWorkload(w).ok() || !ValidateGpu(gpu).ok()) return out;
+  if (!EngineSupportProblem(w.engine, w.engine_version, gpu, w.weight_precision).empty()) return out;
   const int64_t heads = EffectiveShape(w.model).num_attention_heads;
   for (int tp = 1; tp <= gpu.gpus_per_node; tp *= 2) {
     if (heads <= 0 || heads % tp != 0) continue;

@@ -98,8 +98,7 @@ EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp, Engi
       p.memory_fraction = tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88;
       p.max_batched_tokens = large ? 8192 : 2048;
       p.step_overhead_seconds = assumptions::kCppEngineStepOverhead.value.point;
-      p.source = absl::StrFormat("SGLang: mem_fraction_static %.2f at tp=%d, %d-token prefill chunks",
-                                 p.memory_fraction, tp, p.max_batched_tokens);
+      p.source = "SGLang: mem_fraction_static by tp (server_args.py), 8192-token prefill chunks (2048 under 70 GiB)";
       break;
     case ServingEngine::kLlamaCpp:
       // llama.cpp allocates the KV cache for the context it is given and a compute buffer
@@ -131,9 +130,9 @@ EngineProfile EngineProfileFor(ServingEngine e, const GpuSpec& gpu, int tp, Engi
         default:
           p.step_overhead_seconds = assumptions::kVllmStepOverhead.value.point;
       }
-      p.source = absl::StrFormat("vLLM%s: gpu_memory_utilization 0.9, %d-token chunked prefill, %.1f ms per step",
-                                 version.Known() ? absl::StrFormat(" %d.%d", version.major, version.minor) : "",
-                                 p.max_batched_tokens, p.step_overhead_seconds * 1e3);
+      p.source =
+          "vLLM: gpu_memory_utilization 0.9, 8192-token chunked prefill (2048 under 70 GiB), step overhead by "
+          "generation";
       break;
   }
   return p;

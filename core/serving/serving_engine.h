@@ -52,7 +52,9 @@ struct EngineProfile {
   bool fraction_of_free = false;
   int64_t max_batched_tokens = 8192;  // tokens one iteration may carry (prefill chunks + decodes)
   double step_overhead_seconds = 0;   // fixed per iteration: scheduling, sampling, launches
-  std::string source;
+  // Static text: the profile is built for every layout an estimate evaluates, so nothing here
+  // is formatted or allocated.
+  const char* source = "";
 };
 
 // `tp` matters only to SGLang, whose static memory fraction falls as TP grows; `version` only to

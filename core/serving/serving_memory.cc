@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_format.h"
+#include "core/serving/engine_support.h"
 #include "core/serving/serving.h"
 #include "core/serving/serving_internal.h"
 #include "core/units.h"
@@ -38,6 +39,9 @@ absl::StatusOr<Shape> ShapeOf(const ModelArchitecture& m) {
 absl::Status Prechecks(const ServingWorkload& w, const GpuSpec& gpu, int tp) {
   CAPPLAN_RETURN_IF_ERROR(ValidateServingWorkload(w));
   CAPPLAN_RETURN_IF_ERROR(ValidateGpu(gpu));
+  if (std::string why = EngineSupportProblem(w.engine, w.engine_version, gpu, w.weight_precision); !why.empty()) {
+    return absl::FailedPreconditionError(why);
+  }
   CAPPLAN_RETURN_IF_ERROR(CheckRange("tp", static_cast<int64_t>(tp), 1, 64));
   if (tp > gpu.gpus_per_node) {
     return FieldError(

@@ -19,7 +19,7 @@ namespace bi = core::bench_import;
 
 namespace {
 
-// An SGLang JSONL file: one run per line, at most this many.
+// A JSON Lines file (SGLang's, vLLM's appended results): one run per line, at most this many.
 constexpr size_t kMaxJsonlRuns = 1000;
 constexpr int64_t kMaxGpus = 65536;
 constexpr int64_t kMaxRowTokens = int64_t{1} << 24;
@@ -65,7 +65,11 @@ absl::StatusOr<Hardware> HardwareOf(const v1::ImportBenchmarkRequest& req, const
   return h;
 }
 
-absl::StatusOr<std::vector<bi::MeasuredRun>> SglangRuns(const std::string& content) {
+using JsonReader = absl::StatusOr<bi::MeasuredRun> (*)(const bi::JsonFields&);
+
+// A JSON Lines file, one run per line: SGLang's --output-file, and vLLM's --save-result with
+// --append-result (a newline, then the next run's object). Blank lines are skipped.
+absl::StatusOr<std::vector<bi::MeasuredRun>> JsonLinesRuns(const std::string& content, JsonReader read) {
   std::vector<bi::MeasuredRun> runs;
   size_t line_no = 0;
   for (absl::string_view line : absl::StrSplit(content, '\n')) {
@@ -77,11 +81,29 @@ absl::StatusOr<std::vector<bi::MeasuredRun>> SglangRuns(const std::string& conte
     const std::string where = absl::StrCat("content line ", line_no);
     absl::StatusOr<core::HfConfig> fields = JsonObjectFields(std::string(line), where);
     if (!fields.ok()) return fields.status();
-    absl::StatusOr<bi::MeasuredRun> run = bi::FromSglangResult(*fields);
+    absl::StatusOr<bi::MeasuredRun> run = read(*fields);
     if (!run.ok()) return InContent(run.status(), where);
     runs.push_back(*std::move(run));
   }
   return runs;
+}
+
+// A vLLM result: one JSON object (on one line, or indented as `vllm bench sweep` writes it), or
+// JSON Lines when --append-result added runs to the file. A file that is neither is the single
+// object's error.
+absl::StatusOr<std::vector<bi::MeasuredRun>> VllmRuns(const std::string& content) {
+  absl::StatusOr<core::HfConfig> fields = JsonObjectFields(content, "content");
+  if (fields.ok()) {
+    absl::StatusOr<bi::MeasuredRun> run = bi::FromVllmResult(*fields);
+    if (!run.ok()) return InContent(run.status(), "content");
+    return std::vector<bi::MeasuredRun>{*std::move(run)};
+  }
+  std::vector<absl::string_view> lines = absl::StrSplit(content, '\n');
+  lines.erase(std::remove_if(lines.begin(), lines.end(),
+                             [](absl::string_view l) { return absl::StripAsciiWhitespace(l).empty(); }),
+              lines.end());
+  if (lines.size() < 2 || !JsonObjectFields(std::string(lines.front()), "content").ok()) return fields.status();
+  return JsonLinesRuns(content, bi::FromVllmResult);
 }
 
 absl::StatusOr<std::vector<bi::MeasuredRun>> ReadRuns(const v1::ImportBenchmarkRequest& req, int64_t gpu_count) {
@@ -91,13 +113,10 @@ absl::StatusOr<std::vector<bi::MeasuredRun>> ReadRuns(const v1::ImportBenchmarkR
   o.warmup_steps = req.warmup_steps();
   absl::StatusOr<bi::MeasuredRun> one;
   switch (req.format()) {
-    case v1::BENCHMARK_FILE_FORMAT_VLLM: {
-      absl::StatusOr<core::HfConfig> fields = JsonObjectFields(content, "content");
-      one = fields.ok() ? bi::FromVllmResult(*fields) : absl::StatusOr<bi::MeasuredRun>(fields.status());
-      break;
-    }
+    case v1::BENCHMARK_FILE_FORMAT_VLLM:
+      return VllmRuns(content);
     case v1::BENCHMARK_FILE_FORMAT_SGLANG:
-      return SglangRuns(content);
+      return JsonLinesRuns(content, bi::FromSglangResult);
     case v1::BENCHMARK_FILE_FORMAT_MLPERF:
       one = bi::FromMlperfSummary(content);
       break;

@@ -106,20 +106,6 @@ core::ParallelConfig ParallelFrom(const v1::Parallelism& p) {
   return c;
 }
 
-deploy::TrainingModel TrainingModelFrom(const core::ModelArchitecture& m) {
-  deploy::TrainingModel t;
-  t.num_layers = m.num_layers;
-  t.hidden_size = m.hidden_size;
-  t.num_attention_heads = m.num_attention_heads;
-  t.num_kv_heads = m.num_kv_heads;
-  t.ffn_hidden_size = m.ffn_hidden_size;
-  t.gated_mlp = m.gated_mlp;
-  t.tied_embeddings = m.tied_embeddings;
-  t.num_experts = m.num_experts;
-  t.experts_per_token = m.experts_per_token;
-  return t;
-}
-
 }  // namespace
 
 absl::Status CheckDeployRequest(const v1::DeployRequest& req) {
@@ -164,6 +150,12 @@ absl::StatusOr<deploy::ServingSpec> ServingSpecFrom(const core::CatalogView& cat
   s.weight_precision = w->weight_precision;
   s.kv_precision = w->kv_precision;
   s.disaggregated = o.deployment() == v1::SERVING_DEPLOYMENT_DISAGGREGATED;
+  if (s.disaggregated) {
+    // The option's parallelism and replicas are the decode pool's (option_proto.cc).
+    s.prefill_replicas = o.prefill_replicas();
+    s.prefill_tp = o.prefill_tensor_parallel();
+    s.replicas = std::max(1, o.decode_gpu_count() / s.tensor_parallel);
+  }
   s.requests_per_second = o.requests_per_second().point();
   s.ttft_seconds = o.ttft_seconds().point();
   s.tpot_seconds = o.tpot_seconds().point();
@@ -182,7 +174,7 @@ absl::StatusOr<deploy::TrainingSpec> TrainingSpecFrom(const core::CatalogView& c
   s.model_path = ModelPath(req, job->model.name);
   s.name = deploy::DnsLabel(absl::StrCat(job->model.name, "-train"));
   s.accelerator = AcceleratorOf(**gpu);
-  s.model = TrainingModelFrom(job->model);
+  s.model = job->model;
   s.method = job->method;
   s.precision = job->precision;
   s.parallel = ParallelFrom(o.parallelism());

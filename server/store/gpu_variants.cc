@@ -151,6 +151,11 @@ GpuVariant ResolveGpuVariant(absl::string_view provider, absl::string_view insta
   } else if (provider == "azure" && (form = AzureForm(type, *family)) != Form::kUnknown) {
     evidence = absl::StrCat("Azure ", absl::StartsWith(type, "STANDARD_NC") ? "NC" : "ND", "-series VM \"",
                             instance_type, "\" carries ", FormName(form), " cards");
+  } else if (provider == "ibm" && absl::StartsWith(type, "GX2-") && absl::string_view(family->prefix) == "V100") {
+    // IBM Cloud VPC's gx2 profiles "include 1 or 2 NVIDIA V100 PCIe 16GB GPUs" (IBM Cloud docs,
+    // Instance profiles, GPU: cloud.ibm.com/docs/vpc?topic=vpc-profiles#gpu).
+    form = Form::kPcie;
+    evidence = absl::StrCat("IBM gx2 profile \"", instance_type, "\" carries PCIe cards");
   }
   int gb = MemoryNamed(accel, family->default_gb, family->other_gb);
   if (gb == 0) gb = MemoryNamed(type, family->default_gb, family->other_gb);

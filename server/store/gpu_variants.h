@@ -2,7 +2,7 @@
 // "V100"); the same family is sold as SXM boards, PCIe cards and NVL cards with different
 // memory, bandwidth and speed. The variant is read from the offer itself: the instance type and
 // accelerator name ("gpu_1x_h100_pcie", "H100_PCIE_80GB::1", "A100-80GB", "V100-32Gx4") and the
-// provider's documented VM families (Azure NC: PCIe cards; ND: SXM boards).
+// provider's documented VM families (Azure NC: PCIe cards; ND: SXM boards; IBM gx2: V100 PCIe).
 #pragma once
 
 #include <string>

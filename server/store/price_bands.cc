@@ -60,6 +60,9 @@ constexpr PriceBand kBands[] = {
     {"RTX-4090", 0.40, 0.69,
      "Vast 1x-RTX_4090-32-65536 Spain 0.40, vast/vms.csv v7 @ 00690e76; RunPod 1x_RTX4090_SECURE CA 0.69, "
      "runpod/vms.csv v7 @ 0727c2bd"},
+    {"MI300X", 2.39, 6.0,
+     "RunPod 2x_MI300X_SECURE US 4.78 / 2, runpod/vms.csv v8 @ 01acdfd4; OCI BM.GPU.MI300X.8 af-casablanca-1 48 / 8, "
+     "oci/vms.csv v8 @ 05887511"},
     {"RTX-6000-Ada", 0.655, 0.77,
      "Vast 2x-RTX_6000Ada-32-65536 Estonia 1.31 / 2, vast/vms.csv v7 @ 00690e76; RunPod 1x_RTX6000-Ada_SECURE CA "
      "0.77, runpod/vms.csv v7 @ 0727c2bd"},

@@ -9,6 +9,7 @@
 #include "core/deploy/text.h"
 #include "gtest/gtest.h"
 #include "tests/core/deploy_parse.h"
+#include "tests/core/fixtures.h"
 
 namespace capplan::core::deploy {
 namespace {
@@ -228,7 +229,11 @@ TrainingSpec Llama70bOn64() {
   s.from = From();
   s.model_path = "meta-llama/Llama-2-70b-hf";
   s.name = "llama-2-70b-train";
-  s.model = {80, 8192, 64, 8, 28672, true, false, 0, 0};
+  s.model.num_layers = 80;  // Llama-2-70b-hf config.json
+  s.model.hidden_size = 8192;
+  s.model.num_attention_heads = 64;
+  s.model.num_kv_heads = 8;
+  s.model.ffn_hidden_size = 28672;
   s.nodes = 8;
   s.gpus_per_node = 8;
   s.parallel.tp = 8;
@@ -320,6 +325,84 @@ TEST(DeployTraining, JobSetMatchesTheOption) {
   EXPECT_EQ(FlagValue(w, "--recompute-granularity"), "full");
 }
 
+// ZeRO-3 and HSDP launch on Megatron-FSDP with the flags its user guide requires
+// (NVIDIA/Megatron-LM docs/discussions/megatron-fsdp-user-guide/megatron-fsdp-user-guide.md @
+// f6f94c70): optim_grads_params sharding, the fsdp_dtensor checkpoint format; HSDP adds the
+// outer data-parallel size, replicated.
+TEST(DeployTraining, ShardedParametersRunOnMegatronFsdp) {
+  TrainingSpec s = Llama70bOn64();
+  s.parallel.pp = 1;
+  s.parallel.vpp = 1;
+  s.parallel.dp = 8;
+  s.parallel.zero_stage = 3;
+  absl::StatusOr<Rendered> r = RenderTraining(s, Target::kCommand);
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::vector<std::string> w = ShellWords(r->files[0].content);
+  EXPECT_TRUE(HasWord(w, "--use-megatron-fsdp"));
+  EXPECT_TRUE(HasWord(w, "--use-distributed-optimizer"));
+  EXPECT_TRUE(HasWord(w, "--no-gradient-accumulation-fusion"));
+  EXPECT_EQ(FlagValue(w, "--data-parallel-sharding-strategy"), "optim_grads_params");
+  EXPECT_EQ(FlagValue(w, "--ckpt-format"), "fsdp_dtensor");
+  EXPECT_FALSE(HasWord(w, "--num-distributed-optimizer-instances"));
+
+  s.parallel.shard_group = 2;  // shard inside pairs, four replicas across them
+  r = RenderTraining(s, Target::kSlurm);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(BashParses(r->files[0].content)) << r->files[0].content;
+  w = ShellWords(r->files[0].content);
+  EXPECT_EQ(FlagValue(w, "--num-distributed-optimizer-instances"), "4");
+  EXPECT_EQ(FlagValue(w, "--outer-dp-sharding-strategy"), "no_shard");
+
+  s.parallel.shard_group = 3;  // 8 ranks do not split into groups of 3
+  EXPECT_EQ(RenderTraining(s, Target::kSlurm).status().code(), absl::StatusCode::kFailedPrecondition);
+  s.parallel.shard_group = 0;
+  s.parallel.pp = 4;
+  s.parallel.dp = 2;
+  absl::StatusOr<Rendered> piped = RenderTraining(s, Target::kSlurm);
+  ASSERT_FALSE(piped.ok());
+  EXPECT_NE(piped.status().message().find("pipeline"), std::string::npos) << piped.status();
+}
+
+// Optimizer state offloaded to the host: the flags Megatron-LM's optimizer offload README lists
+// (megatron/core/optimizer/cpu_offloading/README.md @ 21d3f231), inside the distributed
+// optimizer even on one GPU.
+TEST(DeployTraining, OptimizerOffloadUsesMegatronsCpuOptimizer) {
+  TrainingSpec s = Llama70bOn64();
+  s.parallel.zero_stage = 0;
+  s.parallel.offload = Offload::kOptimizer;
+  absl::StatusOr<Rendered> r = RenderTraining(s, Target::kCommand);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<std::string> w = ShellWords(r->files[0].content);
+  EXPECT_TRUE(HasWord(w, "--optimizer-cpu-offload"));
+  EXPECT_EQ(FlagValue(w, "--optimizer-offload-fraction"), "1.0");
+  EXPECT_TRUE(HasWord(w, "--use-precision-aware-optimizer"));
+  EXPECT_TRUE(HasWord(w, "--use-distributed-optimizer"));
+}
+
+// DeepSeek-V3's shape (deepseek-ai/DeepSeek-V3 config.json) as Megatron-LM's arguments name it:
+// MLA ranks and head widths, 2048-wide experts, one shared expert, 3 dense layers then 58 MoE.
+TEST(DeployTraining, MoeAndLatentAttentionShapesReachMegatron) {
+  TrainingSpec s = Llama70bOn64();
+  s.model = core::testing::DeepSeekV3();
+  s.parallel.vpp = 1;
+  absl::StatusOr<Rendered> r = RenderTraining(s, Target::kCommand);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<std::string> w = ShellWords(r->files[0].content);
+  EXPECT_TRUE(HasWord(w, "--multi-latent-attention"));
+  EXPECT_EQ(FlagValue(w, "--q-lora-rank"), "1536");
+  EXPECT_EQ(FlagValue(w, "--kv-lora-rank"), "512");
+  EXPECT_EQ(FlagValue(w, "--qk-head-dim"), "128");
+  EXPECT_EQ(FlagValue(w, "--qk-pos-emb-head-dim"), "64");
+  EXPECT_EQ(FlagValue(w, "--v-head-dim"), "128");
+  EXPECT_FALSE(HasWord(w, "--group-query-attention"));
+  EXPECT_EQ(FlagValue(w, "--ffn-hidden-size"), "18432");
+  EXPECT_EQ(FlagValue(w, "--num-experts"), "256");
+  EXPECT_EQ(FlagValue(w, "--moe-router-topk"), "8");
+  EXPECT_EQ(FlagValue(w, "--moe-ffn-hidden-size"), "2048");
+  EXPECT_EQ(FlagValue(w, "--moe-shared-expert-intermediate-size"), "2048");
+  EXPECT_EQ(FlagValue(w, "--moe-layer-freq"), "([0]*3+[1]*58)");
+}
+
 TEST(DeployTraining, UnrenderableOptionsSayWhy) {
   TrainingSpec s = Llama70bOn64();
   s.method = TrainingMethod::kLora;
@@ -334,7 +417,7 @@ TEST(DeployTraining, UnrenderableOptionsSayWhy) {
   s.parallel.pp = 1;
   EXPECT_EQ(RenderTraining(s, Target::kSlurm).status().code(), absl::StatusCode::kFailedPrecondition);
   s = Llama70bOn64();
-  s.parallel.offload = Offload::kOptimizer;
+  s.parallel.offload = Offload::kOptimizerAndParameters;
   EXPECT_EQ(RenderTraining(s, Target::kKubernetes).status().code(), absl::StatusCode::kFailedPrecondition);
   s = Llama70bOn64();
   s.parallel.vpp = 3;  // 80 layers over 4 x 3 stages

@@ -26,6 +26,14 @@ class FakeCatalog final : public CatalogView {
     }
     models_.push_back({Llama2_7B(), 4096, {}});
   }
+  // A further datasheet GPU type (the constructor adds A100-SXM4-80GB, H100-SXM5-80GB and T4).
+  void AddGpu(const GpuSpec& g) {
+    GpuRow row;
+    row.spec = g;
+    row.vendor = "NVIDIA";
+    row.form_factor = "SXM";
+    gpus_.push_back(row);
+  }
   // An offer of `count` GPUs at `usd_per_hour`, effective from `from` (0: 2024-01-01).
   void AddOffer(const std::string& provider, const std::string& type, const std::string& region, const std::string& gpu,
                 int count, double usd_per_hour, int64_t from = 1704067200, PriceKind kind = PriceKind::kOnDemand) {

@@ -369,11 +369,11 @@ TEST_F(AdminTest, AnImportedVllmRunCalibratesTheNextEstimateAndImportsOnce) {
   r.mutable_source()->set_citation(citation);
   r.mutable_source()->set_as_of_date("2024-08-23");
   // A file that cannot make a row writes nothing and names the field.
-  capplan::v1::ImportBenchmarkRequest finite = r;
-  finite.set_content(absl::StrReplaceAll(file.str(), {{"\"request_rate\": \"inf\"", "\"request_rate\": 16"}}));
-  absl::StatusOr<capplan::v1::ImportBenchmarkResponse> refused = admin.ImportBenchmark(finite);
+  capplan::v1::ImportBenchmarkRequest broken = r;
+  broken.set_content(absl::StrReplaceAll(file.str(), {{"\"output_throughput\"", "\"output_rate\""}}));
+  absl::StatusOr<capplan::v1::ImportBenchmarkResponse> refused = admin.ImportBenchmark(broken);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << refused.status();
-  EXPECT_NE(refused.status().message().find("content.request_rate"), std::string::npos) << refused.status();
+  EXPECT_NE(refused.status().message().find("content.output_throughput"), std::string::npos) << refused.status();
   EXPECT_EQ(reader.GetCatalogVersion()->catalog_version(), before->catalog_version());
 
   absl::StatusOr<capplan::v1::ImportBenchmarkResponse> imported = admin.ImportBenchmark(r);

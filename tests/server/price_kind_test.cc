@@ -105,6 +105,28 @@ TEST_F(PriceKindTest, SpotOptionsCarryAnIndicativeInterruptionNote) {
   EXPECT_NE(p.price_note().find("Indicative"), std::string::npos) << p.price_note();
 }
 
+TEST_F(PriceKindTest, ShippedSpotRowsPriceAnL4Plan) {
+  // The shipped spot rows (migration 0016): g6.xlarge (1 x L4) at $0.3879/h in us-east-1, the
+  // cheapest zone (use1-az2) of SkyPilot's aws/vms.csv v7 @ 001367d; on-demand $0.8048/h.
+  v1::PlanRequest r = ServeOnH100(v1::PRICE_KIND_SPOT);
+  r.mutable_constraints()->clear_allowed_gpus();
+  r.mutable_constraints()->add_allowed_gpus("L4");
+  r.mutable_serving()->set_requests_per_second(1);
+  v1::PlanResponse resp;
+  absl::Status s = Plan(*store_->Snapshot(), r, &resp);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_GT(resp.options_size(), 0);
+  bool g6_east = false;
+  for (const v1::PlanOption& o : resp.options()) {
+    EXPECT_EQ(o.provenance().price_kind(), "spot");
+    if (o.instance_type() != "g6.xlarge" || o.region() != "us-east-1") continue;
+    g6_east = true;
+    EXPECT_DOUBLE_EQ(o.cost_usd_per_hour(), 0.3879 * o.instance_count());
+    EXPECT_LT(o.cost_usd_per_hour(), 0.8048 * o.instance_count());
+  }
+  EXPECT_TRUE(g6_east);
+}
+
 TEST_F(PriceKindTest, CompareTargetsTakeAPriceKind) {
   v1::CompareRequest r;
   *r.mutable_serving() = ServeOnH100(v1::PRICE_KIND_UNSPECIFIED).serving();

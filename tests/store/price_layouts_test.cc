@@ -203,9 +203,10 @@ TEST_F(PriceLayoutTest, SanityRulesRefuseWithReasonsUnlessForced) {
             std::string::npos)
       << why;
   EXPECT_NE(why.find("5 AcceleratorCount: odd.xlarge in us-east-1: 3 x L4"), std::string::npos) << why;
-  // The good row is in, without its impossible spot price.
+  // The good row is in, without its impossible spot price: the spot price in force is still the
+  // shipped one (migration 0016: 0.3879, SkyPilot aws/vms.csv v7 @ 001367d, use1-az2).
   EXPECT_DOUBLE_EQ(Price("aws", "g6.xlarge", "us-east-1", PriceKind::kOnDemand), 0.8048);
-  EXPECT_EQ(Price("aws", "g6.xlarge", "us-east-1", PriceKind::kSpot), -1);
+  EXPECT_DOUBLE_EQ(Price("aws", "g6.xlarge", "us-east-1", PriceKind::kSpot), 0.3879);
   EXPECT_NE(Rows(r->warnings).find("6 SpotPrice: spot price 1.7 is above the on-demand price 0.8048"),
             std::string::npos);
 

@@ -432,11 +432,13 @@ constexpr char kIbm[] =
     "gx2-8x64x1v100,V100,1.0,8,64,V100,2.821,,,jp-tok-2\n"
     "bx2-8x32,,,8,32,,0.384,,us-east,us-east-1\n";
 
-TEST_F(PriceVariantTest, IbmZonesMergeAndAnEmptyRegionIsNamed) {
+TEST_F(PriceVariantTest, IbmZonesMergeAndGx2CarriesTheV100PcieCard) {
   absl::StatusOr<CsvImportResult> r = Import("ibm", kIbm);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->errors.size(), 1u) << Rows(r->errors);
   EXPECT_EQ(r->errors[0].field, "Region") << Rows(r->errors);
+  // IBM Cloud docs, Instance profiles (GPU): gx2 profiles carry V100 PCIe 16GB cards.
+  EXPECT_EQ(Gpu("ibm", "gx2-8x64x1v100", "us-south"), "V100-PCIe-16GB");
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
   EXPECT_DOUBLE_EQ(GpuGib(*snap, "ibm", "gx2-8x64x1v100", "us-south"), 16);
   EXPECT_DOUBLE_EQ(PerGpu(*snap, "ibm", "gx2-8x64x1v100", "us-south"), 2.497);
