@@ -207,6 +207,8 @@ absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
     // /metrics body (over ~128 KB) the client has not yet received. No CORS (civetweb's
     // default approves every origin's preflight).
     const std::string timeout_ms = std::to_string(options.metrics_request_timeout_ms);
+    // Connections reported closing to the accept guard, which caps them per client below.
+    const CivetCallbacks callbacks = http::TrackedConnectionCallbacks();
     state->exposer =
         std::make_unique<prometheus::Exposer>(std::vector<std::string>{"listening_ports",
                                                                        options.metrics_address,
@@ -227,7 +229,8 @@ absl::Status StartMetrics(const ServerOptions& options, Server::State* state) {
                                                                        "access_control_allow_headers",
                                                                        "",
                                                                        "additional_header",
-                                                                       "X-Content-Type-Options: nosniff"});
+                                                                       "X-Content-Type-Options: nosniff"},
+                                              &callbacks);
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat("cannot serve metrics on ", options.metrics_address, ": ", e.what()));
   }

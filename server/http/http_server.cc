@@ -10,7 +10,6 @@
 #include <chrono>
 #include <thread>
 
-#include "CivetServer.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "server/http/api_handler.h"
@@ -66,7 +65,18 @@ std::vector<std::string> CivetOptions(const HttpServerOptions& o) {
           "additional_header", "X-Content-Type-Options: nosniff"};
 }
 
+void OnConnectionClose(const mg_connection* conn) {
+  const mg_request_info* info = mg_get_request_info(conn);
+  if (info != nullptr) ConnectionClosing(info->server_port, info->remote_addr, info->remote_port);
+}
+
 }  // namespace
+
+CivetCallbacks TrackedConnectionCallbacks() {
+  CivetCallbacks callbacks;
+  callbacks.connection_close = OnConnectionClose;
+  return callbacks;
+}
 
 absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOptions& options,
                                                               grpc::Server* grpc_server,
@@ -90,7 +100,8 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
   // Not shared yet, but locked all the same: civetweb's threads start with the listener.
   absl::MutexLock lock(&server->mu_);
   try {
-    server->civet_ = std::make_unique<CivetServer>(CivetOptions(options));
+    const CivetCallbacks callbacks = TrackedConnectionCallbacks();
+    server->civet_ = std::make_unique<CivetServer>(CivetOptions(options), &callbacks);
   } catch (const std::exception& e) {
     return absl::UnavailableError(absl::StrCat("cannot serve HTTP on ", options.address, ": ", e.what()));
   }

@@ -7,14 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "CivetServer.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "prometheus/registry.h"
-
-class CivetServer;
-class CivetHandler;
 
 namespace grpc {
 class Server;
@@ -48,6 +46,12 @@ struct HttpServerOptions {
   int default_timeout_ms = 30000;
   std::string version;  // shown in the OpenAPI document
 };
+
+// civetweb callbacks for a listener whose connections the accept guard tracks
+// (TrackConnections): each connection is reported closing (ConnectionClosing) from civetweb's
+// connection_close callback, on its worker thread before the socket closes. For the HTTP/JSON
+// listener and for prometheus-cpp's /metrics one alike.
+CivetCallbacks TrackedConnectionCallbacks();
 
 class HttpServer {
  public:

@@ -31,8 +31,34 @@ std::atomic<int64_t> g_shed{0};
 // run before any constructor of this file.
 ABSL_CONST_INIT absl::Mutex g_reserve_mu(absl::kConstInit);
 
+#if defined(__SANITIZE_THREAD__)
+#define CAPPLAN_ACCEPT_VIA_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CAPPLAN_ACCEPT_VIA_TSAN 1
+#endif
+#endif
+
+#ifdef CAPPLAN_ACCEPT_VIA_TSAN
+}  // namespace
+}  // namespace capplan::server
+// ThreadSanitizer's own accept4 (its interceptor, whose public name the definitions at the end
+// of this file take over). A connection must be accepted through it: TSan records there which
+// thread created the descriptor; without that record, a close racing another use of the
+// descriptor makes TSan's report read the thread registry at an invalid index and abort.
+extern "C" int __interceptor_accept4(int fd, sockaddr* addr, socklen_t* len, int flags);
+namespace capplan::server {
+namespace {
+#endif
+
+// libc's accept4 without going through the definitions below (the system call itself, or in a
+// ThreadSanitizer build TSan's interceptor, which calls libc's).
 int RawAccept4(int fd, sockaddr* addr, socklen_t* len, int flags) {
+#ifdef CAPPLAN_ACCEPT_VIA_TSAN
+  return __interceptor_accept4(fd, addr, len, flags);
+#else
   return static_cast<int>(syscall(SYS_accept4, fd, addr, len, flags));
+#endif
 }
 
 // Out of descriptors: give up the reserve, take one pending connection off the queue and
@@ -49,9 +75,11 @@ bool ShedWithReserve(int listen_fd) {
   return c >= 0;
 }
 
-// A connection accepted on a tracked listener: its descriptor and the socket's
-// inode. The guard never sees the close (civetweb closes), so an entry counts only while its
-// descriptor still names the same socket; a closed or reused one drops out when looked at.
+// A connection accepted on a tracked listener: its descriptor and the socket's inode.
+// Entries go when the server that owns the connection reports it closing (ConnectionClosing,
+// from civetweb's connection_close callback, on the owner's thread before its close). The guard
+// never looks at a descriptor another thread may be closing: the only other way an entry goes
+// is when accept hands out its descriptor number again, which proves the old one closed.
 struct Held {
   int fd;
   ino_t inode;
@@ -61,13 +89,7 @@ ABSL_CONST_INIT absl::Mutex g_clients_mu(absl::kConstInit);
 std::map<int, int> g_caps ABSL_GUARDED_BY(g_clients_mu);  // tracked local port -> connections per client (0: no cap)
 // "<local port>/<client address bytes>/<client port>" -> the connection.
 std::map<std::string, Held> g_held ABSL_GUARDED_BY(g_clients_mu);
-size_t g_sweep_above ABSL_GUARDED_BY(g_clients_mu) =
-    1024;  // entries before stale ones are swept (doubles with live ones)
-
-bool StillOpen(const Held& h) {
-  struct stat st {};
-  return fstat(h.fd, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_ino == h.inode;
-}
+std::map<int, std::string> g_held_by_fd ABSL_GUARDED_BY(g_clients_mu);  // descriptor -> its g_held key
 
 int PortOf(const sockaddr_storage& ss) {
   if (ss.ss_family == AF_INET) return ntohs(reinterpret_cast<const sockaddr_in*>(&ss)->sin_port);
@@ -98,17 +120,41 @@ std::string ClientPrefix(int port, const sockaddr_storage& ss) {
   return "";
 }
 
-void SweepLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(g_clients_mu) {
-  for (auto it = g_held.begin(); it != g_held.end();) {
-    it = StillOpen(it->second) ? std::next(it) : g_held.erase(it);
+// The g_held key of the connection on local `port` from `client_address` (numeric, as civetweb
+// reports it) and `client_port`; empty when the address is not numeric.
+std::string ConnectionKey(int port, const std::string& client_address, int client_port) {
+  sockaddr_storage ss{};
+  if (inet_pton(AF_INET, client_address.c_str(), &reinterpret_cast<sockaddr_in*>(&ss)->sin_addr) == 1) {
+    ss.ss_family = AF_INET;
+  } else if (inet_pton(AF_INET6, client_address.c_str(), &reinterpret_cast<sockaddr_in6*>(&ss)->sin6_addr) == 1) {
+    ss.ss_family = AF_INET6;
+  } else {
+    return "";
   }
-  g_sweep_above = std::max<size_t>(1024, 2 * g_held.size());
+  const std::string prefix = ClientPrefix(port, ss);
+  return prefix.empty() ? prefix : prefix + std::to_string(client_port);
+}
+
+void EraseLocked(std::map<std::string, Held>::iterator it) ABSL_EXCLUSIVE_LOCKS_REQUIRED(g_clients_mu) {
+  const auto by_fd = g_held_by_fd.find(it->second.fd);
+  if (by_fd != g_held_by_fd.end() && by_fd->second == it->first) g_held_by_fd.erase(by_fd);
+  g_held.erase(it);
+}
+
+// `fd` was just handed out by accept: an entry still naming it is a connection closed without
+// the close reported (one civetweb closed before a worker took it).
+void ForgetDescriptorLocked(int fd) ABSL_EXCLUSIVE_LOCKS_REQUIRED(g_clients_mu) {
+  const auto by_fd = g_held_by_fd.find(fd);
+  if (by_fd == g_held_by_fd.end()) return;
+  g_held.erase(by_fd->second);
+  g_held_by_fd.erase(by_fd);
 }
 
 // False when the client of `c`, just accepted on `listen_fd`, already holds its listener's
-// per-client cap; otherwise records `c`.
+// per-client cap; otherwise records `c`. Looks at `c` only, which no other thread has yet.
 bool AdmitClient(int listen_fd, int c) {
   absl::MutexLock lock(&g_clients_mu);
+  ForgetDescriptorLocked(c);
   if (g_caps.empty()) return true;
   const int port = LocalPort(listen_fd);
   const auto cap = g_caps.find(port);
@@ -119,18 +165,16 @@ bool AdmitClient(int listen_fd, int c) {
   if (getpeername(c, reinterpret_cast<sockaddr*>(&peer), &len) != 0 || fstat(c, &st) != 0) return true;
   const std::string prefix = ClientPrefix(port, peer);
   if (prefix.empty()) return true;
-  if (g_held.size() > g_sweep_above) SweepLocked();
   int held = 0;
-  for (auto it = g_held.lower_bound(prefix); it != g_held.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
-    if (!StillOpen(it->second)) {
-      it = g_held.erase(it);
-      continue;
-    }
+  for (auto it = g_held.lower_bound(prefix); it != g_held.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+       ++it) {
     ++held;
-    ++it;
   }
   if (cap->second > 0 && held >= cap->second) return false;
-  g_held[prefix + std::to_string(PortOf(peer))] = Held{c, st.st_ino};
+  const std::string key = prefix + std::to_string(PortOf(peer));
+  if (const auto old = g_held.find(key); old != g_held.end()) EraseLocked(old);
+  g_held[key] = Held{c, st.st_ino};
+  g_held_by_fd[c] = key;
   return true;
 }
 
@@ -146,27 +190,30 @@ void UntrackConnections(int port) {
   g_caps.erase(port);
   const std::string prefix = std::to_string(port) + "/";
   for (auto it = g_held.lower_bound(prefix); it != g_held.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
-    it = g_held.erase(it);
+    EraseLocked(it++);
   }
 }
 
-int AcceptedConnection(int port, const std::string& client_address, int client_port) {
-  sockaddr_storage ss{};
-  if (inet_pton(AF_INET, client_address.c_str(), &reinterpret_cast<sockaddr_in*>(&ss)->sin_addr) == 1) {
-    ss.ss_family = AF_INET;
-  } else if (inet_pton(AF_INET6, client_address.c_str(), &reinterpret_cast<sockaddr_in6*>(&ss)->sin6_addr) == 1) {
-    ss.ss_family = AF_INET6;
-  } else {
-    return -1;
-  }
+void ConnectionClosing(int port, const std::string& client_address, int client_port) {
+  const std::string key = ConnectionKey(port, client_address, client_port);
+  if (key.empty()) return;
   absl::MutexLock lock(&g_clients_mu);
-  const auto it = g_held.find(ClientPrefix(port, ss) + std::to_string(client_port));
-  if (it == g_held.end() || !StillOpen(it->second)) return -1;
-  // The descriptor may have been closed and reused for another connection of the same inode
-  // only if the kernel reused the inode too; the peer check rules out the rest.
+  if (const auto it = g_held.find(key); it != g_held.end()) EraseLocked(it);
+}
+
+int AcceptedConnection(int port, const std::string& client_address, int client_port) {
+  const std::string key = ConnectionKey(port, client_address, client_port);
+  if (key.empty()) return -1;
+  absl::MutexLock lock(&g_clients_mu);
+  const auto it = g_held.find(key);
+  if (it == g_held.end()) return -1;
+  // The caller's own connection (its thread owns the descriptor), checked all the same: the
+  // same socket, still connected to that client port.
+  struct stat st {};
   sockaddr_storage peer{};
   socklen_t len = sizeof peer;
-  if (getpeername(it->second.fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0 || PortOf(peer) != client_port) {
+  if (fstat(it->second.fd, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_ino != it->second.inode ||
+      getpeername(it->second.fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0 || PortOf(peer) != client_port) {
     return -1;
   }
   return it->second.fd;

@@ -41,6 +41,12 @@ absl::Status InstallAcceptGuard(const AcceptGuardOptions& options);
 void TrackConnections(int port, int max_per_client);
 // Forgets `port` (its listener has closed).
 void UntrackConnections(int port);
+// The server of tracked listener `port` is about to close its connection from `client_address`
+// (numeric, as civetweb reports it) and `client_port`: it no longer counts. Called on the
+// thread that owns the connection, before it closes the descriptor (civetweb's
+// connection_close callback: http::TrackedConnectionCallbacks), so that the guard never looks
+// at a descriptor another thread may be closing.
+void ConnectionClosing(int port, const std::string& client_address, int client_port);
 
 // The descriptor of the connection accepted on local `port` (a tracked listener) from `client_address` (numeric, as
 // civetweb reports it) and `client_port`, while it is open; -1 otherwise. For bounding what civetweb does not: the time

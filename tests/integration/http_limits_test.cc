@@ -124,6 +124,16 @@ int HealthWithin(int port, std::chrono::seconds limit) {
   return std::atoi(got.c_str() + 9);
 }
 
+// Of `fds`, those the server has closed by now.
+int ClosedByServer(const std::vector<int>& fds) {
+  int closed = 0;
+  for (const int fd : fds) {
+    std::string ignored;
+    if (!Drain(fd, &ignored)) ++closed;
+  }
+  return closed;
+}
+
 std::vector<std::string> Args(const TempDir& dir, std::vector<std::string> extra) {
   std::vector<std::string> a = {"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0", "--http_listen=127.0.0.1:0",
                                 "--db=" + dir.path() + "/c.db"};
@@ -177,6 +187,36 @@ TEST(HttpLimitsTest, AnIdleConnectionFloodFromOneAddressIsShed) {
   HttpGet(server.http_port(), "/", &status);
   EXPECT_EQ(status, 200);
   for (const int fd : idle) close(fd);
+}
+
+TEST(HttpLimitsTest, ConnectionsAClientClosedNoLongerCountAgainstItsCap) {
+  TempDir dir;
+  ServerProcess server(Args(dir, {"--http_max_connections_per_client=4"}));
+  ASSERT_TRUE(server.started()) << server.Wait(0).stderr_text;
+  const auto settle = std::chrono::milliseconds(static_cast<int>(300 * TimeScale()));
+  std::vector<int> first;
+  for (int i = 0; i < 4; ++i) first.push_back(ConnectFrom("127.0.0.4", server.http_port()));
+  std::this_thread::sleep_for(settle);
+  ASSERT_EQ(ClosedByServer(first), 0) << "the cap admits 4";
+  for (const int fd : first) close(fd);
+  std::this_thread::sleep_for(settle);  // the server's workers see the ends and close theirs
+  // gRPC connections take the descriptor numbers those 4 had, so that the next connections
+  // from 127.0.0.4 get other numbers: the cap must know the 4 closed, not find out when their
+  // numbers come back to the HTTP listener.
+  std::vector<int> grpc;
+  for (int i = 0; i < 4; ++i) grpc.push_back(ConnectFrom("127.0.0.1", server.grpc_port()));
+  std::this_thread::sleep_for(settle);
+  std::vector<int> again;
+  for (int i = 0; i < 4; ++i) again.push_back(ConnectFrom("127.0.0.4", server.http_port()));
+  std::this_thread::sleep_for(settle);
+  EXPECT_EQ(ClosedByServer(again), 0) << "shed as if the closed ones still counted";
+  // The cap still holds: a 5th connection is shed.
+  const int fifth = ConnectFrom("127.0.0.4", server.http_port());
+  std::this_thread::sleep_for(settle);
+  EXPECT_EQ(ClosedByServer({fifth}), 1);
+  for (const int fd : again) close(fd);
+  for (const int fd : grpc) close(fd);
+  close(fifth);
 }
 
 TEST(HttpLimitsTest, TrickledHeadersAreCutAtTheHeaderTimeout) {

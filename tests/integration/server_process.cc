@@ -163,6 +163,14 @@ ExitResult ServerProcess::Wait(int timeout_ms) {
   return exit_;
 }
 
+double TimeScale() {
+  const char* env = std::getenv("CAPPLAN_TEST_TIME_SCALE");
+  if (env == nullptr) return 1.0;
+  char* end = nullptr;
+  const double scale = std::strtod(env, &end);
+  return end != env && *end == '\0' && scale >= 1.0 && scale <= 20.0 ? scale : 1.0;
+}
+
 void WriteTokenFile(const std::string& path, const std::string& content) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return;  // the server's start-up then reports the missing file

@@ -71,6 +71,13 @@ class ServerProcess {
   ExitResult exit_;
 };
 
+// How many times longer than in a plain build the server may take for what a test bounds by
+// time as slack (start-up, teardown): CAPPLAN_TEST_TIME_SCALE, a number from 1 to 20 that the
+// ThreadSanitizer run sets (`make test-tsan`: instrumented code runs several times slower);
+// 1 when unset or out of range. A test scales its allowance for that overhead only, never the
+// duration it tells a bug by, unless that duration slows down as much.
+double TimeScale();
+
 // Writes a token file as operators are told to: mode 0600 (the server refuses wider ones).
 void WriteTokenFile(const std::string& path, const std::string& content);
 
