@@ -73,6 +73,9 @@ absl::StatusOr<Prepared> Prepare(const TrainingJob& job, const ClusterSpec& clus
 void SetGlobalBatch(Prepared* p, double global_batch_tokens);
 StageSplit SplitStages(int64_t layers, int pp, double head_layer_equivalents);
 // Memory and time of one layout at compute efficiency 1, into `e`.
+// One step's communication (tensor, context, expert, pipeline, data parallel) and the host
+// link traffic of offloaded state (training_comm.cc).
+void CommFor(const Prepared& p, const ParallelConfig& par, Eval* e);
 void Evaluate(const Prepared& p, const ParallelConfig& par, Eval* e);
 // One step's parts at `efficiency`.
 StepParts Step(const Eval& e, const ParallelConfig& par, double efficiency);
