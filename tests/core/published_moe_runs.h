@@ -161,7 +161,6 @@ inline constexpr PublishedRun kPublishedMoeRuns[] = {
 };
 // clang-format on
 
-inline constexpr int kPublishedMoeRunCount =
-    static_cast<int>(sizeof(kPublishedMoeRuns) / sizeof(kPublishedMoeRuns[0]));
+inline constexpr int kPublishedMoeRunCount = static_cast<int>(sizeof(kPublishedMoeRuns) / sizeof(kPublishedMoeRuns[0]));
 
 }  // namespace capplan::testdata
