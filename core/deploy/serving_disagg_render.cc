@@ -140,7 +140,11 @@ absl::Status DisaggregatedRenderable(const ServingSpec& s) {
         "(option_rank); engine ",
         ServingEngineName(s.engine), " was planned"));
   }
-  if (s.replica_nodes > 1 || s.prefill_replicas < 1 || s.prefill_tp < 1) {
+  if (s.replica_nodes > 1) {
+    return absl::FailedPreconditionError(
+        "option is disaggregated with replicas across nodes; Deploy renders disaggregated pools inside a node");
+  }
+  if (s.prefill_replicas < 1 || s.prefill_tp < 1) {
     return absl::InvalidArgumentError("serving spec: a disaggregated option needs prefill replicas and tp of 1+");
   }
   return absl::OkStatus();
