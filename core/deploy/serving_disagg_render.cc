@@ -55,8 +55,7 @@ std::vector<std::string> ServerArgs(const ServingSpec& s, const Role& r) {
                                 Figure(s.memory_fraction, kDigitsFraction)};
   // The planned batch is the decode pool's; prefill runs what arrives.
   if (std::string(r.mode) == "decode") a.insert(a.end(), {"--max-running-requests", absl::StrCat(s.max_num_seqs)});
-  if (s.weight_precision == Precision::kFp8) a.insert(a.end(), {"--quantization", "fp8"});
-  if (s.kv_precision == Precision::kFp8) a.insert(a.end(), {"--kv-cache-dtype", "fp8_e4m3"});
+  AddQuantization(s, "fp8_e4m3", &a);
   return a;
 }
 

@@ -80,13 +80,6 @@ absl::Status Renderable(const ServingSpec& s) {
   return absl::OkStatus();
 }
 
-void AddQuantization(const ServingSpec& s, const char* kv_fp8, std::vector<std::string>* a) {
-  // INT8/INT4 weights come as a pre-quantized checkpoint (AWQ, GPTQ) whose config names its
-  // method; the engines read it from there, so only FP8 is a flag.
-  if (s.weight_precision == Precision::kFp8) a->insert(a->end(), {"--quantization", "fp8"});
-  if (s.kv_precision == Precision::kFp8) a->insert(a->end(), {"--kv-cache-dtype", kv_fp8});
-}
-
 std::vector<std::string> VllmArgs(const ServingSpec& s, int port) {
   std::vector<std::string> a = {"vllm",
                                 "serve",
@@ -203,6 +196,13 @@ std::vector<std::pair<std::string, std::string>> ServingAnnotations(const Servin
           {"capplan/cost-usd-per-hour", Figure(s.from.cost_usd_per_hour, kDigitsRate)},
           {"capplan/catalog-version", absl::StrCat(s.from.catalog_version)},
           {"capplan/capplan-version", s.from.capplan_version}};
+}
+
+void AddQuantization(const ServingSpec& s, const char* kv_fp8, std::vector<std::string>* a) {
+  // INT8/INT4 weights come as a pre-quantized checkpoint (AWQ, GPTQ) whose config names its
+  // method; the engines read it from there, so only FP8 is a flag.
+  if (s.weight_precision == Precision::kFp8) a->insert(a->end(), {"--quantization", "fp8"});
+  if (s.kv_precision == Precision::kFp8) a->insert(a->end(), {"--kv-cache-dtype", kv_fp8});
 }
 
 namespace {
