@@ -314,27 +314,58 @@ std::string PessimisticEndAssumptions(const ServingWorkload& w, const GpuSpec& g
   return out;
 }
 
-absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,
-                                              double context_tokens, const ServingEfficiency& eff) {
-  CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
+namespace serving_internal {
+
+Stepper::Stepper(const ServingWorkload& w, const GpuSpec& gpu, int tp, const ServingEfficiency& eff)
+    : w_(w), gpu_(gpu), tp_(tp), eff_(eff), status_(Prechecks(w, gpu, tp)) {
+  if (!status_.ok()) return;
+  absl::StatusOr<Shape> s = ShapeOf(w.model);
+  if (!s.ok()) {
+    status_ = s.status();
+    return;
+  }
+  shape_ = *std::move(s);
+  mem_ = MemoryOf(w, shape_, gpu, tp);
+}
+
+absl::StatusOr<DecodeStep> Stepper::DecodeAt(int64_t batch, double context_tokens) const {
+  CAPPLAN_RETURN_IF_ERROR(status_);
   CAPPLAN_RETURN_IF_ERROR(CheckRange("batch", batch, int64_t{1}, int64_t{1} << 20));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("context_tokens", context_tokens, 0.0, 1e7));
-  absl::StatusOr<Shape> s = ShapeOf(w.model);
-  if (!s.ok()) return s.status();
-  const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
-  return Decode(MakeCtx(w, *s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point), static_cast<double>(batch),
-                context_tokens);
+  return Decode(MakeCtx(w_, shape_, mem_, gpu_, tp_, eff_.bandwidth.point, eff_.compute.point),
+                static_cast<double>(batch), context_tokens);
+}
+
+absl::StatusOr<PrefillEstimate> Stepper::PrefillOf(int64_t prompt_tokens) const {
+  CAPPLAN_RETURN_IF_ERROR(status_);
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("prompt_tokens", prompt_tokens, int64_t{1}, int64_t{10000000}));
+  return Prefill(MakeCtx(w_, shape_, mem_, gpu_, tp_, eff_.bandwidth.point, eff_.compute.point),
+                 static_cast<double>(prompt_tokens), 1);
+}
+
+absl::StatusOr<ServingEstimate> Stepper::AtBatch(int64_t batch) const {
+  CAPPLAN_RETURN_IF_ERROR(status_);
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("batch", batch, int64_t{1}, kMaxBatch));
+  if (mem_.max_concurrent_sequences < 1) return DoesNotFit(w_, mem_, gpu_, tp_);
+  // Engines admit what the KV cache holds and queue the rest (vLLM's scheduler, TensorRT-LLM's
+  // capacity scheduler): the replica runs at that concurrency.
+  const int64_t runs = std::min(batch, mem_.max_concurrent_sequences);
+  ServingEstimate out = Materialize(w_, shape_, mem_, gpu_, tp_, runs, eff_);
+  out.requested_batch = batch;
+  out.batch_limited_by_memory = runs < batch;
+  return out;
+}
+
+}  // namespace serving_internal
+
+absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,
+                                              double context_tokens, const ServingEfficiency& eff) {
+  return serving_internal::Stepper(w, gpu, tp, eff).DecodeAt(batch, context_tokens);
 }
 
 absl::StatusOr<PrefillEstimate> EstimatePrefill(const ServingWorkload& w, const GpuSpec& gpu, int tp,
                                                 int64_t prompt_tokens, const ServingEfficiency& eff) {
-  CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("prompt_tokens", prompt_tokens, int64_t{1}, int64_t{10000000}));
-  absl::StatusOr<Shape> s = ShapeOf(w.model);
-  if (!s.ok()) return s.status();
-  const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
-  return Prefill(MakeCtx(w, *s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point),
-                 static_cast<double>(prompt_tokens), 1);
+  return serving_internal::Stepper(w, gpu, tp, eff).PrefillOf(prompt_tokens);
 }
 
 absl::StatusOr<double> BurstFirstTokenSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t burst_size,
@@ -352,19 +383,7 @@ absl::StatusOr<double> BurstFirstTokenSeconds(const ServingWorkload& w, const Gp
 
 absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp,
                                                        int64_t batch, const ServingEfficiency& eff) {
-  CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("batch", batch, int64_t{1}, kMaxBatch));
-  absl::StatusOr<Shape> s = ShapeOf(w.model);
-  if (!s.ok()) return s.status();
-  const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
-  if (mem.max_concurrent_sequences < 1) return DoesNotFit(w, mem, gpu, tp);
-  // Engines admit what the KV cache holds and queue the rest (vLLM's scheduler, TensorRT-LLM's
-  // capacity scheduler): the replica runs at that concurrency.
-  const int64_t runs = std::min(batch, mem.max_concurrent_sequences);
-  ServingEstimate out = Materialize(w, *s, mem, gpu, tp, runs, eff);
-  out.requested_batch = batch;
-  out.batch_limited_by_memory = runs < batch;
-  return out;
+  return serving_internal::Stepper(w, gpu, tp, eff).AtBatch(batch);
 }
 
 namespace {

@@ -23,4 +23,27 @@ ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& 
 // FailedPrecondition naming what does not fit (the weights, or one sequence's KV cache).
 absl::Status DoesNotFit(const ServingWorkload& w, const ServingMemory& mem, const GpuSpec& gpu, int tp);
 
+// EstimateDecodeStep, EstimatePrefill and EstimateServingAtBatch for one workload, GPU and
+// tensor-parallel size, with the input checks, the parameter count and the memory done once:
+// the searches over batches (disaggregated decode pools, pipelines across nodes) call them
+// dozens of times per layout, and repeating those was a sixth of a distinct serving Plan's
+// CPU. Each answers exactly what the public function answers for the same arguments. Holds
+// references to its arguments, which must outlive it.
+class Stepper {
+ public:
+  Stepper(const ServingWorkload& w, const GpuSpec& gpu, int tp, const ServingEfficiency& eff);
+  absl::StatusOr<DecodeStep> DecodeAt(int64_t batch, double context_tokens) const;
+  absl::StatusOr<PrefillEstimate> PrefillOf(int64_t prompt_tokens) const;
+  absl::StatusOr<ServingEstimate> AtBatch(int64_t batch) const;
+
+ private:
+  const ServingWorkload& w_;
+  const GpuSpec& gpu_;
+  int tp_;
+  const ServingEfficiency& eff_;
+  absl::Status status_;  // Prechecks, then the shape
+  Shape shape_;
+  ServingMemory mem_;
+};
+
 }  // namespace capplan::core::serving_internal

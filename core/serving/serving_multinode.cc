@@ -9,6 +9,7 @@
 #include "core/format.h"
 #include "core/model.h"
 #include "core/serving/serving_disagg.h"
+#include "core/serving/serving_internal.h"
 #include "core/validate.h"
 
 namespace capplan::core {
@@ -118,9 +119,10 @@ absl::StatusOr<StageSetup> Setup(const ServingWorkload& w, const GpuSpec& gpu, c
   return s;
 }
 
-absl::StatusOr<MultiNodeServing> AtMicroBatch(const ServingWorkload& w, const GpuSpec& gpu, const Fabric& f, int tp,
-                                              int pp, const StageSetup& s, int64_t mb, const ServingEfficiency& eff) {
-  absl::StatusOr<ServingEstimate> st = EstimateServingAtBatch(s.w, gpu, tp, mb, eff);
+// `stage`: the estimator of one stage (s.w on the GPU at tp).
+absl::StatusOr<MultiNodeServing> AtMicroBatch(const ServingWorkload& w, const Fabric& f, int tp, int pp,
+                                              const StageSetup& s, const serving_internal::Stepper& stage, int64_t mb) {
+  absl::StatusOr<ServingEstimate> st = stage.AtBatch(mb);
   if (!st.ok()) return st.status();
   MultiNodeServing m;
   m.tp = tp;
@@ -192,8 +194,8 @@ absl::StatusOr<MultiNodeServing> EstimateMultiNodeServingAtBatch(const ServingWo
   if (!s.ok()) return s.status();
   const int64_t in_flight = static_cast<int64_t>(static_cast<double>(pp) * kMicroBatchesPerStage);
   const int64_t wanted = std::max<int64_t>(1, (batch + in_flight - 1) / in_flight);
-  absl::StatusOr<MultiNodeServing> m =
-      AtMicroBatch(w, gpu, fabric, tp, pp, *s, std::min(wanted, s->max_micro_batch), eff);
+  const serving_internal::Stepper stage(s->w, gpu, tp, eff);
+  absl::StatusOr<MultiNodeServing> m = AtMicroBatch(w, fabric, tp, pp, *s, stage, std::min(wanted, s->max_micro_batch));
   if (!m.ok()) return m;
   m->estimate.requested_batch = batch;
   m->estimate.batch_limited_by_memory = wanted > s->max_micro_batch;
@@ -205,7 +207,8 @@ absl::StatusOr<MultiNodeServing> EstimateMultiNodeServing(const ServingWorkload&
                                                           const ServingEfficiency& eff) {
   absl::StatusOr<StageSetup> s = Setup(w, gpu, fabric, tp, pp, eff);
   if (!s.ok()) return s.status();
-  absl::StatusOr<MultiNodeServing> one = AtMicroBatch(w, gpu, fabric, tp, pp, *s, 1, eff);
+  const serving_internal::Stepper stage(s->w, gpu, tp, eff);
+  absl::StatusOr<MultiNodeServing> one = AtMicroBatch(w, fabric, tp, pp, *s, stage, 1);
   if (!one.ok()) return one;
   if (!MeetsSlo(w, one->estimate)) {
     return absl::FailedPreconditionError(
@@ -214,10 +217,10 @@ absl::StatusOr<MultiNodeServing> EstimateMultiNodeServing(const ServingWorkload&
   }
   // Latency grows and throughput rises with the micro-batch: the largest that meets the SLOs.
   const int64_t mb = LargestBatchWhere(s->max_micro_batch, [&](int64_t k) {
-    absl::StatusOr<MultiNodeServing> at = AtMicroBatch(w, gpu, fabric, tp, pp, *s, k, eff);
+    absl::StatusOr<MultiNodeServing> at = AtMicroBatch(w, fabric, tp, pp, *s, stage, k);
     return at.ok() && MeetsSlo(w, at->estimate);
   });
-  return AtMicroBatch(w, gpu, fabric, tp, pp, *s, std::max<int64_t>(1, mb), eff);
+  return AtMicroBatch(w, fabric, tp, pp, *s, stage, std::max<int64_t>(1, mb));
 }
 
 int MultiNodeTensorParallel(const ServingWorkload& w, int gpus_per_node) {
