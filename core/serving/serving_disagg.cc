@@ -52,11 +52,11 @@ void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffi
   // A prefill replica takes one prompt and emits its first token. Prompts batched up to the
   // engine's token budget share each weight read, so a replica is busy for a prompt's
   // compute and all-reduces; the weight reads overlap.
-  absl::StatusOr<ServingMemory> mem = ServingMemoryPerGpu(w, gpu, s->tp);
-  if (!mem.ok()) {
-    s->prefill_status = mem.status();
+  if (!st.status().ok()) {
+    s->prefill_status = st.status();
     return;
   }
+  const ServingMemory* mem = &st.memory();  // ServingMemoryPerGpu's answer
   if (mem->max_concurrent_sequences < 1) {
     s->prefill_status = absl::FailedPreconditionError(
         absl::StrFormat("at tp=%d the weights and one sequence's KV cache do not fit %s", s->tp, gpu.name));
@@ -105,14 +105,22 @@ int64_t AffineDecodeBatch(const ServingWorkload& w, const Stepper& st, int64_t c
 }
 
 // After FillPrefill: the memory is the same.
-void FillDecode(const ServingWorkload& w, const ServingEfficiency& eff, const Stepper& st, DisaggregatedStage* s) {
+void FillDecode(const ServingWorkload& w, const ServingEfficiency& eff, const Stepper& st, const BatchMemoRef& memo,
+                DisaggregatedStage* s) {
   if (s->memory.max_concurrent_sequences < 1) {
     s->decode_status = s->prefill_status;  // the weights and one sequence do not fit
     return;
   }
   const int64_t cap = std::min(s->memory.max_concurrent_sequences, kMaxDecodeBatch);
-  s->decode_batch = AffineDecodeBatch(w, st, cap);
-  if (s->decode_batch < 0) s->decode_batch = LargestDecodeBatchOf(st, w, cap, w.tpot_slo_seconds, false);
+  std::string key;
+  const int64_t known = memo.memo != nullptr ? memo.memo->Find(key = memo.Key('d', s->tp)) : -1;
+  if (known >= 1 && known <= cap) {
+    s->decode_batch = known;
+  } else {
+    s->decode_batch = AffineDecodeBatch(w, st, cap);
+    if (s->decode_batch < 0) s->decode_batch = LargestDecodeBatchOf(st, w, cap, w.tpot_slo_seconds, false);
+    if (memo.memo != nullptr && s->decode_batch >= 1) memo.memo->Store(key, s->decode_batch);
+  }
   if (s->decode_batch < 1) {
     s->decode_status = absl::FailedPreconditionError(absl::StrCat("decode at tp=", s->tp, " misses the TPOT SLO ",
                                                                   Fixed(w.tpot_slo_seconds, 4), " s even at batch 1"));
@@ -210,7 +218,7 @@ int64_t LargestDecodeBatchOf(const Stepper& st, const ServingWorkload& w, int64_
 }  // namespace
 
 std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
-                                                    const ServingEfficiency& eff) {
+                                                    const ServingEfficiency& eff, const BatchMemoRef& memo) {
   std::vector<DisaggregatedStage> out;
   if (!ValidateServingWorkload(w).ok() || !ValidateGpu(gpu).ok()) return out;
   if (!EngineSupportProblem(w.engine, w.engine_version, gpu, w.weight_precision).empty()) return out;
@@ -219,9 +227,9 @@ std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, co
     if (heads <= 0 || heads % tp != 0) continue;
     DisaggregatedStage& s = out.emplace_back();
     s.tp = tp;
-    const Stepper st(w, gpu, tp, eff);
+    const Stepper st(w, gpu, tp, eff, /*inputs_checked=*/true);  // validated above
     FillPrefill(w, gpu, eff, st, &s);
-    FillDecode(w, eff, st, &s);
+    FillDecode(w, eff, st, memo, &s);
   }
   return out;
 }
@@ -318,11 +326,18 @@ absl::StatusOr<std::vector<DisaggregatedServing>> SearchDisaggregated(const Serv
     }
   }
   if (out.empty()) return first;
-  std::stable_sort(out.begin(), out.end(), [](const DisaggregatedServing& a, const DisaggregatedServing& b) {
+  // Sorted by index, then moved once: the pairings are large to move about.
+  std::vector<size_t> order(out.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&out](size_t i, size_t j) {
+    const DisaggregatedServing &a = out[i], &b = out[j];
     if (a.total_gpus != b.total_gpus) return a.total_gpus < b.total_gpus;
     return a.tpot_seconds < b.tpot_seconds;
   });
-  return out;
+  std::vector<DisaggregatedServing> sorted;
+  sorted.reserve(out.size());
+  for (size_t i : order) sorted.push_back(std::move(out[i]));
+  return sorted;
 }
 
 }  // namespace capplan::core

@@ -15,8 +15,9 @@ struct Shape {
 
 absl::StatusOr<Shape> ShapeOf(const ModelArchitecture& m);
 
-// Input checks shared by every public entry point.
-absl::Status Prechecks(const ServingWorkload& w, const GpuSpec& gpu, int tp);
+// Input checks shared by every public entry point. `inputs_checked`: the caller has already
+// validated the workload and the GPU (ValidateServingWorkload, ValidateGpu) for this call.
+absl::Status Prechecks(const ServingWorkload& w, const GpuSpec& gpu, int tp, bool inputs_checked = false);
 
 ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& gpu, int tp);
 
@@ -31,7 +32,13 @@ absl::Status DoesNotFit(const ServingWorkload& w, const ServingMemory& mem, cons
 // references to its arguments, which must outlive it.
 class Stepper {
  public:
-  Stepper(const ServingWorkload& w, const GpuSpec& gpu, int tp, const ServingEfficiency& eff);
+  // `inputs_checked`: as Prechecks', for a caller that validated once for many Steppers.
+  Stepper(const ServingWorkload& w, const GpuSpec& gpu, int tp, const ServingEfficiency& eff,
+          bool inputs_checked = false);
+  // Prechecks' and the shape's verdict, and the memory at this tp (when they are OK): what
+  // ServingMemoryPerGpu answers.
+  const absl::Status& status() const { return status_; }
+  const ServingMemory& memory() const { return mem_; }
   absl::StatusOr<DecodeStep> DecodeAt(int64_t batch, double context_tokens) const;
   absl::StatusOr<PrefillEstimate> PrefillOf(int64_t prompt_tokens) const;
   absl::StatusOr<ServingEstimate> AtBatch(int64_t batch) const;
