@@ -1,8 +1,10 @@
 #include "core/planner/supply.h"
 
 #include <algorithm>
-#include <set>
+#include <tuple>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -69,18 +71,26 @@ std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q
   std::vector<PriceKind> kinds = {c.price_kind};
   if (c.price_kind == PriceKind::kOnDemand && c.spot_allowed) kinds.push_back(PriceKind::kSpot);
   out.reserve(instances.size() * kinds.size() + c.owned_pools.size());
+  // What an offer's GPU and fabric resolve to depends on its GPU name, fabric name and GPU
+  // count only: offers of one shape in many regions look them up (and validate) once.
+  absl::flat_hash_map<std::tuple<absl::string_view, absl::string_view, int>, Supply> shapes;
   for (const InstanceRow& i : instances) {
     if (i.gpu_count < 1 || i.gpu_count > kMaxGpusPerInstance) continue;
     if (!c.InstanceOk(i)) continue;
-    const GpuRow* gpu = catalog.FindGpu(i.gpu_name);
-    if (gpu == nullptr) continue;
-    Supply base{gpu, &i, nullptr, nullptr, max_gpus / i.gpu_count, {}, ""};
-    // A hand-edited fabric the store would refuse: plan on the fallback rather than fail.
-    if (!ResolveFabric(catalog, *gpu, &i, {}, "fabric", &base).ok()) {
-      base.fabric = FallbackFabric(gpu->spec);
-      base.fabric.gpus_per_node = std::min(base.fabric.gpus_per_node, i.gpu_count);
-      base.fabric_name = "";
+    auto [shape, inserted] = shapes.try_emplace({i.gpu_name, i.fabric_name, i.gpu_count});
+    if (inserted) {
+      Supply& r = shape->second;
+      r.gpu = catalog.FindGpu(i.gpu_name);
+      // A hand-edited fabric the store would refuse: plan on the fallback rather than fail.
+      if (r.gpu != nullptr && !ResolveFabric(catalog, *r.gpu, &i, {}, "fabric", &r).ok()) {
+        r.fabric = FallbackFabric(r.gpu->spec);
+        r.fabric.gpus_per_node = std::min(r.fabric.gpus_per_node, i.gpu_count);
+        r.fabric_name = "";
+      }
     }
+    const GpuRow* gpu = shape->second.gpu;
+    if (gpu == nullptr) continue;
+    Supply base{gpu, &i, nullptr, nullptr, max_gpus / i.gpu_count, shape->second.fabric, shape->second.fabric_name};
     for (PriceKind kind : kinds) {
       const PriceRow* p = catalog.PriceAt(i, kind, q.prices_as_of_unix_seconds);
       if (p == nullptr) continue;
@@ -132,22 +142,39 @@ std::string NotClusteredReason(const Supply& s) {
 std::vector<Rejection> UnofferedGpus(const CatalogView& catalog, const PlanQuery& q,
                                      const std::vector<Supply>& supplies) {
   const Constraints& c = q.constraints;
-  std::set<absl::string_view> supplied, listed, allowed;
-  for (const Supply& s : supplies) supplied.insert(s.gpu->spec.name);
-  for (const InstanceRow& i : catalog.Instances()) {
-    listed.insert(i.gpu_name);
-    if (c.InstanceOk(i)) allowed.insert(i.gpu_name);
+  absl::flat_hash_set<absl::string_view> supplied;
+  const GpuRow* last = nullptr;  // supplies of one GPU come in runs
+  for (const Supply& s : supplies) {
+    if (s.gpu != last) supplied.insert(s.gpu->spec.name);
+    last = s.gpu;
+  }
+  // Only the GPUs nothing supplies need the offers read again: whether any is listed, and
+  // whether any of those is allowed.
+  struct Seen {
+    bool listed = false, allowed = false;
+  };
+  absl::flat_hash_map<absl::string_view, Seen> missing;
+  for (const GpuRow& g : catalog.Gpus()) {
+    if (supplied.count(g.spec.name) == 0) missing.try_emplace(g.spec.name);
   }
   std::vector<Rejection> out;
+  if (missing.empty()) return out;
+  for (const InstanceRow& i : catalog.Instances()) {
+    auto it = missing.find(i.gpu_name);
+    if (it == missing.end()) continue;
+    it->second.listed = true;
+    if (!it->second.allowed && c.InstanceOk(i)) it->second.allowed = true;
+  }
   for (const GpuRow& g : catalog.Gpus()) {
     const std::string& name = g.spec.name;
-    if (supplied.count(name) > 0) continue;
+    auto it = missing.find(name);
+    if (it == missing.end()) continue;
     std::string why;
     if (!c.GpuOk(name)) {
       why = "left out by constraints.allowed_gpus / excluded_gpus";
-    } else if (listed.count(name) == 0) {
+    } else if (!it->second.listed) {
       why = "no offer in the catalog (owned GPUs: constraints.owned_pools)";
-    } else if (allowed.count(name) == 0) {
+    } else if (!it->second.allowed) {
       why = "no offer from the allowed providers and regions";
     } else {
       why = absl::StrCat("no ", PriceKindName(c.price_kind), " price at the prices' date");
