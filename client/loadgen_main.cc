@@ -19,6 +19,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -379,6 +380,13 @@ std::unique_ptr<capplan::loadgen::WatchCrowd> OpenWatches() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --help lists this file's flags (Abseil's default looks for a file named after the
+  // binary, loadgen-main.cc or main.cc, and finds none: "No flags matched").
+  absl::FlagsUsageConfig usage;
+  const auto ours = [](absl::string_view file) { return absl::StrContains(file, "client/loadgen_"); };
+  usage.contains_help_flags = ours;
+  usage.contains_helpshort_flags = ours;
+  absl::SetFlagsUsageConfig(usage);
   absl::SetProgramUsageMessage("capplan-loadgen: fixed-concurrency load against capplan-server");
   absl::ParseCommandLine(argc, argv);
   auto channel = grpc::CreateChannel(absl::GetFlag(FLAGS_server), grpc::InsecureChannelCredentials());

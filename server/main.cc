@@ -15,6 +15,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "server/allocator.h"
 #include "server/http/request_policy.h"
 #include "server/server.h"
 #include "server/web/web_assets.h"
@@ -224,6 +225,7 @@ std::string HttpNote(const std::string& address, int port) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  capplan::server::TuneAllocator();
   ConfigureHelp();
   g_args.assign(argv + 1, argv + argc);
   absl::ParseCommandLine(argc, argv);

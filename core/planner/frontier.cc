@@ -30,4 +30,22 @@ std::vector<FrontierPoint> ParetoFrontier(std::vector<FrontierPoint> points) {
   return thin;
 }
 
+std::vector<size_t> FrontierIndices(std::vector<FrontierCandidate> points) {
+  std::stable_sort(points.begin(), points.end(), [](const FrontierCandidate& a, const FrontierCandidate& b) {
+    return std::tie(a.seconds, a.cost, b.chosen) < std::tie(b.seconds, b.cost, a.chosen);
+  });
+  std::vector<const FrontierCandidate*> front;
+  for (const FrontierCandidate& p : points) {
+    if (!front.empty() && p.cost >= front.back()->cost) {
+      if (p.chosen && p.cost == front.back()->cost && p.seconds == front.back()->seconds) front.back() = &p;
+      continue;
+    }
+    front.push_back(&p);
+  }
+  std::vector<size_t> out;
+  out.reserve(front.size());
+  for (const FrontierCandidate* p : front) out.push_back(p->index);
+  return out;
+}
+
 }  // namespace capplan::core::planner

@@ -25,4 +25,17 @@ struct FrontierPoint {
 // once), thinned evenly to kMaxFrontierPoints keeping both ends and the chosen one.
 std::vector<FrontierPoint> ParetoFrontier(std::vector<FrontierPoint> points);
 
+// A candidate as plain numbers: `index` is the caller's own (its position in its list).
+struct FrontierCandidate {
+  double seconds = 0;
+  double cost = 0;
+  bool chosen = false;
+  size_t index = 0;
+};
+
+// The indices of the candidates on the frontier, by ParetoFrontier's rule (same order, same
+// ties), before thinning: a catalog of thousands of offers has thousands of candidates and a
+// frontier of a few dozen, so a Plan names only those and passes them to ParetoFrontier.
+std::vector<size_t> FrontierIndices(std::vector<FrontierCandidate> points);
+
 }  // namespace capplan::core::planner

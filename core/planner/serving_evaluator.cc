@@ -25,7 +25,50 @@ std::string CalibrationKey(const ServingWorkload& w, const GpuSpec& gpu) {
                       static_cast<int>(w.engine), "|", w.engine_version.major, ".", w.engine_version.minor);
 }
 
+// The part of a batch search's key that is not the search's own (BatchMemo, serving.h):
+// the workload but its load and target utilisation, the whole model and GPU, and the
+// efficiencies, as raw bytes.
+std::string BatchSearchPrefix(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& e) {
+  std::string out = ModelAndGpuKey(w.model, gpu);
+  auto put = [&out](const auto& v) { out.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
+  put(w.weight_precision);
+  put(w.kv_precision);
+  put(w.prompt_tokens);
+  put(w.output_tokens);
+  put(w.ttft_slo_seconds);
+  put(w.tpot_slo_seconds);
+  put(w.e2e_slo_seconds);
+  put(w.engine);
+  put(w.engine_version.major);
+  put(w.engine_version.minor);
+  put(w.concurrent_requests);
+  put(w.batch_arrives_at_once);
+  for (const Efficiency* f : {&e.bandwidth, &e.compute}) {
+    put(f->point);
+    put(f->low);
+    put(f->high);
+  }
+  return out;
+}
+
 }  // namespace
+
+int64_t ServingEvaluator::CacheBatches::Find(const std::string& key) { return ref.cache->FindBatch(ref.version, key); }
+
+void ServingEvaluator::CacheBatches::Store(const std::string& key, int64_t batch) {
+  ref.cache->StoreBatch(ref.version, key, batch);
+}
+
+const BatchMemoRef& ServingEvaluator::MemoFor(const GpuRow& gpu) {
+  auto it = memo_refs_.find(gpu.spec.name);
+  if (it != memo_refs_.end()) return it->second;
+  BatchMemoRef ref;
+  if (cache_.cache != nullptr) {
+    ref.memo = &batches_;
+    ref.prefix = BatchSearchPrefix(w_, gpu.spec, EfficiencyFor(gpu));
+  }
+  return memo_refs_.emplace(gpu.spec.name, std::move(ref)).first->second;
+}
 
 const ServingEfficiency& ServingEvaluator::EfficiencyFor(const GpuRow& gpu) {
   auto it = efficiency_.find(gpu.spec.name);
@@ -48,7 +91,9 @@ const ServingEfficiency& ServingEvaluator::EfficiencyFor(const GpuRow& gpu) {
 
 const std::vector<ServingOption>& ServingEvaluator::Options(const GpuRow& gpu) {
   auto it = options_.find(gpu.spec.name);
-  if (it == options_.end()) it = options_.emplace(gpu.spec.name, SearchServing(w_, gpu.spec, EfficiencyFor(gpu))).first;
+  if (it == options_.end()) {
+    it = options_.emplace(gpu.spec.name, SearchServing(w_, gpu.spec, EfficiencyFor(gpu), MemoFor(gpu))).first;
+  }
   return it->second;
 }
 
@@ -199,8 +244,7 @@ const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::Colocated(co
       out.push_back(o.estimate.status());
       continue;
     }
-    absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w_, gpu.spec, o.tp, w_.prompt_tokens, EfficiencyFor(gpu));
-    out.push_back(p.ok() ? SizeColocated(w_, *o.estimate, *p, o.tp) : absl::StatusOr<ServingLayout>(p.status()));
+    out.push_back(SizeColocated(w_, *o.estimate, o.prefill, o.tp));
   }
   return colocated_.emplace(gpu.spec.name, std::move(out)).first->second;
 }
@@ -227,7 +271,8 @@ const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::MultiNode(co
   int fitting = 0;
   // Deeper pipelines add a boundary per token and only buy KV-cache room: past the first two
   // depths that fit, they are not searched.
-  for (const MultiNodeOption& o : SearchMultiNodeServing(w_, s.gpu->spec, s.fabric, EfficiencyFor(*s.gpu), 2)) {
+  for (const MultiNodeOption& o :
+       SearchMultiNodeServing(w_, s.gpu->spec, s.fabric, EfficiencyFor(*s.gpu), 2, MemoFor(*s.gpu))) {
     if (fitting >= 2) break;
     if (!o.serving.ok()) {
       out.push_back(o.serving.status());
@@ -250,7 +295,8 @@ const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregate
   if (it != disagg_.end()) return it->second;
   auto st = stages_.find(s.gpu->spec.name);
   if (st == stages_.end()) {
-    st = stages_.emplace(s.gpu->spec.name, DisaggregatedStages(w_, s.gpu->spec, EfficiencyFor(*s.gpu))).first;
+    st = stages_.emplace(s.gpu->spec.name, DisaggregatedStages(w_, s.gpu->spec, EfficiencyFor(*s.gpu), MemoFor(*s.gpu)))
+             .first;
   }
   absl::StatusOr<std::vector<DisaggregatedServing>> found = SearchDisaggregated(w_, s.fabric, st->second);
   absl::StatusOr<std::vector<ServingLayout>> layouts = std::vector<ServingLayout>();

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/format.h"
@@ -31,6 +33,24 @@ struct OverBudget {
   double usd_per_month;
 };
 
+// What ServingEvaluator::Fit reads of a supply: the deployment kind, the GPU and fabric
+// (FabricKey), pool or instance and its GPUs, the units allowed, whether it may cluster, and
+// whether it costs anything. The price itself only scales the cost of every layout alike
+// (the cheapest is the fewest units), so offers of one shape in any region share one fit.
+using FitKey = std::tuple<int, ServingEvaluator::FabricKey, bool, int, int, bool, bool>;
+
+FitKey FitKeyOf(const Supply& s, int kind, bool may_cluster) {
+  const Fabric& f = s.fabric;
+  return {kind,
+          {s.gpu, f.gpus_per_node, f.intra_node_bytes_per_second_per_gpu, static_cast<int>(f.network),
+           f.network_bytes_per_second_per_gpu, f.network_latency_seconds},
+          s.pool != nullptr,
+          s.GpusPerUnit(),
+          s.units_max,
+          may_cluster,
+          s.UsdPerUnitHour() > 0};
+}
+
 // Every supply's cheapest co-located and cheapest disaggregated deployment within the
 // query's limits; a GPU type that fits nowhere is rejected with its closest miss, and the
 // closest deployments over the budget (each GPU type's, and the closest overall).
@@ -40,13 +60,23 @@ std::vector<Candidate> Collect(ServingEvaluator& eval, const PlanQuery& q, Servi
   std::set<const GpuRow*> gpu_ok;
   std::vector<OverBudget> over_budget;
   std::set<std::pair<absl::string_view, absl::string_view>> not_clustered;  // provider, instance type
-  auto take = [&](size_t si, ServingFit fit, ServingDeployment kind) {
+  absl::flat_hash_map<FitKey, ServingFit> fits;
+  constexpr int kMultiNode = 2;  // FitKey's kind after the two ServingDeployment values
+  auto fit_of = [&](const Supply& s, int kind, bool may_cluster) -> const ServingFit& {
+    auto [it, inserted] = fits.try_emplace(FitKeyOf(s, kind, may_cluster));
+    if (inserted) {
+      it->second = kind == kMultiNode ? eval.FitMultiNode(s, s.units_max, may_cluster)
+                                      : eval.Fit(s, s.units_max, static_cast<ServingDeployment>(kind), may_cluster);
+    }
+    return it->second;
+  };
+  auto take = [&](size_t si, const ServingFit& fit, ServingDeployment kind) {
     const Supply& s = plan->supplies[si];
     if (fit.estimate == nullptr) {
       if (gpu_ok.count(s.gpu) > 0) return;
       auto [it, inserted] = gpu_miss.try_emplace(s.gpu, fit);
       if (!inserted && std::make_pair(fit.code, fit.distance) < std::make_pair(it->second.code, it->second.distance)) {
-        it->second = std::move(fit);
+        it->second = fit;
       }
       return;
     }
@@ -64,13 +94,12 @@ std::vector<Candidate> Collect(ServingEvaluator& eval, const PlanQuery& q, Servi
     const bool may_cluster = MayCluster(s, q.constraints);
     bool one_node_fits = false;
     for (ServingDeployment kind : {ServingDeployment::kColocated, ServingDeployment::kDisaggregated}) {
-      ServingFit fit = eval.Fit(s, s.units_max, kind, may_cluster);
+      const ServingFit& fit = fit_of(s, static_cast<int>(kind), may_cluster);
       one_node_fits = one_node_fits || fit.estimate != nullptr;
-      take(si, std::move(fit), kind);
+      take(si, fit, kind);
     }
-    ServingFit multi = eval.FitMultiNode(s, s.units_max, may_cluster);
-    if (multi.code != RejectionReason::kNotClustered) {
-      take(si, std::move(multi), ServingDeployment::kColocated);
+    if (may_cluster) {
+      take(si, fit_of(s, kMultiNode, may_cluster), ServingDeployment::kColocated);
     } else if (!one_node_fits && s.instance != nullptr && s.units_max > 1 &&
                not_clustered.emplace(s.instance->provider, s.instance->instance_type).second) {
       // The model needs more than one instance, and this offer is not sold as a cluster.
@@ -141,16 +170,49 @@ std::string ServingRule(const PlanQuery& q) {
   return rule;
 }
 
+// What Filled gives for the frontier, without copying the layout: GPUs billed as replicas
+// and the p99 end-to-end latency at the load. Candidates on offers of one shape share it.
+struct FilledFigures {
+  int gpus;
+  double e2e_p99_seconds;
+};
+
+FilledFigures FiguresOf(const ServingWorkload& w, const Supply& s, const ServingLayout& l, int units) {
+  const int64_t billed = int64_t{units} * (s.pool != nullptr ? 1 : s.GpusPerUnit());
+  if (!l.disagg && l.estimate.replicas > 0) {
+    const int64_t per_replica = l.multinode ? l.multinode->GpusPerReplica() : l.estimate.tp;
+    const int64_t replicas = l.multinode ? ReplicasPerUnits(s, *l.multinode, units) : billed / l.estimate.tp;
+    if (replicas > l.estimate.replicas) {
+      return {static_cast<int>(replicas * per_replica),
+              LatencyAt(l.service, w.requests_per_second / static_cast<double>(replicas)).e2e_p99_seconds};
+    }
+  }
+  return {static_cast<int>(l.estimate.total_gpus), l.latency.e2e_p99_seconds};
+}
+
 std::vector<FrontierPoint> ServingFrontier(const ServingWorkload& w, const ServingPlan& plan,
                                            const std::vector<Candidate>& cands, const Candidate& best) {
-  std::vector<FrontierPoint> points;
-  points.reserve(cands.size());
-  for (const Candidate& c : cands) {
+  // Keyed on what FiguresOf reads of the supply: its layout, units, pool and GPUs per unit.
+  absl::flat_hash_map<std::tuple<const ServingLayout*, int, bool, int>, FilledFigures> memo;
+  std::vector<FilledFigures> figures;
+  std::vector<FrontierCandidate> numbers;
+  figures.reserve(cands.size());
+  numbers.reserve(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) {
+    const Candidate& c = cands[i];
     const Supply& s = plan.supplies[c.supply];
-    int idle = 0;
-    const ServingLayout l = Filled(w, s, *c.layout, c.units, &idle);
-    points.push_back({s.Label(c.units), s.gpu->spec.name, static_cast<int>(l.estimate.total_gpus),
-                      l.latency.e2e_p99_seconds, c.usd_per_hour * units::kHoursPerMonth, &c == &best});
+    const auto key = std::make_tuple(c.layout, c.units, s.pool != nullptr, s.GpusPerUnit());
+    auto it = memo.find(key);
+    if (it == memo.end()) it = memo.emplace(key, FiguresOf(w, s, *c.layout, c.units)).first;
+    figures.push_back(it->second);
+    numbers.push_back({it->second.e2e_p99_seconds, c.usd_per_hour * units::kHoursPerMonth, &c == &best, i});
+  }
+  std::vector<FrontierPoint> points;
+  for (size_t i : FrontierIndices(std::move(numbers))) {
+    const Candidate& c = cands[i];
+    const Supply& s = plan.supplies[c.supply];
+    points.push_back({s.Label(c.units), s.gpu->spec.name, figures[i].gpus, figures[i].e2e_p99_seconds,
+                      c.usd_per_hour * units::kHoursPerMonth, &c == &best});
   }
   return ParetoFrontier(std::move(points));
 }

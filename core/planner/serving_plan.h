@@ -66,7 +66,7 @@ class ServingEvaluator {
 
   // `cache`: calibrated efficiencies kept across requests on the same catalog version.
   ServingEvaluator(const CatalogView& catalog, const ServingWorkload& w, LayoutCacheRef cache = {})
-      : catalog_(catalog), w_(w), cache_(cache) {}
+      : catalog_(catalog), w_(w), cache_(cache), batches_{cache} {}
 
   const ServingEfficiency& EfficiencyFor(const GpuRow& gpu);
   // Every tensor-parallel layout of this GPU type with its SLO batch, computed once.
@@ -90,6 +90,17 @@ class ServingEvaluator {
   const CatalogView& catalog_;
   const ServingWorkload& w_;
   LayoutCacheRef cache_;
+  // The batch searches' memo across requests, in `cache_` (none without one).
+  struct CacheBatches final : BatchMemo {
+    explicit CacheBatches(LayoutCacheRef r) : ref(r) {}
+    int64_t Find(const std::string& key) override;
+    void Store(const std::string& key, int64_t batch) override;
+    LayoutCacheRef ref;
+  };
+  CacheBatches batches_;
+  std::map<std::string, BatchMemoRef, std::less<>> memo_refs_;
+  // This GPU's key prefix and the memo; no memo without a cache.
+  const BatchMemoRef& MemoFor(const GpuRow& gpu);
   std::map<std::string, ServingEfficiency, std::less<>> efficiency_;
   std::map<std::string, std::vector<ServingOption>, std::less<>> options_;
   std::map<std::string, std::vector<absl::StatusOr<ServingLayout>>, std::less<>> colocated_;

@@ -299,52 +299,20 @@ absl::Status NoTrainingFits(const PlanQuery& q, const std::vector<Rejection>& re
   return absl::FailedPreconditionError(absl::StrCat("no option meets ", TrainingRule(q), "; ", st.message()));
 }
 
-// The candidates on the frontier, by ParetoFrontier's rule (same order, same ties) on plain
-// numbers: a catalog of thousands of offers has thousands of candidates and a frontier of
-// a few dozen, so only those are built with their names.
-std::vector<const Candidate*> FrontCandidates(const std::vector<Candidate>& cands, const Candidate& best) {
-  struct Point {
-    double seconds, cost;
-    bool chosen;
-    const Candidate* c;
-  };
-  std::vector<Point> points;
-  points.reserve(cands.size());
-  for (const Candidate& c : cands) points.push_back({c.duration, c.cost, &c == &best, &c});
-  std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
-    return std::tie(a.seconds, a.cost, b.chosen) < std::tie(b.seconds, b.cost, a.chosen);
-  });
-  std::vector<Point> front;
-  for (const Point& p : points) {
-    if (!front.empty() && p.cost >= front.back().cost) {
-      if (p.chosen && p.cost == front.back().cost && p.seconds == front.back().seconds) front.back() = p;
-      continue;
-    }
-    front.push_back(p);
-  }
-  std::vector<const Candidate*> out;
-  out.reserve(front.size());
-  for (const Point& p : front) out.push_back(p.c);
-  return out;
-}
-
 std::vector<FrontierPoint> TrainingFrontier(const TrainingPlan& plan, const std::vector<Candidate>& cands,
                                             const Candidate& best) {
+  std::vector<FrontierCandidate> numbers;
+  numbers.reserve(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i)
+    numbers.push_back({cands[i].duration, cands[i].cost, &cands[i] == &best, i});
   std::vector<FrontierPoint> points;
-  for (const Candidate* c : FrontCandidates(cands, best)) {
+  for (size_t i : FrontierIndices(std::move(numbers))) {
+    const Candidate* c = &cands[i];
     const Supply& s = plan.supplies[c->supply];
-    points.push_back({"", s.gpu->spec.name, c->units * s.GpusPerUnit(), c->duration, c->cost, c == &best});
+    points.push_back(
+        {s.Label(c->units), s.gpu->spec.name, c->units * s.GpusPerUnit(), c->duration, c->cost, c == &best});
   }
-  std::vector<FrontierPoint> front = ParetoFrontier(std::move(points));  // thinned
-  for (FrontierPoint& p : front) {
-    for (const Candidate& c : cands) {  // label only the kept points
-      if (c.duration == p.seconds && c.cost == p.cost) {
-        p.candidate = plan.supplies[c.supply].Label(c.units);
-        break;
-      }
-    }
-  }
-  return front;
+  return ParetoFrontier(std::move(points));  // thinned
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/assumptions.h"
+#include "core/field_count.h"
 #include "core/format.h"
 #include "core/serving/serving_internal.h"
 #include "core/units.h"
@@ -314,27 +315,59 @@ std::string PessimisticEndAssumptions(const ServingWorkload& w, const GpuSpec& g
   return out;
 }
 
-absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,
-                                              double context_tokens, const ServingEfficiency& eff) {
-  CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
+namespace serving_internal {
+
+Stepper::Stepper(const ServingWorkload& w, const GpuSpec& gpu, int tp, const ServingEfficiency& eff,
+                 bool inputs_checked)
+    : w_(w), gpu_(gpu), tp_(tp), eff_(eff), status_(Prechecks(w, gpu, tp, inputs_checked)) {
+  if (!status_.ok()) return;
+  absl::StatusOr<Shape> s = ShapeOf(w.model);
+  if (!s.ok()) {
+    status_ = s.status();
+    return;
+  }
+  shape_ = *std::move(s);
+  mem_ = MemoryOf(w, shape_, gpu, tp);
+}
+
+absl::StatusOr<DecodeStep> Stepper::DecodeAt(int64_t batch, double context_tokens) const {
+  CAPPLAN_RETURN_IF_ERROR(status_);
   CAPPLAN_RETURN_IF_ERROR(CheckRange("batch", batch, int64_t{1}, int64_t{1} << 20));
   CAPPLAN_RETURN_IF_ERROR(CheckRange("context_tokens", context_tokens, 0.0, 1e7));
-  absl::StatusOr<Shape> s = ShapeOf(w.model);
-  if (!s.ok()) return s.status();
-  const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
-  return Decode(MakeCtx(w, *s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point), static_cast<double>(batch),
-                context_tokens);
+  return Decode(MakeCtx(w_, shape_, mem_, gpu_, tp_, eff_.bandwidth.point, eff_.compute.point),
+                static_cast<double>(batch), context_tokens);
+}
+
+absl::StatusOr<PrefillEstimate> Stepper::PrefillOf(int64_t prompt_tokens) const {
+  CAPPLAN_RETURN_IF_ERROR(status_);
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("prompt_tokens", prompt_tokens, int64_t{1}, int64_t{10000000}));
+  return Prefill(MakeCtx(w_, shape_, mem_, gpu_, tp_, eff_.bandwidth.point, eff_.compute.point),
+                 static_cast<double>(prompt_tokens), 1);
+}
+
+absl::StatusOr<ServingEstimate> Stepper::AtBatch(int64_t batch) const {
+  CAPPLAN_RETURN_IF_ERROR(status_);
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("batch", batch, int64_t{1}, kMaxBatch));
+  if (mem_.max_concurrent_sequences < 1) return DoesNotFit(w_, mem_, gpu_, tp_);
+  // Engines admit what the KV cache holds and queue the rest (vLLM's scheduler, TensorRT-LLM's
+  // capacity scheduler): the replica runs at that concurrency.
+  const int64_t runs = std::min(batch, mem_.max_concurrent_sequences);
+  ServingEstimate out = Materialize(w_, shape_, mem_, gpu_, tp_, runs, eff_);
+  out.requested_batch = batch;
+  out.batch_limited_by_memory = runs < batch;
+  return out;
+}
+
+}  // namespace serving_internal
+
+absl::StatusOr<DecodeStep> EstimateDecodeStep(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch,
+                                              double context_tokens, const ServingEfficiency& eff) {
+  return serving_internal::Stepper(w, gpu, tp, eff).DecodeAt(batch, context_tokens);
 }
 
 absl::StatusOr<PrefillEstimate> EstimatePrefill(const ServingWorkload& w, const GpuSpec& gpu, int tp,
                                                 int64_t prompt_tokens, const ServingEfficiency& eff) {
-  CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("prompt_tokens", prompt_tokens, int64_t{1}, int64_t{10000000}));
-  absl::StatusOr<Shape> s = ShapeOf(w.model);
-  if (!s.ok()) return s.status();
-  const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
-  return Prefill(MakeCtx(w, *s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point),
-                 static_cast<double>(prompt_tokens), 1);
+  return serving_internal::Stepper(w, gpu, tp, eff).PrefillOf(prompt_tokens);
 }
 
 absl::StatusOr<double> BurstFirstTokenSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t burst_size,
@@ -352,19 +385,7 @@ absl::StatusOr<double> BurstFirstTokenSeconds(const ServingWorkload& w, const Gp
 
 absl::StatusOr<ServingEstimate> EstimateServingAtBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp,
                                                        int64_t batch, const ServingEfficiency& eff) {
-  CAPPLAN_RETURN_IF_ERROR(Prechecks(w, gpu, tp));
-  CAPPLAN_RETURN_IF_ERROR(CheckRange("batch", batch, int64_t{1}, kMaxBatch));
-  absl::StatusOr<Shape> s = ShapeOf(w.model);
-  if (!s.ok()) return s.status();
-  const ServingMemory mem = MemoryOf(w, *s, gpu, tp);
-  if (mem.max_concurrent_sequences < 1) return DoesNotFit(w, mem, gpu, tp);
-  // Engines admit what the KV cache holds and queue the rest (vLLM's scheduler, TensorRT-LLM's
-  // capacity scheduler): the replica runs at that concurrency.
-  const int64_t runs = std::min(batch, mem.max_concurrent_sequences);
-  ServingEstimate out = Materialize(w, *s, mem, gpu, tp, runs, eff);
-  out.requested_batch = batch;
-  out.batch_limited_by_memory = runs < batch;
-  return out;
+  return serving_internal::Stepper(w, gpu, tp, eff).AtBatch(batch);
 }
 
 namespace {
@@ -387,9 +408,20 @@ ServingEstimate ClosedLoop(const ServingWorkload& w, const Shape& s, const Servi
 
 // EstimateServing after its input checks; SearchServing validates once for all layouts.
 absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w, const Shape& s, const GpuSpec& gpu,
-                                                       int tp, const ServingEfficiency& eff) {
+                                                       int tp, const ServingEfficiency& eff,
+                                                       const BatchMemoRef& memo = {}) {
   const ServingMemory mem = MemoryOf(w, s, gpu, tp);
   if (mem.max_concurrent_sequences < 1) return DoesNotFit(w, mem, gpu, tp);
+  int64_t hi = std::min(mem.max_concurrent_sequences, kMaxBatch);
+  std::string key;
+  if (memo.memo != nullptr) {
+    key = memo.Key('c', tp);
+    const int64_t known = memo.memo->Find(key);
+    if (known >= 1 && known <= hi) {
+      if (w.concurrent_requests > 0) return ClosedLoop(w, s, mem, gpu, tp, known, eff);
+      return Materialize(w, s, mem, gpu, tp, known, eff);
+    }
+  }
   const Ctx point = MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point);
   const AtBatch one = Evaluate(point, 1);
   if (!MeetsSlo(w, one)) {
@@ -407,7 +439,6 @@ absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w,
   // Latency grows and throughput rises with batch: the answer is the largest batch that
   // meets the SLOs and fits. Binary search over [1, max].
   int64_t lo = 1;
-  int64_t hi = std::min(mem.max_concurrent_sequences, kMaxBatch);
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo + 1) / 2;
     if (MeetsSlo(w, Evaluate(point, mid))) {
@@ -416,6 +447,7 @@ absl::StatusOr<ServingEstimate> EstimateServingChecked(const ServingWorkload& w,
       hi = mid - 1;
     }
   }
+  if (memo.memo != nullptr) memo.memo->Store(key, lo);
   if (w.concurrent_requests > 0) return ClosedLoop(w, s, mem, gpu, tp, lo, eff);
   return Materialize(w, s, mem, gpu, tp, lo, eff);
 }
@@ -430,17 +462,44 @@ absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const 
   return EstimateServingChecked(w, *s, gpu, tp, eff);
 }
 
-std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff) {
+// A new Fabric field fails here until Key says whether the searches across nodes read it.
+static_assert(FieldCount<Fabric>() == 6, "Fabric changed: extend BatchMemoRef::Key");
+
+std::string BatchMemoRef::Key(char kind, int tp, int pp, const Fabric* fabric) const {
+  std::string out = prefix;
+  auto put = [&out](const auto& v) { out.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
+  put(kind);
+  put(tp);
+  put(pp);
+  if (fabric != nullptr) {
+    put(fabric->gpus_per_node);
+    put(fabric->intra_link);
+    put(fabric->intra_node_bytes_per_second_per_gpu);
+    put(fabric->network);
+    put(fabric->network_bytes_per_second_per_gpu);
+    put(fabric->network_latency_seconds);
+  }
+  return out;
+}
+
+std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                         const BatchMemoRef& memo) {
   std::vector<ServingOption> out;
   absl::Status valid = Prechecks(w, gpu, 1);
   absl::StatusOr<Shape> shape = valid.ok() ? ShapeOf(w.model) : absl::StatusOr<Shape>(valid);
   if (!shape.ok()) {
-    out.push_back({shape.status(), 1});
+    out.push_back({shape.status(), 1, {}});
     return out;
   }
   for (int tp = 1; tp <= gpu.gpus_per_node; tp *= 2) {
     if (shape->arch.num_attention_heads % tp != 0) continue;
-    out.push_back({EstimateServingChecked(w, *shape, gpu, tp, eff), tp});
+    ServingOption& o = out.emplace_back();
+    o.tp = tp;
+    o.estimate = EstimateServingChecked(w, *shape, gpu, tp, eff, memo);
+    if (o.estimate.ok()) {
+      o.prefill = Prefill(MakeCtx(w, *shape, o.estimate->memory, gpu, tp, eff.bandwidth.point, eff.compute.point),
+                          static_cast<double>(w.prompt_tokens), 1);
+    }
   }
   std::stable_sort(out.begin(), out.end(), [](const ServingOption& a, const ServingOption& b) {
     if (a.estimate.ok() != b.estimate.ok()) return a.estimate.ok();

@@ -13,6 +13,7 @@
 #include "core/assumptions.h"
 #include "core/bottleneck.h"
 #include "core/efficiency.h"
+#include "core/fabric.h"
 #include "core/gpu.h"
 #include "core/model.h"
 #include "core/precision.h"
@@ -162,11 +163,36 @@ absl::StatusOr<ServingEstimate> EstimateServing(const ServingWorkload& w, const 
 struct ServingOption {
   absl::StatusOr<ServingEstimate> estimate;
   int tp = 1;
+  // When the estimate is OK: one prompt alone on an idle replica, EstimatePrefill's answer
+  // at this tp and the workload's prompt length (the search has both at hand).
+  PrefillEstimate prefill;
+};
+
+// Remembers, across requests, the batch a search settled on. The batch searches of
+// SearchServing, SearchMultiNodeServing and DisaggregatedStages read every input but the
+// offered load (requests_per_second) and target_utilization, which only size the replicas
+// once the batch is chosen; a scheduler's next question at another load skips the search.
+// The caller keys a memo on the rest (`prefix`: the workload but those two, the whole GPU
+// and the efficiencies; core/planner/serving_evaluator.cc) and each search appends its
+// own part (kind, tp, pp, fabric). A null memo searches every time.
+class BatchMemo {
+ public:
+  virtual ~BatchMemo() = default;
+  virtual int64_t Find(const std::string& key) = 0;  // -1: not known
+  virtual void Store(const std::string& key, int64_t batch) = 0;
+};
+
+struct BatchMemoRef {
+  BatchMemo* memo = nullptr;
+  std::string prefix;
+  // prefix + the search's part, as raw bytes; `fabric` only for searches across nodes.
+  std::string Key(char kind, int tp, int pp = 0, const Fabric* fabric = nullptr) const;
 };
 
 // Tries every tensor-parallel degree inside a node that divides the heads; the feasible
 // ones ranked by total GPUs, then TPOT.
-std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff);
+std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                         const BatchMemoRef& memo = {});
 
 // A measured serving benchmark, model resolved.
 struct ServingBenchmark {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "core/format.h"
 #include "core/serving/engine_support.h"
+#include "core/serving/serving_internal.h"
 #include "core/units.h"
 #include "core/validate.h"
 
@@ -22,12 +23,19 @@ double MeanContext(const ServingWorkload& w) {
   return static_cast<double>(w.prompt_tokens) + static_cast<double>(w.output_tokens) / 2.0;
 }
 
-double StepSeconds(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t batch, const ServingEfficiency& e,
-                   bool slow_links = false) {
-  absl::StatusOr<DecodeStep> s = EstimateDecodeStep(w, gpu, tp, batch, MeanContext(w), e);
+using serving_internal::Stepper;
+
+// One decode step of `batch` sequences at the workload's mean context; 0 when the estimator
+// refuses it.
+double StepSeconds(const Stepper& st, const ServingWorkload& w, int64_t batch, bool slow_links = false) {
+  absl::StatusOr<DecodeStep> s = st.DecodeAt(batch, MeanContext(w));
   if (!s.ok()) return 0;
   return slow_links ? s->seconds - s->comm_seconds + s->comm_seconds_high : s->seconds;
 }
+
+// LargestDecodeBatch on a checked estimator.
+int64_t LargestDecodeBatchOf(const Stepper& st, const ServingWorkload& w, int64_t max_batch, double tpot_slo_seconds,
+                             bool slow_links);
 
 // A prefill or decode step at the slow or fast end of the efficiency range: its memory part
 // scales with 1 / bandwidth efficiency and its compute part with 1 / compute efficiency,
@@ -39,22 +47,23 @@ double AtEfficiency(double memory, double compute, double fixed, const ServingEf
          fixed;
 }
 
-void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
+void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, const Stepper& st,
+                 DisaggregatedStage* s) {
   // A prefill replica takes one prompt and emits its first token. Prompts batched up to the
   // engine's token budget share each weight read, so a replica is busy for a prompt's
   // compute and all-reduces; the weight reads overlap.
-  absl::StatusOr<ServingMemory> mem = ServingMemoryPerGpu(w, gpu, s->tp);
-  if (!mem.ok()) {
-    s->prefill_status = mem.status();
+  if (!st.status().ok()) {
+    s->prefill_status = st.status();
     return;
   }
+  const ServingMemory* mem = &st.memory();  // ServingMemoryPerGpu's answer
   if (mem->max_concurrent_sequences < 1) {
     s->prefill_status = absl::FailedPreconditionError(
         absl::StrFormat("at tp=%d the weights and one sequence's KV cache do not fit %s", s->tp, gpu.name));
     return;
   }
   s->memory = *mem;
-  absl::StatusOr<PrefillEstimate> p = EstimatePrefill(w, gpu, s->tp, w.prompt_tokens, eff);
+  absl::StatusOr<PrefillEstimate> p = st.PrefillOf(w.prompt_tokens);
   if (!p.ok()) {
     s->prefill_status = p.status();
     return;
@@ -73,11 +82,10 @@ void FillPrefill(const ServingWorkload& w, const GpuSpec& gpu, const ServingEffi
 // batch's, and the largest batch within the TPOT SLO follows without more estimates. The
 // answer is confirmed against the estimator at that batch and its successor; -1 (search
 // instead) for MoE, whose expert reads grow with the batch, or when it does not hold.
-int64_t AffineDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t cap,
-                          const ServingEfficiency& eff) {
+int64_t AffineDecodeBatch(const ServingWorkload& w, const Stepper& st, int64_t cap) {
   if (EffectiveShape(w.model).IsMoe() || cap < 2 || w.tpot_slo_seconds <= 0) return -1;
-  absl::StatusOr<DecodeStep> a = EstimateDecodeStep(w, gpu, tp, 1, MeanContext(w), eff);
-  absl::StatusOr<DecodeStep> b = EstimateDecodeStep(w, gpu, tp, 2, MeanContext(w), eff);
+  absl::StatusOr<DecodeStep> a = st.DecodeAt(1, MeanContext(w));
+  absl::StatusOr<DecodeStep> b = st.DecodeAt(2, MeanContext(w));
   if (!a.ok() || !b.ok()) return -1;
   auto at = [&](int64_t n) {
     const double x = static_cast<double>(n - 1);
@@ -89,7 +97,7 @@ int64_t AffineDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, 
   const int64_t n = LargestBatchWhere(cap, [&](int64_t k) { return at(k) <= slo; });
   if (n < 1) return 0;
   auto holds = [&](int64_t k) {
-    const double s = StepSeconds(w, gpu, tp, k, eff);
+    const double s = StepSeconds(st, w, k);
     return std::fabs(s - at(k)) <= 1e-9 * s;
   };
   if (!holds(n) || (n < cap && !holds(n + 1))) return -1;
@@ -97,20 +105,28 @@ int64_t AffineDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, 
 }
 
 // After FillPrefill: the memory is the same.
-void FillDecode(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff, DisaggregatedStage* s) {
+void FillDecode(const ServingWorkload& w, const ServingEfficiency& eff, const Stepper& st, const BatchMemoRef& memo,
+                DisaggregatedStage* s) {
   if (s->memory.max_concurrent_sequences < 1) {
     s->decode_status = s->prefill_status;  // the weights and one sequence do not fit
     return;
   }
   const int64_t cap = std::min(s->memory.max_concurrent_sequences, kMaxDecodeBatch);
-  s->decode_batch = AffineDecodeBatch(w, gpu, s->tp, cap, eff);
-  if (s->decode_batch < 0) s->decode_batch = LargestDecodeBatch(w, gpu, s->tp, cap, w.tpot_slo_seconds, eff);
+  std::string key;
+  const int64_t known = memo.memo != nullptr ? memo.memo->Find(key = memo.Key('d', s->tp)) : -1;
+  if (known >= 1 && known <= cap) {
+    s->decode_batch = known;
+  } else {
+    s->decode_batch = AffineDecodeBatch(w, st, cap);
+    if (s->decode_batch < 0) s->decode_batch = LargestDecodeBatchOf(st, w, cap, w.tpot_slo_seconds, false);
+    if (memo.memo != nullptr && s->decode_batch >= 1) memo.memo->Store(key, s->decode_batch);
+  }
   if (s->decode_batch < 1) {
     s->decode_status = absl::FailedPreconditionError(absl::StrCat("decode at tp=", s->tp, " misses the TPOT SLO ",
                                                                   Fixed(w.tpot_slo_seconds, 4), " s even at batch 1"));
     return;
   }
-  absl::StatusOr<DecodeStep> step = EstimateDecodeStep(w, gpu, s->tp, s->decode_batch, MeanContext(w), eff);
+  absl::StatusOr<DecodeStep> step = st.DecodeAt(s->decode_batch, MeanContext(w));
   if (!step.ok()) {
     s->decode_status = step.status();
     return;
@@ -170,18 +186,25 @@ const char* ServingDeploymentName(ServingDeployment d) {
 
 int64_t LargestDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp, int64_t max_batch,
                            double tpot_slo_seconds, const ServingEfficiency& eff, bool slow_links) {
+  return LargestDecodeBatchOf(Stepper(w, gpu, tp, eff), w, max_batch, tpot_slo_seconds, slow_links);
+}
+
+namespace {
+
+int64_t LargestDecodeBatchOf(const Stepper& st, const ServingWorkload& w, int64_t max_batch, double tpot_slo_seconds,
+                             bool slow_links) {
   if (tpot_slo_seconds <= 0) return std::max<int64_t>(0, max_batch);
   auto meets = [&](int64_t b) {
-    const double s = StepSeconds(w, gpu, tp, b, eff, slow_links);
+    const double s = StepSeconds(st, w, b, slow_links);
     return s > 0 && s <= tpot_slo_seconds;
   };
   if (max_batch < 1) return 0;
   // A dense model's step is affine in the batch (weights once, KV per sequence): guess from
   // batch 1 and max_batch, and confirm the guess and its successor. MoE (expert reads grow
   // with the batch) or a guess that does not hold falls back to the bisection.
-  const double s1 = StepSeconds(w, gpu, tp, 1, eff, slow_links);
+  const double s1 = StepSeconds(st, w, 1, slow_links);
   if (!(s1 > 0 && s1 <= tpot_slo_seconds)) return 0;
-  const double sm = StepSeconds(w, gpu, tp, max_batch, eff, slow_links);
+  const double sm = StepSeconds(st, w, max_batch, slow_links);
   if (sm <= tpot_slo_seconds) return max_batch;
   if (max_batch > 1 && sm > s1) {
     const double slope = (sm - s1) / static_cast<double>(max_batch - 1);
@@ -192,8 +215,10 @@ int64_t LargestDecodeBatch(const ServingWorkload& w, const GpuSpec& gpu, int tp,
   return LargestBatchWhere(max_batch, meets);
 }
 
+}  // namespace
+
 std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
-                                                    const ServingEfficiency& eff) {
+                                                    const ServingEfficiency& eff, const BatchMemoRef& memo) {
   std::vector<DisaggregatedStage> out;
   if (!ValidateServingWorkload(w).ok() || !ValidateGpu(gpu).ok()) return out;
   if (!EngineSupportProblem(w.engine, w.engine_version, gpu, w.weight_precision).empty()) return out;
@@ -202,8 +227,9 @@ std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, co
     if (heads <= 0 || heads % tp != 0) continue;
     DisaggregatedStage& s = out.emplace_back();
     s.tp = tp;
-    FillPrefill(w, gpu, eff, &s);
-    FillDecode(w, gpu, eff, &s);
+    const Stepper st(w, gpu, tp, eff, /*inputs_checked=*/true);  // validated above
+    FillPrefill(w, gpu, eff, st, &s);
+    FillDecode(w, eff, st, memo, &s);
   }
   return out;
 }
@@ -300,11 +326,18 @@ absl::StatusOr<std::vector<DisaggregatedServing>> SearchDisaggregated(const Serv
     }
   }
   if (out.empty()) return first;
-  std::stable_sort(out.begin(), out.end(), [](const DisaggregatedServing& a, const DisaggregatedServing& b) {
+  // Sorted by index, then moved once: the pairings are large to move about.
+  std::vector<size_t> order(out.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&out](size_t i, size_t j) {
+    const DisaggregatedServing &a = out[i], &b = out[j];
     if (a.total_gpus != b.total_gpus) return a.total_gpus < b.total_gpus;
     return a.tpot_seconds < b.tpot_seconds;
   });
-  return out;
+  std::vector<DisaggregatedServing> sorted;
+  sorted.reserve(out.size());
+  for (size_t i : order) sorted.push_back(std::move(out[i]));
+  return sorted;
 }
 
 }  // namespace capplan::core

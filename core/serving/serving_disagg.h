@@ -78,7 +78,7 @@ ServingEfficiency EfficiencyAtEnd(const ServingEfficiency& eff, bool slow);
 
 // Every tensor-parallel degree inside a node that divides the heads.
 std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
-                                                    const ServingEfficiency& eff);
+                                                    const ServingEfficiency& eff, const BatchMemoRef& memo = {});
 
 // The largest batch in [1, max_batch] that `meets` (monotone: latency grows with batch);
 // 0 when a batch of one misses.

@@ -50,9 +50,11 @@ absl::StatusOr<Shape> ShapeOf(const ModelArchitecture& m) {
   return Shape{*c, EffectiveShape(m), !m.HasArchitecture()};
 }
 
-absl::Status Prechecks(const ServingWorkload& w, const GpuSpec& gpu, int tp) {
-  CAPPLAN_RETURN_IF_ERROR(ValidateServingWorkload(w));
-  CAPPLAN_RETURN_IF_ERROR(ValidateGpu(gpu));
+absl::Status Prechecks(const ServingWorkload& w, const GpuSpec& gpu, int tp, bool inputs_checked) {
+  if (!inputs_checked) {
+    CAPPLAN_RETURN_IF_ERROR(ValidateServingWorkload(w));
+    CAPPLAN_RETURN_IF_ERROR(ValidateGpu(gpu));
+  }
   if (std::string why = EngineSupportProblem(w.engine, w.engine_version, gpu, w.weight_precision); !why.empty()) {
     return absl::FailedPreconditionError(why);
   }

@@ -9,6 +9,7 @@
 #include "core/format.h"
 #include "core/model.h"
 #include "core/serving/serving_disagg.h"
+#include "core/serving/serving_internal.h"
 #include "core/validate.h"
 
 namespace capplan::core {
@@ -96,8 +97,10 @@ absl::StatusOr<StageSetup> Setup(const ServingWorkload& w, const GpuSpec& gpu, c
   CAPPLAN_RETURN_IF_ERROR(ValidateServingWorkload(w));
   CAPPLAN_RETURN_IF_ERROR(CheckLayout(w, gpu, f, tp, pp));
   StageSetup s{StageWorkload(w, pp), {}, {}, 0, EffectiveShape(w.model).hidden_size};
-  absl::StatusOr<ServingMemory> mem = ServingMemoryPerGpu(s.w, gpu, tp);
-  if (!mem.ok()) return mem.status();
+  // ServingMemoryPerGpu and EstimatePrefill of one stage, checked once.
+  const serving_internal::Stepper stage(s.w, gpu, tp, eff);
+  CAPPLAN_RETURN_IF_ERROR(stage.status());
+  const ServingMemory* mem = &stage.memory();
   s.memory = *mem;
   // Each stage's GPUs hold the KV cache of every sequence in flight, for their layers.
   const double in_flight = static_cast<double>(pp) * kMicroBatchesPerStage;
@@ -105,22 +108,23 @@ absl::StatusOr<StageSetup> Setup(const ServingWorkload& w, const GpuSpec& gpu, c
       std::floor(static_cast<double>(std::min(mem->max_concurrent_sequences, kMaxBatch)) / in_flight));
   if (s.max_micro_batch < 1) {
     // The stage estimator names what does not fit (weights, or one sequence's KV cache).
-    absl::StatusOr<ServingEstimate> one = EstimateServingAtBatch(s.w, gpu, tp, 1, eff);
+    absl::StatusOr<ServingEstimate> one = stage.AtBatch(1);
     const std::string why = one.ok() ? absl::StrCat("the KV cache holds ", mem->max_concurrent_sequences,
                                                     " sequences, fewer than one per micro-batch")
                                      : std::string(one.status().message());
     return absl::FailedPreconditionError(
         absl::StrCat("at tp=", tp, " pp=", pp, " (", s.w.model.num_layers, " layers per node): ", why));
   }
-  absl::StatusOr<PrefillEstimate> p = EstimatePrefill(s.w, gpu, tp, w.prompt_tokens, eff);
+  absl::StatusOr<PrefillEstimate> p = stage.PrefillOf(w.prompt_tokens);
   if (!p.ok()) return p.status();
   s.prefill = *p;
   return s;
 }
 
-absl::StatusOr<MultiNodeServing> AtMicroBatch(const ServingWorkload& w, const GpuSpec& gpu, const Fabric& f, int tp,
-                                              int pp, const StageSetup& s, int64_t mb, const ServingEfficiency& eff) {
-  absl::StatusOr<ServingEstimate> st = EstimateServingAtBatch(s.w, gpu, tp, mb, eff);
+// `stage`: the estimator of one stage (s.w on the GPU at tp).
+absl::StatusOr<MultiNodeServing> AtMicroBatch(const ServingWorkload& w, const Fabric& f, int tp, int pp,
+                                              const StageSetup& s, const serving_internal::Stepper& stage, int64_t mb) {
+  absl::StatusOr<ServingEstimate> st = stage.AtBatch(mb);
   if (!st.ok()) return st.status();
   MultiNodeServing m;
   m.tp = tp;
@@ -192,8 +196,8 @@ absl::StatusOr<MultiNodeServing> EstimateMultiNodeServingAtBatch(const ServingWo
   if (!s.ok()) return s.status();
   const int64_t in_flight = static_cast<int64_t>(static_cast<double>(pp) * kMicroBatchesPerStage);
   const int64_t wanted = std::max<int64_t>(1, (batch + in_flight - 1) / in_flight);
-  absl::StatusOr<MultiNodeServing> m =
-      AtMicroBatch(w, gpu, fabric, tp, pp, *s, std::min(wanted, s->max_micro_batch), eff);
+  const serving_internal::Stepper stage(s->w, gpu, tp, eff, /*inputs_checked=*/true);  // by Setup
+  absl::StatusOr<MultiNodeServing> m = AtMicroBatch(w, fabric, tp, pp, *s, stage, std::min(wanted, s->max_micro_batch));
   if (!m.ok()) return m;
   m->estimate.requested_batch = batch;
   m->estimate.batch_limited_by_memory = wanted > s->max_micro_batch;
@@ -202,10 +206,17 @@ absl::StatusOr<MultiNodeServing> EstimateMultiNodeServingAtBatch(const ServingWo
 
 absl::StatusOr<MultiNodeServing> EstimateMultiNodeServing(const ServingWorkload& w, const GpuSpec& gpu,
                                                           const Fabric& fabric, int tp, int pp,
-                                                          const ServingEfficiency& eff) {
+                                                          const ServingEfficiency& eff, const BatchMemoRef& memo) {
   absl::StatusOr<StageSetup> s = Setup(w, gpu, fabric, tp, pp, eff);
   if (!s.ok()) return s.status();
-  absl::StatusOr<MultiNodeServing> one = AtMicroBatch(w, gpu, fabric, tp, pp, *s, 1, eff);
+  const serving_internal::Stepper stage(s->w, gpu, tp, eff, /*inputs_checked=*/true);  // by Setup
+  std::string key;
+  if (memo.memo != nullptr) {
+    key = memo.Key('m', tp, pp, &fabric);
+    const int64_t known = memo.memo->Find(key);
+    if (known >= 1 && known <= s->max_micro_batch) return AtMicroBatch(w, fabric, tp, pp, *s, stage, known);
+  }
+  absl::StatusOr<MultiNodeServing> one = AtMicroBatch(w, fabric, tp, pp, *s, stage, 1);
   if (!one.ok()) return one;
   if (!MeetsSlo(w, one->estimate)) {
     return absl::FailedPreconditionError(
@@ -214,10 +225,11 @@ absl::StatusOr<MultiNodeServing> EstimateMultiNodeServing(const ServingWorkload&
   }
   // Latency grows and throughput rises with the micro-batch: the largest that meets the SLOs.
   const int64_t mb = LargestBatchWhere(s->max_micro_batch, [&](int64_t k) {
-    absl::StatusOr<MultiNodeServing> at = AtMicroBatch(w, gpu, fabric, tp, pp, *s, k, eff);
+    absl::StatusOr<MultiNodeServing> at = AtMicroBatch(w, fabric, tp, pp, *s, stage, k);
     return at.ok() && MeetsSlo(w, at->estimate);
   });
-  return AtMicroBatch(w, gpu, fabric, tp, pp, *s, std::max<int64_t>(1, mb), eff);
+  if (memo.memo != nullptr) memo.memo->Store(key, std::max<int64_t>(1, mb));
+  return AtMicroBatch(w, fabric, tp, pp, *s, stage, std::max<int64_t>(1, mb));
 }
 
 int MultiNodeTensorParallel(const ServingWorkload& w, int gpus_per_node) {
@@ -230,7 +242,8 @@ int MultiNodeTensorParallel(const ServingWorkload& w, int gpus_per_node) {
 }
 
 std::vector<MultiNodeOption> SearchMultiNodeServing(const ServingWorkload& w, const GpuSpec& gpu, const Fabric& fabric,
-                                                    const ServingEfficiency& eff, int max_fitting) {
+                                                    const ServingEfficiency& eff, int max_fitting,
+                                                    const BatchMemoRef& memo) {
   std::vector<MultiNodeOption> out;
   if (!ValidateServingWorkload(w).ok() || !ValidateFabric(fabric).ok()) return out;
   if (fabric.network == NetworkKind::kNone || !(fabric.network_bytes_per_second_per_gpu > 0)) return out;
@@ -239,7 +252,7 @@ std::vector<MultiNodeOption> SearchMultiNodeServing(const ServingWorkload& w, co
   const int64_t layers = EffectiveShape(w.model).num_layers;
   int fitting = 0;
   for (int pp = 2; pp <= kMaxServingPipelineStages && pp <= layers; ++pp) {
-    out.push_back({EstimateMultiNodeServing(w, gpu, fabric, tp, pp, eff), tp, pp});
+    out.push_back({EstimateMultiNodeServing(w, gpu, fabric, tp, pp, eff, memo), tp, pp});
     if (out.back().serving.ok() && ++fitting == max_fitting) break;
   }
   return out;

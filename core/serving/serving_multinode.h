@@ -59,7 +59,7 @@ absl::StatusOr<MultiNodeServing> EstimateMultiNodeServingAtBatch(const ServingWo
 // binding limit when none.
 absl::StatusOr<MultiNodeServing> EstimateMultiNodeServing(const ServingWorkload& w, const GpuSpec& gpu,
                                                           const Fabric& fabric, int tp, int pp,
-                                                          const ServingEfficiency& eff);
+                                                          const ServingEfficiency& eff, const BatchMemoRef& memo = {});
 
 // The tensor-parallel degree a stage takes on nodes of `gpus_per_node` GPUs: the largest power
 // of two within the node that divides the heads; 0 when none.
@@ -75,6 +75,7 @@ struct MultiNodeOption {
 // node's tensor-parallel degree, fewest nodes first, stopping after `max_fitting` depths that
 // fit (0: all). Empty when the fabric has no network.
 std::vector<MultiNodeOption> SearchMultiNodeServing(const ServingWorkload& w, const GpuSpec& gpu, const Fabric& fabric,
-                                                    const ServingEfficiency& eff, int max_fitting = 0);
+                                                    const ServingEfficiency& eff, int max_fitting = 0,
+                                                    const BatchMemoRef& memo = {});
 
 }  // namespace capplan::core

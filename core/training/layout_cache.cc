@@ -152,18 +152,20 @@ std::string EfficiencyKey(const std::string& job_key, const GpuSpec& gpu) {
 bool TrainingLayoutCache::Current(int64_t version) {
   if (version < version_) return false;
   if (version > version_) {
-    if (version_ >= 0 && !(layouts_.empty() && efficiencies_.empty())) ++stats_.clears;
+    if (version_ >= 0 && !(layouts_.empty() && efficiencies_.empty() && batches_.empty())) ++stats_.clears;
     layouts_.clear();
     efficiencies_.clear();
+    batches_.clear();
     version_ = version;
   }
   return true;
 }
 
 void TrainingLayoutCache::MakeRoom() {
-  if (layouts_.size() + efficiencies_.size() < max_entries_) return;
+  if (layouts_.size() + efficiencies_.size() + batches_.size() < max_entries_) return;
   layouts_.clear();
   efficiencies_.clear();
+  batches_.clear();
   ++stats_.clears;
 }
 
@@ -207,10 +209,29 @@ void TrainingLayoutCache::StoreEfficiency(int64_t version, const std::string& ke
   efficiencies_.insert_or_assign(key, std::move(entry));
 }
 
+int64_t TrainingLayoutCache::FindBatch(int64_t version, const std::string& key) {
+  absl::MutexLock lock(&mu_);
+  if (!Current(version)) return -1;
+  auto it = batches_.find(key);
+  if (it == batches_.end()) {
+    ++stats_.misses;
+    return -1;
+  }
+  ++stats_.hits;
+  return it->second;
+}
+
+void TrainingLayoutCache::StoreBatch(int64_t version, const std::string& key, int64_t batch) {
+  absl::MutexLock lock(&mu_);
+  if (!Current(version)) return;
+  MakeRoom();
+  batches_.insert_or_assign(key, batch);
+}
+
 TrainingLayoutCache::Stats TrainingLayoutCache::GetStats() const {
   absl::MutexLock lock(&mu_);
   Stats s = stats_;
-  s.entries = static_cast<int64_t>(layouts_.size() + efficiencies_.size());
+  s.entries = static_cast<int64_t>(layouts_.size() + efficiencies_.size() + batches_.size());
   return s;
 }
 

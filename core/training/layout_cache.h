@@ -51,6 +51,9 @@ class TrainingLayoutCache {
   // Calibrated efficiencies (they depend on the catalog's benchmarks: per version only).
   std::shared_ptr<const Efficiency> FindEfficiency(int64_t version, const std::string& key);
   void StoreEfficiency(int64_t version, const std::string& key, Efficiency value);
+  // The batch a serving search settled on (core/serving: BatchMemo); -1 when not known.
+  int64_t FindBatch(int64_t version, const std::string& key);
+  void StoreBatch(int64_t version, const std::string& key, int64_t batch);
 
   Stats GetStats() const;
 
@@ -64,6 +67,7 @@ class TrainingLayoutCache {
   int64_t version_ ABSL_GUARDED_BY(mu_) = -1;
   absl::flat_hash_map<std::string, std::shared_ptr<const CachedLayouts>> layouts_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::shared_ptr<const Efficiency>> efficiencies_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, int64_t> batches_ ABSL_GUARDED_BY(mu_);
   Stats stats_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -1,6 +1,8 @@
 // Reference per-GPU price bands. Each bound is a row of a public price list divided by its GPU
 // count: the SkyPilot catalogs (github.com/skypilot-org/skypilot-catalog, catalogs/<v>/<cloud>/
-// vms.csv at the commit named) and the shipped catalog's own cited rows (migrations 0002, 0008).
+// vms.csv at the commit named, or the older unversioned catalogs/<cloud>/instances.csv) and the
+// shipped catalog's own cited rows (migrations 0002, 0008). The P4 band is GCP's price for the
+// accelerator alone (GCP attaches a P4 to an N1 VM billed apart), so a whole VM costs more.
 // Bounds are wide on purpose: a 64-vCPU host with one GPU (AWS g4dn.16xlarge, g6.16xlarge) is a
 // real offer at several times the per-GPU price of the smallest shape.
 #include "server/store/price_bands.h"
@@ -52,6 +54,12 @@ constexpr PriceBand kBands[] = {
     {"A10", 0.255, 5.876,
      "Vast 2x-A10-32-65536 The Netherlands 0.51 / 2, vast/vms.csv v7 @ 00690e76; Azure NV36adms_A10_v5 westus "
      "5.876 (1 GPU), azure/vms.csv v6 @ 098741e7"},
+    {"P4", 0.60, 0.72,
+     "GCP accelerator-only P4 (1 GPU, no host) us-central1 and us-east4 0.6, us-west2 0.72, gcp/vms.csv v7 @ "
+     "017e2502"},
+    {"P40", 2.07, 2.277,
+     "Azure Standard_ND6s eastus 2.07 (1 GPU; ND12s 4.14 / 2, ND24s 8.28 / 4) and Standard_ND24rs eastus "
+     "9.108 / 4, azure/instances.csv @ 5940ede7"},
     {"P100-PCIe-16GB", 1.275, 1.275,
      "OCI VM.GPU2.1 eu-amsterdam-1 1.275 and BM.GPU2.2 2.55 / 2, oci/vms.csv v6 @ 6e3a02d2"},
     {"RTX-3090", 0.225, 0.43,

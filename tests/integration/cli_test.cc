@@ -100,7 +100,7 @@ TEST(CliHelpTest, EachCommandListsItsOwnFlagsAndNotOthers) {
   }
 }
 
-TEST(CliHelpTest, TopLevelHelpListsEveryCommandAndTheServerListsItsFlags) {
+TEST(CliHelpTest, TopLevelHelpListsEveryCommandAndServerAndLoadgenListTheirFlags) {
   ExitResult help = Cli({"--help"});
   EXPECT_EQ(help.exit_code, 0) << help.stderr_text;
   // Every command the dispatchers in client/cli/ accept (main.cc, catalog.cc, admin.cc).
@@ -142,6 +142,11 @@ TEST(CliHelpTest, TopLevelHelpListsEveryCommandAndTheServerListsItsFlags) {
   EXPECT_FALSE(Contains(server.stdout_text + server.stderr_text, "No flags matched"));
   for (const char* flag : {"--listen", "--db", "--admin_token_file", "--max_connections"}) {
     EXPECT_TRUE(Contains(server.stdout_text + server.stderr_text, flag)) << flag << "\n" << server.stdout_text;
+  }
+  ExitResult loadgen = RunProgram({CAPPLAN_LOADGEN_BINARY, "--help"}, 10000);
+  EXPECT_FALSE(Contains(loadgen.stdout_text + loadgen.stderr_text, "No flags matched"));
+  for (const char* flag : {"--rpcs", "--distinct", "--concurrency", "--server_pid"}) {
+    EXPECT_TRUE(Contains(loadgen.stdout_text + loadgen.stderr_text, flag)) << flag << "\n" << loadgen.stdout_text;
   }
 }
 

@@ -116,14 +116,16 @@ TEST_F(LayoutCacheTest, CachedComparesAreTheUncachedCompares) {
 }
 
 // Serving: the calibrated efficiencies are kept per model, precision, lengths, engine and GPU,
-// and read back for other loads, SLOs, budgets and engines' versions of the same question.
+// and read back for other loads, SLOs, budgets and engines' versions of the same question;
+// the batch each layout search settled on is kept per workload but its load, and read back
+// for the same question at another load (every load after the first here).
 TEST_F(LayoutCacheTest, CachedServingPlansAndComparesAreTheUncachedOnes) {
   core::TrainingLayoutCache cache;
   int compared = 0;
   for (const char* model : {"Llama-2-7B", "Llama-3-70B"}) {
     for (const v1::ServingEngine engine : {v1::SERVING_ENGINE_VLLM, v1::SERVING_ENGINE_TENSORRT_LLM}) {
       for (int64_t prompt : {512, 2048}) {
-        for (double rps : {1.0, 35.0}) {
+        for (double rps : {1.0, 35.0, 7.25}) {
           for (double tpot_ms : {0.0, 50.0}) {
             v1::PlanRequest r;
             v1::ServingWorkload* w = r.mutable_serving();
@@ -156,7 +158,7 @@ TEST_F(LayoutCacheTest, CachedServingPlansAndComparesAreTheUncachedOnes) {
       }
     }
   }
-  EXPECT_EQ(compared, 32);
+  EXPECT_EQ(compared, 48);
   const core::TrainingLayoutCache::Stats stats = cache.GetStats();
   EXPECT_GT(stats.hits, stats.misses) << stats.hits << " hits, " << stats.misses << " misses";
 }

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/training/layout_cache.h"
+#include "server/allocator.h"
 #include "server/planning/planning.h"
 #include "server/store/catalog_store.h"
 
@@ -254,4 +255,12 @@ BENCHMARK(BM_SnapshotReload);
 }  // namespace
 }  // namespace capplan::server
 
-BENCHMARK_MAIN();
+// The server's malloc settings (server/allocator.h), so that the figures are the server's.
+int main(int argc, char** argv) {
+  capplan::server::TuneAllocator();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

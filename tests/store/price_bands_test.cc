@@ -1,6 +1,7 @@
 // Reference bands added from public rows (server/store/price_bands.cc): the rows they come from
-// import, and the same rows with a price in the wrong unit are refused. Every row below is copied
-// verbatim from github.com/skypilot-org/skypilot-catalog at the commit named beside it.
+// import (or, for GCP's P4 sold alone, are refused as no offer), and the same rows with a price in
+// the wrong unit are refused. Every row below is copied verbatim from
+// github.com/skypilot-org/skypilot-catalog at the commit named beside it.
 #include "server/store/price_bands.h"
 
 #include <gtest/gtest.h>
@@ -31,6 +32,22 @@ constexpr char kRunpod[] =
     "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Region,SpotPrice,Price,AvailabilityZone,GpuInfo\n"
     "2x_MI300X_SECURE,MI300X,2.0,48.0,566.0,US,4.78,4.78,US-TX-1,\"{'Gpus': [{'Name': 'MI300X', 'Manufacturer': "
     "'AMD', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 192}}], 'TotalGpuMemoryInMiB': 384}\"\n";
+
+// catalogs/azure/instances.csv @ 5940ede7074d3fc5a668be7902bb20d1fb7ef13d (the header of the
+// Azure v6 layout). Azure's ND-series carries the Tesla P40.
+constexpr char kAzureHeader[] =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Generation\n";
+constexpr char kAzureNd6s[] = "Standard_ND6s,P40,1,6.0,112,P40,2.07,0.217557,eastus,\"V1,V2\"\n";
+constexpr char kAzureNd24rsHead[] = "Standard_ND24rs,P40,4,24.0,448,P40,";
+constexpr char kAzureNd24rsTail[] = ",0.957251,eastus,\"V1,V2\"\n";
+
+// catalogs/v7/gcp/vms.csv @ 017e2502fb63c7a28757acd94002b2d6099d3e3d: the P4 is priced alone,
+// without a host VM, in accelerator-only rows.
+constexpr char kGcpHeader[] =
+    "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n";
+constexpr char kGcpP4[] =
+    ",,,P4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 8192}}]},us-central1,us-central1-a,0.6,0.24\n"
+    ",,,P4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 8192}}]},us-west2,us-west2-b,0.72,0.118\n";
 
 class PriceBandTest : public TempStoreTest {
  protected:
@@ -75,6 +92,52 @@ TEST_F(PriceBandTest, AnMi300xRowInCentsIsRefused) {
   EXPECT_EQ(r->errors[0].field, "Price");
   EXPECT_NE(r->errors[0].message.find("MI300X"), std::string::npos) << r->errors[0].message;
   EXPECT_EQ(OnDemand("oci", "BM.GPU.MI300X.8", "af-casablanca-1"), -1);
+}
+
+TEST_F(PriceBandTest, P40HasABandFromAzureNdRows) {
+  const PriceBand* b = ReferencePriceBand("P40");
+  ASSERT_NE(b, nullptr);
+  EXPECT_DOUBLE_EQ(b->low_usd_per_gpu_hour, 2.07);        // Azure Standard_ND6s, 1 x P40
+  EXPECT_DOUBLE_EQ(b->high_usd_per_gpu_hour, 9.108 / 4);  // Azure Standard_ND24rs, 4 x P40
+  EXPECT_NE(std::string(b->source).find("5940ede7"), std::string::npos) << b->source;
+}
+
+TEST_F(PriceBandTest, TheP40RowsTheBandComesFromImportAndOneInCentsIsRefused) {
+  absl::StatusOr<CsvImportResult> r =
+      Import("azure", absl::StrCat(kAzureHeader, kAzureNd6s, kAzureNd24rsHead, "9.108", kAzureNd24rsTail));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->errors.empty());
+  EXPECT_DOUBLE_EQ(OnDemand("azure", "Standard_ND6s", "eastus"), 2.07);
+  EXPECT_DOUBLE_EQ(OnDemand("azure", "Standard_ND24rs", "eastus"), 9.108);
+  EXPECT_EQ(store_->Snapshot()->FindInstance("azure", "Standard_ND24rs", "eastus")->gpu_name, "P40");
+  // The ND24rs row with its price in cents: $227.70 per GPU-hour, 100x the band's top.
+  r = Import("azure", absl::StrCat(kAzureHeader, kAzureNd24rsHead, "910.8", kAzureNd24rsTail));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->errors.size(), 1u);
+  EXPECT_EQ(r->errors[0].field, "Price");
+  EXPECT_NE(r->errors[0].message.find("P40"), std::string::npos) << r->errors[0].message;
+  EXPECT_DOUBLE_EQ(OnDemand("azure", "Standard_ND24rs", "eastus"), 9.108);
+}
+
+TEST_F(PriceBandTest, P4HasABandFromGcpAcceleratorRows) {
+  const PriceBand* b = ReferencePriceBand("P4");
+  ASSERT_NE(b, nullptr);
+  EXPECT_DOUBLE_EQ(b->low_usd_per_gpu_hour, 0.6);    // GCP P4 alone, us-central1
+  EXPECT_DOUBLE_EQ(b->high_usd_per_gpu_hour, 0.72);  // GCP P4 alone, us-west2
+  EXPECT_NE(std::string(b->source).find("017e2502"), std::string::npos) << b->source;
+  // The rows it comes from price no VM (GCP attaches a P4 to any N1 VM), so they are a
+  // reference, not offers: the import refuses them and says why.
+  absl::StatusOr<CsvImportResult> r = Import("gcp", absl::StrCat(kGcpHeader, kGcpP4));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->errors.size(), 2u);
+  EXPECT_NE(r->errors[0].message.find("any N1 VM"), std::string::npos) << r->errors[0].message;
+}
+
+TEST_F(PriceBandTest, GpusWithoutAPublicPriceHaveNoBand) {
+  // No public list read prices these as the import would file them (docs/catalog.md).
+  for (const char* gpu : {"A100-PCIe-40GB", "V100-PCIe-32GB", "Intel-Max-1550"}) {
+    EXPECT_EQ(ReferencePriceBand(gpu), nullptr) << gpu;
+  }
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
-// The shipped AWS spot prices (migration 0016): each is the cheapest availability zone of the
-// public SkyPilot rows it cites, below the offer's on-demand price, and in force only from the
-// day it was read. Rows below are copied verbatim from github.com/skypilot-org/skypilot-catalog
-// catalogs/v7/aws/vms.csv @ 001367d22a0033fac286a8c71aeac7109e431bcb.
+// The shipped spot prices: AWS (migration 0016), each the cheapest availability zone of the
+// public SkyPilot rows it cites, and GCP (migration 0017), each host + accelerator of the rows it
+// cites; all below the offer's on-demand price and in force only from the day they were read.
+// Rows below are copied verbatim from github.com/skypilot-org/skypilot-catalog:
+// catalogs/v7/aws/vms.csv @ 001367d22a0033fac286a8c71aeac7109e431bcb and catalogs/v7/gcp/vms.csv
+// @ 017e2502fb63c7a28757acd94002b2d6099d3e3d.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -17,6 +19,8 @@ namespace {
 // 2026-12-02 00:00 UTC: when migration 0016's rows were read and take effect.
 constexpr int64_t kRead = 1796169600;
 constexpr int64_t kDayBefore = kRead - 24 * 3600;
+// 2026-12-07 00:00 UTC: likewise for migration 0017.
+constexpr int64_t kGcpRead = 1796601600;
 
 constexpr char kHeader[] =
     "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
@@ -44,11 +48,32 @@ std::string PublicRows() {
   return csv;
 }
 
+constexpr char kGcpHeader[] =
+    "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n";
+
+// a2-highgpu-1g with its A100 in us-east1's one zone, and g2-standard-4 with its L4 in the three
+// us-central1 zones: host rows first, accelerator rows after, in the file's order.
+std::string GcpPublicRows() {
+  std::string csv = kGcpHeader;
+  absl::StrAppend(&csv, "a2-highgpu-1g,12.0,85.0,,,,us-east1,us-east1-b,0.73948,0.29576\n");
+  for (const char* zone : {"us-central1-a", "us-central1-b", "us-central1-c"}) {
+    absl::StrAppend(&csv, "g2-standard-4,4.0,16.0,,,,us-central1,", zone, ",0.14679,0.05874\n");
+  }
+  absl::StrAppend(&csv,
+                  ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-east1,us-east1-b,2.93391,1.1472\n");
+  for (const char* zone : {"us-central1-a", "us-central1-b", "us-central1-c"}) {
+    absl::StrAppend(&csv, ",,,L4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 24576}}]},us-central1,", zone,
+                    ",0.56004,0.2231\n");
+  }
+  return csv;
+}
+
 class ShippedSpotTest : public TempStoreTest {
  protected:
-  const PriceRow* Price(const std::string& type, const std::string& region, PriceKind kind, int64_t as_of = 0) {
+  const PriceRow* Price(const std::string& type, const std::string& region, PriceKind kind, int64_t as_of = 0,
+                        const std::string& provider = "aws") {
     snap_ = store_->Snapshot();
-    const InstanceRow* i = snap_->FindInstance("aws", type, region);
+    const InstanceRow* i = snap_->FindInstance(provider, type, region);
     return i == nullptr ? nullptr : snap_->PriceAt(*i, kind, as_of);
   }
   std::shared_ptr<const CatalogSnapshot> snap_;
@@ -56,20 +81,29 @@ class ShippedSpotTest : public TempStoreTest {
 
 TEST_F(ShippedSpotTest, EachSpotPriceIsBelowOnDemandAndCitesItsFile) {
   std::shared_ptr<const CatalogSnapshot> snap = store_->Snapshot();
-  int spot_rows = 0;
+  int aws_rows = 0, gcp_rows = 0;
   for (const InstanceRow& i : snap->instances) {
     const PriceRow* spot = snap->PriceAt(i, PriceKind::kSpot, 0);
     if (spot == nullptr) continue;
-    ++spot_rows;
     const PriceRow* on_demand = snap->PriceAt(i, PriceKind::kOnDemand, 0);
     ASSERT_NE(on_demand, nullptr) << i.instance_type << " " << i.region;
     EXPECT_GT(spot->price_usd_per_hour, 0) << i.instance_type << " " << i.region;
     EXPECT_LT(spot->price_usd_per_hour, on_demand->price_usd_per_hour) << i.instance_type << " " << i.region;
+    if (i.provider == "gcp") {
+      ++gcp_rows;
+      EXPECT_TRUE(absl::StrContains(spot->source.citation, "gcp/vms.csv @ 017e250")) << spot->source.citation;
+      EXPECT_EQ(spot->effective_unix_seconds, kGcpRead);
+      continue;
+    }
+    ++aws_rows;
+    EXPECT_EQ(i.provider, "aws");
     EXPECT_TRUE(absl::StrContains(spot->source.citation, "aws/vms.csv @ 001367d")) << spot->source.citation;
     EXPECT_EQ(spot->effective_unix_seconds, kRead);
   }
   // 13 instance types of migration 0002 in us-east-1 and us-west-2.
-  EXPECT_EQ(spot_rows, 26);
+  EXPECT_EQ(aws_rows, 26);
+  // g2-standard-4, a2-highgpu-1g and a2-highgpu-8g of migration 0002 in us-central1 and us-east1.
+  EXPECT_EQ(gcp_rows, 6);
 }
 
 TEST_F(ShippedSpotTest, TheSpotPriceIsTheCheapestZoneOfThePublicRows) {
@@ -101,6 +135,52 @@ TEST_F(ShippedSpotTest, OffersWhoseFileListsAnotherOnDemandPriceShipNoSpotPrice)
   EXPECT_EQ(Price("p5.48xlarge", "us-west-2", PriceKind::kSpot), nullptr);
   // p4d in a region migration 0008 priced after the cut.
   EXPECT_EQ(Price("p4d.24xlarge", "ap-northeast-1", PriceKind::kSpot), nullptr);
+}
+
+TEST_F(ShippedSpotTest, GcpSpotPricesAreHostPlusAcceleratorOfThePublicRows) {
+  // g2-standard-4 in us-central1: host 0.05874 + L4 0.2231 = 0.28184 (on-demand 0.14679 +
+  // 0.56004 = 0.70683, the price migration 0002 holds).
+  const PriceRow* g2 = Price("g2-standard-4", "us-central1", PriceKind::kSpot, 0, "gcp");
+  ASSERT_NE(g2, nullptr);
+  EXPECT_DOUBLE_EQ(g2->price_usd_per_hour, 0.05874 + 0.2231);
+  EXPECT_DOUBLE_EQ(g2->price_usd_per_hour, 0.28184);
+  // a2-highgpu-1g in us-east1: host 0.29576 + A100 1.1472; a2-highgpu-8g: 2.36604 + 9.1776.
+  EXPECT_DOUBLE_EQ(Price("a2-highgpu-1g", "us-east1", PriceKind::kSpot, 0, "gcp")->price_usd_per_hour, 1.44296);
+  EXPECT_DOUBLE_EQ(Price("a2-highgpu-8g", "us-central1", PriceKind::kSpot, 0, "gcp")->price_usd_per_hour, 11.54364);
+  // The importer joins the same rows to the same spot prices. g2-standard-4's on-demand sum is
+  // the catalog's: unchanged. a2-highgpu-1g's, 0.73948 + 2.93391 = 3.67339, is 0.000087 under
+  // 0002's 3.673477, so its on-demand row would change; its spot price would not.
+  ImportOptions o;
+  o.partial = true;
+  o.dry_run = true;
+  absl::StatusOr<CsvImportResult> r = store_->ImportPricesCsv({"ops", "ImportPricesCsv"}, "gcp", GcpPublicRows(),
+                                                              {"SkyPilot catalog", "2026-12-07", ""}, kGcpRead, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->errors.empty());
+  EXPECT_EQ(r->diff.unchanged, 1);
+  EXPECT_TRUE(r->diff.new_offers.empty());
+  ASSERT_EQ(r->diff.changed.size(), 1u);
+  const OfferChange& a2 = r->diff.changed[0];
+  EXPECT_EQ(a2.instance_type, "a2-highgpu-1g");
+  EXPECT_DOUBLE_EQ(a2.old_on_demand_usd_per_hour, 3.673477);
+  EXPECT_DOUBLE_EQ(a2.new_on_demand_usd_per_hour, 0.73948 + 2.93391);
+  EXPECT_DOUBLE_EQ(a2.old_spot_usd_per_hour, 1.44296);
+  EXPECT_DOUBLE_EQ(a2.new_spot_usd_per_hour, 1.44296);
+  ASSERT_EQ(r->diff.writes.size(), 1u);
+  EXPECT_TRUE(r->diff.writes[0].on_demand);
+  EXPECT_FALSE(r->diff.writes[0].spot);
+}
+
+TEST_F(ShippedSpotTest, GcpOffersWhoseFileListsAnotherOnDemandPriceShipNoSpotPrice) {
+  // a2-ultragpu-8g and a3-highgpu-8g: the file's on-demand sums (23.56656, 43.06615 in
+  // us-central1) are not 0002's (40.5503, 88.2549); neither is listed in us-east1.
+  for (const char* region : {"us-central1", "us-east1"}) {
+    EXPECT_EQ(Price("a2-ultragpu-8g", region, PriceKind::kSpot, 0, "gcp"), nullptr) << region;
+    EXPECT_EQ(Price("a3-highgpu-8g", region, PriceKind::kSpot, 0, "gcp"), nullptr) << region;
+  }
+  // Read 2026-12-07: history before then has no GCP spot price.
+  EXPECT_EQ(Price("g2-standard-4", "us-east1", PriceKind::kSpot, kGcpRead - 1, "gcp"), nullptr);
+  EXPECT_NE(Price("g2-standard-4", "us-east1", PriceKind::kSpot, kGcpRead, "gcp"), nullptr);
 }
 
 }  // namespace
