@@ -40,6 +40,16 @@ inline constexpr Assumption kQloraBytesPerParameter{
     "bytes per parameter",
     "Dettmers et al. 2023, QLoRA, Sec. 3: NF4 at 4 bits plus double-quantised constants at 0.127 "
     "bits per parameter"};
+inline constexpr Assumption kAdapterLogitBytes{
+    "memory.adapter_logit_bytes_per_vocab_entry",
+    {14.0, 4.0, 16.0},
+    "bytes per token and vocabulary entry",
+    "adapters (LoRA, QLoRA) train on the Hugging Face stack: Transformers' LlamaForCausalLM "
+    "(PyTorch eager) upcasts the bf16 logits to fp32 and keeps them in the output, with the "
+    "loss's fp32 log-softmax and, in backward, their fp32 gradients: ~14 bytes; fits the "
+    "LLaMA-Factory wiki's QLoRA peaks from 2,048 to 32,768 tokens (docs/validation/README.md, "
+    "Memory). Low: Megatron's fused fp32 cross-entropy, 4 bytes (Korthikanti et al. 2022, "
+    "Sec. 4.3)"};
 inline constexpr Assumption kServingUsableMemoryFraction{
     "serving.usable_memory_fraction",
     {0.9, 0.85, 0.95},
@@ -51,6 +61,24 @@ inline constexpr Assumption kServingRuntimeReservedBytes{
     "bytes",
     "heuristic: the driver's reservation (an 80 GiB H100 reports 81,559 MiB in nvidia-smi) plus "
     "the CUDA context and CUDA-graph/NCCL buffers outside the engine's tensors"};
+inline constexpr Assumption kServingUnreportedMemoryFraction{
+    "serving.unreported_memory_fraction",
+    {0.01, 0.0097, 0.018},
+    "fraction of the catalog's device memory",
+    "memory the driver keeps from CUDA: an 80 GiB H100 reports 79.22 GiB to vLLM (total_gpu_memory, "
+    "vLLM PR #10511 comment of 2024-12-14, https://github.com/vllm-project/vllm/pull/10511) and 79.19 "
+    "GiB (llm-d-incubation/llm-d-planner accuracy/results/v0.19.0/accuracy_report.md @ fbd68515); a "
+    "24 GiB GeForce part 23.58 GiB (log in https://github.com/vllm-project/vllm/pull/14447); ~1% of "
+    "the capacity"};
+inline constexpr Assumption kServingTpCommunicationBufferBytes{
+    "serving.tp_communication_buffer_bytes",
+    {1.8 * 1024 * 1024 * 1024, 1.5 * 1024 * 1024 * 1024, 2.2 * 1024 * 1024 * 1024},
+    "bytes per GPU at tensor parallelism > 1",
+    "NCCL and custom all-reduce buffers outside PyTorch: vLLM's non_torch_memory grows from 1.79 "
+    "GiB at tp 1 to 3.58 GiB at tp 2 (Llama-3-8B, H100; comment of 2024-12-14 on "
+    "https://github.com/vllm-project/vllm/pull/10511) and "
+    "from 0.25 to 2.07-2.13 GiB at tp 2-4 (vLLM v0.19.0, H100; llm-d-planner "
+    "accuracy/results/v0.19.0/accuracy_report.md @ fbd68515, 'Sensitivity: Tensor Parallelism')"};
 
 // ---- Communication ----------------------------------------------------------------------
 inline constexpr Assumption kNvlinkCollectiveLatency{

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_format.h"
+#include "core/assumptions.h"
 #include "core/serving/engine_support.h"
 #include "core/serving/serving.h"
 #include "core/serving/serving_internal.h"
@@ -27,6 +28,19 @@ double KvElementsPerTokenPerLayer(const ModelArchitecture& a, int tp) {
   // Keys and values, their heads split over the tensor-parallel ranks.
   const double kv_heads_per_gpu = std::ceil(static_cast<double>(a.KvHeads()) / static_cast<double>(tp));
   return 2.0 * kv_heads_per_gpu * static_cast<double>(a.HeadDim());
+}
+
+// vLLM's profiler (Worker.determine_available_memory; "overhaul memory profiling",
+// https://github.com/vllm-project/vllm/pull/10511) gives the KV cache gpu_memory_utilization of the memory CUDA
+// reports, less the weights, the profile run's activation peak and what was allocated outside PyTorch: the CUDA context
+// and workspaces, and at tp > 1 the NCCL and custom all-reduce buffers. Returns the memory the engine may use for
+// weights, activations and the KV cache.
+double VllmUsableBytes(const GpuSpec& gpu, int tp, double fraction) {
+  namespace a = assumptions;
+  const double reported = gpu.memory_bytes * (1.0 - a::kServingUnreportedMemoryFraction.value.point);
+  const double outside_torch =
+      kRuntimeReservedBytes + (tp > 1 ? a::kServingTpCommunicationBufferBytes.value.point : 0.0);
+  return fraction * reported - outside_torch;
 }
 }  // namespace
 
@@ -75,6 +89,8 @@ ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& 
   const double after_runtime = gpu.memory_bytes - kRuntimeReservedBytes;
   if (p.fraction_of_free) {
     m.kv_budget_bytes = p.memory_fraction * (after_runtime - m.weights_bytes - m.activation_bytes);
+  } else if (w.engine == ServingEngine::kVllm) {
+    m.kv_budget_bytes = VllmUsableBytes(gpu, tp, p.memory_fraction) - m.weights_bytes - m.activation_bytes;
   } else {
     m.kv_budget_bytes =
         std::min(p.memory_fraction * gpu.memory_bytes, after_runtime) - m.weights_bytes - m.activation_bytes;
@@ -88,9 +104,10 @@ ServingMemory MemoryOf(const ServingWorkload& w, const Shape& s, const GpuSpec& 
 
 absl::Status DoesNotFit(const ServingWorkload& w, const ServingMemory& mem, const GpuSpec& gpu, int tp) {
   const EngineProfile p = EngineProfileFor(w.engine, gpu, tp, w.engine_version);
-  const double usable = p.fraction_of_free
-                            ? gpu.memory_bytes - kRuntimeReservedBytes
-                            : std::min(p.memory_fraction * gpu.memory_bytes, gpu.memory_bytes - kRuntimeReservedBytes);
+  double usable = p.fraction_of_free
+                      ? gpu.memory_bytes - kRuntimeReservedBytes
+                      : std::min(p.memory_fraction * gpu.memory_bytes, gpu.memory_bytes - kRuntimeReservedBytes);
+  if (!p.fraction_of_free && w.engine == ServingEngine::kVllm) usable = VllmUsableBytes(gpu, tp, p.memory_fraction);
   if (mem.weights_bytes + mem.activation_bytes >= usable) {
     return absl::FailedPreconditionError(
         absl::StrFormat("weights need %.1f GiB per GPU at tp=%d; %s has %.1f GiB usable of %.1f GiB under %s",

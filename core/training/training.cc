@@ -232,8 +232,8 @@ void MemoryFor(const Prepared& p, const ParallelConfig& par, Eval* e) {
   // 2022, Sec. 4.2.3); interleaving adds (p-1)/(p·v) of that (Narayanan et al. 2021, Sec. 2.2.2).
   double in_flight = std::min(static_cast<double>(par.pp), e->micro_batches);
   if (par.vpp > 1) in_flight *= 1.0 + (par.pp - 1.0) / (static_cast<double>(par.pp) * par.vpp);
-  // Output logits in fp32 for the cross-entropy: 4·s·b·V/t (Korthikanti et al. 2022, Sec. 4.3).
-  const double logits = 4.0 * sp_len * par.micro_batch * static_cast<double>(p.shape.vocab_size) / tp;
+  // Logits for the cross-entropy, per token and vocabulary entry (LogitBytesPerVocabEntry).
+  const double logits = LogitBytesPerVocabEntry(job.method) * sp_len * par.micro_batch * p.shape.vocab_size / tp;
   MemoryBreakdown best;
   double host_bytes = 0;  // offloaded state per GPU, the busiest stage's
   for (int stage = 0; stage < (par.pp > 1 ? 2 : 1); ++stage) {

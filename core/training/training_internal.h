@@ -4,9 +4,19 @@
 #pragma once
 
 #include "absl/status/statusor.h"
+#include "core/assumptions.h"
 #include "core/training/training.h"
 
 namespace capplan::core::training_internal {
+
+// Bytes the cross-entropy keeps per token and vocabulary entry. Full training: Megatron's fused
+// fp32 cross-entropy, 4 (Korthikanti et al. 2022, Sec. 4.3; MosaicML llm-foundry's fused loss runs
+// the published MPT micro-batches within it). Adapters (LoRA, QLoRA) are trained on the Hugging
+// Face stack (PEFT with Transformers' models), whose fp32 logits copies cost more
+// (memory.adapter_logit_bytes_per_vocab_entry).
+inline double LogitBytesPerVocabEntry(TrainingMethod method) {
+  return method == TrainingMethod::kFull ? 4.0 : assumptions::kAdapterLogitBytes.value.point;
+}
 
 // Everything about a job on a cluster that does not depend on the parallel layout.
 struct Prepared {

@@ -257,13 +257,15 @@ TEST(ServingMemoryTest, EnginesRunThePublishedLargeBatches) {
   absl::StatusOr<ServingEstimate> e = EstimateServingAtBatch(w, H200(), 1, 1024, DefaultServingEfficiency(w, H200()));
   ASSERT_TRUE(e.ok()) << e.status();
   EXPECT_FALSE(e->batch_limited_by_memory);
-  // vLLM plans over 0.9 of the device (gpu_memory_utilization): Llama-2-7B FP16 on an
-  // 80 GiB A100 leaves 0.9 x 85.9 GB - 13.5 GB weights - 0.63 GB of activations for 8192
-  // tokens (8192 x (2 x 11008 + 4 x 4096) x 2 bytes) = 63.2 GB of KV cache.
+  // vLLM plans over 0.9 (gpu_memory_utilization) of what CUDA reports, 1% under the catalog's
+  // 80 GiB (serving.unreported_memory_fraction), less what lives outside PyTorch (1 GiB at tp 1):
+  // Llama-2-7B FP16 on an A100 leaves 0.9 x 0.99 x 85.9 GB - 13.5 GB weights - 0.63 GB of
+  // activations for 8192 tokens (8192 x (2 x 11008 + 4 x 4096) x 2 bytes) - 1.07 GB = 61.4 GB
+  // of KV cache.
   absl::StatusOr<ServingMemory> v = ServingMemoryPerGpu(Workload(Llama2_7B(), 512, 128), A100_80GB(), 1);
   ASSERT_TRUE(v.ok());
   EXPECT_NEAR(v->activation_bytes, 8192.0 * (2 * 11008 + 4 * 4096) * 2, 1);
-  EXPECT_NEAR(v->kv_budget_bytes / units::kGB, 63.2, 0.1);
+  EXPECT_NEAR(v->kv_budget_bytes / units::kGB, 61.4, 0.1);
   // A batch beyond the KV cache runs at the concurrency that fits instead of being refused.
   ServingWorkload longer = Workload(Llama2_7B(), 2048, 2048);
   absl::StatusOr<ServingEstimate> big =
