@@ -133,21 +133,29 @@ std::vector<Candidate> Collect(ServingEvaluator& eval, const PlanQuery& q, Servi
 
 // The layout as billed: co-located replicas fill every instance taken (the extra replicas
 // lower latency at the same load); what still idles is counted.
+int64_t BilledGpus(const Supply& s, int units) { return int64_t{units} * (s.pool != nullptr ? 1 : s.GpusPerUnit()); }
+
+// The co-located replicas the billed units hold, when more than the layout sized for the
+// load; 0 when the layout stays as it is (disaggregated, or no room for more).
+int64_t FillingReplicas(const Supply& s, const ServingLayout& l, int units) {
+  if (l.disagg || l.estimate.replicas <= 0) return 0;
+  const int64_t replicas =
+      l.multinode ? ReplicasPerUnits(s, *l.multinode, units) : BilledGpus(s, units) / l.estimate.tp;
+  return replicas > l.estimate.replicas ? replicas : 0;
+}
+
+int64_t GpusPerReplica(const ServingLayout& l) { return l.multinode ? l.multinode->GpusPerReplica() : l.estimate.tp; }
+
 ServingLayout Filled(const ServingWorkload& w, const Supply& s, const ServingLayout& l, int units, int* idle_gpus) {
-  const int64_t billed = int64_t{units} * (s.pool != nullptr ? 1 : s.GpusPerUnit());
   ServingLayout out = l;
-  if (!l.disagg && l.estimate.replicas > 0) {
-    const int64_t per_replica = l.multinode ? l.multinode->GpusPerReplica() : l.estimate.tp;
-    const int64_t replicas = l.multinode ? ReplicasPerUnits(s, *l.multinode, units) : billed / l.estimate.tp;
-    if (replicas > l.estimate.replicas) {
-      const double break_per_replica = l.slo_break_requests_per_second / static_cast<double>(l.estimate.replicas);
-      out.estimate.replicas = replicas;
-      out.estimate.total_gpus = replicas * per_replica;
-      out.latency = LatencyAt(l.service, w.requests_per_second / static_cast<double>(replicas));
-      out.slo_break_requests_per_second = break_per_replica * static_cast<double>(replicas);
-    }
+  if (const int64_t replicas = FillingReplicas(s, l, units); replicas > 0) {
+    const double break_per_replica = l.slo_break_requests_per_second / static_cast<double>(l.estimate.replicas);
+    out.estimate.replicas = replicas;
+    out.estimate.total_gpus = replicas * GpusPerReplica(l);
+    out.latency = LatencyAt(l.service, w.requests_per_second / static_cast<double>(replicas));
+    out.slo_break_requests_per_second = break_per_replica * static_cast<double>(replicas);
   }
-  *idle_gpus = static_cast<int>(std::max<int64_t>(0, billed - out.estimate.total_gpus));
+  *idle_gpus = static_cast<int>(std::max<int64_t>(0, BilledGpus(s, units) - out.estimate.total_gpus));
   return out;
 }
 
@@ -178,14 +186,9 @@ struct FilledFigures {
 };
 
 FilledFigures FiguresOf(const ServingWorkload& w, const Supply& s, const ServingLayout& l, int units) {
-  const int64_t billed = int64_t{units} * (s.pool != nullptr ? 1 : s.GpusPerUnit());
-  if (!l.disagg && l.estimate.replicas > 0) {
-    const int64_t per_replica = l.multinode ? l.multinode->GpusPerReplica() : l.estimate.tp;
-    const int64_t replicas = l.multinode ? ReplicasPerUnits(s, *l.multinode, units) : billed / l.estimate.tp;
-    if (replicas > l.estimate.replicas) {
-      return {static_cast<int>(replicas * per_replica),
-              LatencyAt(l.service, w.requests_per_second / static_cast<double>(replicas)).e2e_p99_seconds};
-    }
+  if (const int64_t replicas = FillingReplicas(s, l, units); replicas > 0) {
+    return {static_cast<int>(replicas * GpusPerReplica(l)),
+            LatencyAt(l.service, w.requests_per_second / static_cast<double>(replicas)).e2e_p99_seconds};
   }
   return {static_cast<int>(l.estimate.total_gpus), l.latency.e2e_p99_seconds};
 }
