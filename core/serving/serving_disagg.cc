@@ -326,7 +326,7 @@ absl::StatusOr<std::vector<DisaggregatedServing>> SearchDisaggregated(const Serv
     }
   }
   if (out.empty()) return first;
-  // Sorted by index, then moved once: the pairings are large to move about.
+  // Sorted by index, then copied once: the pairings are large to swap about.
   std::vector<size_t> order(out.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&out](size_t i, size_t j) {
@@ -336,7 +336,7 @@ absl::StatusOr<std::vector<DisaggregatedServing>> SearchDisaggregated(const Serv
   });
   std::vector<DisaggregatedServing> sorted;
   sorted.reserve(out.size());
-  for (size_t i : order) sorted.push_back(std::move(out[i]));
+  for (size_t i : order) sorted.push_back(out[i]);
   return sorted;
 }
 
