@@ -41,7 +41,10 @@ using Prices = std::set<std::string>;
 
 Prices SnapshotPrices(const CatalogStore& store) {
   Prices out;
-  for (const PriceRow* p : store.Snapshot()->PriceHistory("aws", "p5.48xlarge", "us-east-1")) {
+  // Held for the loop: the rows point into it, and the sync thread may publish a newer one
+  // (a temporary in the range expression would be released before the loop runs).
+  const std::shared_ptr<const CatalogSnapshot> snapshot = store.Snapshot();
+  for (const PriceRow* p : snapshot->PriceHistory("aws", "p5.48xlarge", "us-east-1")) {
     out.insert(absl::StrCat(p->id, "|", std::llround(p->price_usd_per_hour * 10000)));
   }
   return out;

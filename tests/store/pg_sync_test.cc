@@ -55,8 +55,9 @@ TEST_F(PgSyncTest, WriteOnOneStoreReachesTheOtherWithinOneSecondByNotify) {
   EXPECT_EQ(heard.load(), b->Snapshot()->catalog_version);  // B's listeners fired for the reload
   EXPECT_GE(b->sync_reloads(), 1);
   EXPECT_EQ(a->sync_reloads(), 0);  // its own notifications cost the writer no reload
-  const PriceRow* p = b->Snapshot()->PriceAt(*b->Snapshot()->FindInstance("aws", "p5.48xlarge", "us-east-1"),
-                                             PriceKind::kOnDemand, 1750000000 + 99);
+  const std::shared_ptr<const CatalogSnapshot> b_now = b->Snapshot();  // p points into it
+  const PriceRow* p =
+      b_now->PriceAt(*b_now->FindInstance("aws", "p5.48xlarge", "us-east-1"), PriceKind::kOnDemand, 1750000000 + 99);
   ASSERT_NE(p, nullptr);
   EXPECT_DOUBLE_EQ(p->price_usd_per_hour, 55.04 + 99 / 1000.0);
   std::sort(seconds.begin(), seconds.end());
@@ -190,7 +191,8 @@ TEST_F(PgSyncTest, CrashStopLosesNoAcknowledgedWrite) {
   std::unique_ptr<CatalogStore> after = OpenStore(dsn);
   ASSERT_NE(after, nullptr);
   std::vector<int64_t> ids;
-  for (const PriceRow* p : after->Snapshot()->PriceHistory("aws", "p5.48xlarge", "us-east-1")) ids.push_back(p->id);
+  const std::shared_ptr<const CatalogSnapshot> snapshot = after->Snapshot();  // the rows point into it
+  for (const PriceRow* p : snapshot->PriceHistory("aws", "p5.48xlarge", "us-east-1")) ids.push_back(p->id);
   for (int64_t id : acknowledged) EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << "price " << id;
 }
 
