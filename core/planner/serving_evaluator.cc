@@ -17,7 +17,8 @@ namespace {
 // (the benchmarks' ranking, and lengths a benchmark lacks), engine and version, and the GPU;
 // never the load, the SLOs, the utilisation or the closed-loop count (a benchmark's setup
 // replaces them). A new field fails here until the key says whether calibration reads it.
-static_assert(FieldCount<ServingWorkload>() == 14, "ServingWorkload changed: extend CalibrationKey");
+static_assert(FieldCount<ServingWorkload>() == 14,
+              "ServingWorkload changed: extend CalibrationKey and BatchSearchPrefix");
 
 std::string CalibrationKey(const ServingWorkload& w, const GpuSpec& gpu) {
   return absl::StrCat(ModelAndGpuKey(w.model, gpu), "|", static_cast<int>(w.weight_precision), "|",
@@ -249,9 +250,7 @@ const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::Colocated(co
   return colocated_.emplace(gpu.spec.name, std::move(out)).first->second;
 }
 
-namespace {
-
-ServingEvaluator::FabricKey KeyOf(const Supply& s) {
+ServingEvaluator::FabricKey ServingEvaluator::KeyOf(const Supply& s) {
   const Fabric& f = s.fabric;
   return {s.gpu,
           f.gpus_per_node,
@@ -260,8 +259,6 @@ ServingEvaluator::FabricKey KeyOf(const Supply& s) {
           f.network_bytes_per_second_per_gpu,
           f.network_latency_seconds};
 }
-
-}  // namespace
 
 const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::MultiNode(const Supply& s) {
   const FabricKey key = KeyOf(s);

@@ -40,15 +40,8 @@ struct OverBudget {
 using FitKey = std::tuple<int, ServingEvaluator::FabricKey, bool, int, int, bool, bool>;
 
 FitKey FitKeyOf(const Supply& s, int kind, bool may_cluster) {
-  const Fabric& f = s.fabric;
-  return {kind,
-          {s.gpu, f.gpus_per_node, f.intra_node_bytes_per_second_per_gpu, static_cast<int>(f.network),
-           f.network_bytes_per_second_per_gpu, f.network_latency_seconds},
-          s.pool != nullptr,
-          s.GpusPerUnit(),
-          s.units_max,
-          may_cluster,
-          s.UsdPerUnitHour() > 0};
+  return {kind,        ServingEvaluator::KeyOf(s), s.pool != nullptr, s.GpusPerUnit(), s.units_max,
+          may_cluster, s.UsdPerUnitHour() > 0};
 }
 
 // Every supply's cheapest co-located and cheapest disaggregated deployment within the

@@ -63,6 +63,7 @@ class ServingEvaluator {
   // read: node size (an instance's node is at most its GPUs), link and network speeds;
   // fabrics alike share one.
   using FabricKey = std::tuple<const GpuRow*, int, double, int, double, double>;
+  static FabricKey KeyOf(const Supply& s);
 
   // `cache`: calibrated efficiencies kept across requests on the same catalog version.
   ServingEvaluator(const CatalogView& catalog, const ServingWorkload& w, LayoutCacheRef cache = {})
