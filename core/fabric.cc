@@ -7,27 +7,29 @@ namespace capplan::core {
 
 const char* NetworkKindName(NetworkKind k) { return EnumName(k); }
 
-absl::Status ValidateFabric(const Fabric& f, const std::string& prefix) {
-  // Every estimate validates its fabric: the field's path is built only when a check fails.
-  auto path = [&prefix](absl::string_view field) {
-    return prefix.empty() ? std::string(field) : absl::StrCat(prefix, ".", field);
-  };
-  auto range = [&path](absl::string_view field, auto value, auto lo, auto hi) {
-    absl::Status s = CheckRange(field, value, lo, hi);
-    return s.ok() ? s : CheckRange(path(field), value, lo, hi);
-  };
-  CAPPLAN_RETURN_IF_ERROR(range("gpus_per_node", static_cast<int64_t>(f.gpus_per_node), int64_t{1}, int64_t{576}));
+namespace {
+// The checks, naming each field bare; the caller's prefix is added only to a failure.
+absl::Status ValidateFabricFields(const Fabric& f) {
+  CAPPLAN_RETURN_IF_ERROR(CheckRange("gpus_per_node", static_cast<int64_t>(f.gpus_per_node), int64_t{1}, int64_t{576}));
   CAPPLAN_RETURN_IF_ERROR(
-      range("intra_node_bytes_per_second_per_gpu", f.intra_node_bytes_per_second_per_gpu, 1e8, 1e13));
+      CheckRange("intra_node_bytes_per_second_per_gpu", f.intra_node_bytes_per_second_per_gpu, 1e8, 1e13));
   if (f.network == NetworkKind::kNone) {
     if (f.network_bytes_per_second_per_gpu != 0) {
-      return FieldError(path("network_bytes_per_second_per_gpu"), "must be 0 when the network kind is none");
+      return FieldError("network_bytes_per_second_per_gpu", "must be 0 when the network kind is none");
     }
   } else {
-    CAPPLAN_RETURN_IF_ERROR(range("network_bytes_per_second_per_gpu", f.network_bytes_per_second_per_gpu, 1e7, 1e12));
+    CAPPLAN_RETURN_IF_ERROR(
+        CheckRange("network_bytes_per_second_per_gpu", f.network_bytes_per_second_per_gpu, 1e7, 1e12));
   }
-  CAPPLAN_RETURN_IF_ERROR(range("network_latency_seconds", f.network_latency_seconds, 0.0, 1e-2));
-  return absl::OkStatus();
+  return CheckRange("network_latency_seconds", f.network_latency_seconds, 0.0, 1e-2);
+}
+}  // namespace
+
+absl::Status ValidateFabric(const Fabric& f, absl::string_view prefix) {
+  // Every estimate validates its fabric: the field's path is built only when a check fails.
+  absl::Status s = ValidateFabricFields(f);
+  if (ABSL_PREDICT_TRUE(s.ok()) || prefix.empty()) return s;
+  return absl::InvalidArgumentError(absl::StrCat(prefix, ".", s.message()));
 }
 
 bool FabricOverride::ChangesFields() const {

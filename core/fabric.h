@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "core/gpu.h"
 
 namespace capplan::core {
@@ -36,7 +37,7 @@ struct Fabric {
 };
 
 // InvalidArgument naming the field (prefix + "." + field) and its range.
-absl::Status ValidateFabric(const Fabric& f, const std::string& prefix = "fabric");
+absl::Status ValidateFabric(const Fabric& f, absl::string_view prefix = "fabric");
 
 // A caller's change to a fabric: a named catalog fabric to start from and any fields to
 // replace. Zero numbers and unset enums keep the base value.

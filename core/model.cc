@@ -133,6 +133,10 @@ absl::Status ValidateModel(const ModelArchitecture& m) {
 
 absl::StatusOr<ParameterCounts> CountParameters(const ModelArchitecture& m) {
   CAPPLAN_RETURN_IF_ERROR(ValidateModel(m));
+  return CountValidParameters(m);
+}
+
+ParameterCounts CountValidParameters(const ModelArchitecture& m) {
   ParameterCounts c;
   if (!m.HasArchitecture()) {
     c.total = c.active = m.parameter_count;

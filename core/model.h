@@ -77,6 +77,10 @@ absl::Status ValidateModel(const ModelArchitecture& model);
 // checkpoints (RMSNorm weights, no biases); models with biases differ by well under 1%.
 absl::StatusOr<ParameterCounts> CountParameters(const ModelArchitecture& model);
 
+// The same counts for a model ValidateModel has already accepted (the estimators validate
+// once per call and count more than once): no checks, so only for validated input.
+ParameterCounts CountValidParameters(const ModelArchitecture& model);
+
 // The architecture used for activation and adapter sizing. A bare parameter count gets a
 // GPT-3-like shape: d_model / n_layers ~ 128 and N ~ 12·L·h² (Kaplan et al. 2020, Sec. 2.1;
 // Brown et al. 2020, Table 2.1).

@@ -60,7 +60,7 @@ absl::Status ResolveFabric(const CatalogView& catalog, const GpuRow& gpu, const 
     out->fabric = ApplyOverride(out->fabric, override);
     absl::StrAppend(&out->fabric_name, "+override");
   }
-  return ValidateFabric(out->fabric, std::string(field));
+  return ValidateFabric(out->fabric, field);
 }
 
 std::vector<Supply> BuildSupplies(const CatalogView& catalog, const PlanQuery& q, int max_gpus) {

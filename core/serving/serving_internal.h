@@ -13,6 +13,7 @@ struct Shape {
   bool inferred = false;
 };
 
+// Counts and effective shape of a model ValidateServingWorkload has accepted (Prechecks runs it).
 absl::StatusOr<Shape> ShapeOf(const ModelArchitecture& m);
 
 // Input checks shared by every public entry point. `inputs_checked`: the caller has already

@@ -45,9 +45,9 @@ double VllmUsableBytes(const GpuSpec& gpu, int tp, double fraction) {
 }  // namespace
 
 absl::StatusOr<Shape> ShapeOf(const ModelArchitecture& m) {
-  absl::StatusOr<ParameterCounts> c = CountParameters(m);
-  if (!c.ok()) return c.status();
-  return Shape{*c, EffectiveShape(m), !m.HasArchitecture()};
+  // Every caller has run Prechecks (or been told its inputs were checked), which validates the
+  // model; counting need not validate it again on every estimate.
+  return Shape{CountValidParameters(m), EffectiveShape(m), !m.HasArchitecture()};
 }
 
 absl::Status Prechecks(const ServingWorkload& w, const GpuSpec& gpu, int tp, bool inputs_checked) {

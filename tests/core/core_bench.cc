@@ -159,6 +159,20 @@ void BM_ServingQueueAndDisaggregation(benchmark::State& state) {
 }
 BENCHMARK(BM_ServingQueueAndDisaggregation);
 
+// One serving estimate at a fixed batch outside any search (Llama-2-70B chat on H100s, tp 4,
+// 64 in flight): validation, the decode step, the prefill and the latencies, as a caller of
+// EstimateServingAtBatch pays per call.
+void BM_EstimateServing(benchmark::State& state) {
+  const ServingWorkload w = Llama70BChat();
+  const GpuSpec gpu = testing::H100_SXM();
+  const ServingEfficiency eff = DefaultServingEfficiency(gpu);
+  for (auto _ : state) {
+    absl::StatusOr<ServingEstimate> e = EstimateServingAtBatch(w, gpu, 4, 64, eff);
+    benchmark::DoNotOptimize(e);
+  }
+}
+BENCHMARK(BM_EstimateServing);
+
 // The same search for a static batch arriving at once: each batch's mean first-token time.
 void BM_ServingSearchBurst(benchmark::State& state) {
   ServingWorkload w;
