@@ -1,6 +1,7 @@
 // ServingEvaluator: per-GPU efficiency and layout searches of a serving Plan, memoised
 // within one Plan, and the fit of those layouts to one supply (an offer's GPUs and budget).
 #include <algorithm>
+#include <memory>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -92,10 +93,24 @@ const ServingEfficiency& ServingEvaluator::EfficiencyFor(const GpuRow& gpu) {
 
 const std::vector<ServingOption>& ServingEvaluator::Options(const GpuRow& gpu) {
   auto it = options_.find(gpu.spec.name);
-  if (it == options_.end()) {
-    it = options_.emplace(gpu.spec.name, SearchServing(w_, gpu.spec, EfficiencyFor(gpu), MemoFor(gpu))).first;
+  if (it != options_.end()) return it->second;
+  // The options but their replicas read no load: kept per catalog version under the batch
+  // searches' prefix (the workload but its load, the GPU, the efficiencies) and sized here.
+  const BatchMemoRef& memo = MemoFor(gpu);
+  std::vector<ServingOption> options;
+  std::shared_ptr<const void> kept;
+  const std::string key = cache_.cache != nullptr ? memo.prefix + "|colocated-options" : std::string();
+  if (cache_.cache != nullptr) kept = cache_.cache->FindResult(cache_.version, key);
+  if (kept != nullptr) {
+    options = *std::static_pointer_cast<const std::vector<ServingOption>>(kept);
+  } else {
+    options = SearchServingUnranked(w_, gpu.spec, EfficiencyFor(gpu), memo);
+    if (cache_.cache != nullptr) {
+      cache_.cache->StoreResult(cache_.version, key, std::make_shared<const std::vector<ServingOption>>(options));
+    }
   }
-  return it->second;
+  SizeAndRankServingOptions(w_, &options);
+  return options_.emplace(gpu.spec.name, std::move(options)).first->second;
 }
 
 int64_t ReplicasPerUnits(const Supply& s, const MultiNodeServing& m, int64_t units) {
@@ -286,15 +301,32 @@ const std::vector<absl::StatusOr<ServingLayout>>& ServingEvaluator::MultiNode(co
   return multinode_.emplace(key, std::move(out)).first->second;
 }
 
+std::vector<DisaggregatedStage> ServingEvaluator::StagesFor(const GpuRow& gpu) {
+  // As Options: the stages but their decode pools read no load, so they are kept per catalog
+  // version and only the pools are sized per call.
+  const BatchMemoRef& memo = MemoFor(gpu);
+  std::vector<DisaggregatedStage> stages;
+  std::shared_ptr<const void> kept;
+  const std::string key = cache_.cache != nullptr ? memo.prefix + "|disaggregated-stages" : std::string();
+  if (cache_.cache != nullptr) kept = cache_.cache->FindResult(cache_.version, key);
+  if (kept != nullptr) {
+    stages = *std::static_pointer_cast<const std::vector<DisaggregatedStage>>(kept);
+  } else {
+    stages = UnsizedDisaggregatedStages(w_, gpu.spec, EfficiencyFor(gpu), memo);
+    if (cache_.cache != nullptr) {
+      cache_.cache->StoreResult(cache_.version, key, std::make_shared<const std::vector<DisaggregatedStage>>(stages));
+    }
+  }
+  for (DisaggregatedStage& st : stages) SizeDecodePool(w_, &st);
+  return stages;
+}
+
 const absl::StatusOr<std::vector<ServingLayout>>& ServingEvaluator::Disaggregated(const Supply& s) {
   const FabricKey key = KeyOf(s);
   auto it = disagg_.find(key);
   if (it != disagg_.end()) return it->second;
   auto st = stages_.find(s.gpu->spec.name);
-  if (st == stages_.end()) {
-    st = stages_.emplace(s.gpu->spec.name, DisaggregatedStages(w_, s.gpu->spec, EfficiencyFor(*s.gpu), MemoFor(*s.gpu)))
-             .first;
-  }
+  if (st == stages_.end()) st = stages_.emplace(s.gpu->spec.name, StagesFor(*s.gpu)).first;
   absl::StatusOr<std::vector<DisaggregatedServing>> found = SearchDisaggregated(w_, s.fabric, st->second);
   absl::StatusOr<std::vector<ServingLayout>> layouts = std::vector<ServingLayout>();
   if (found.ok()) {

@@ -102,6 +102,8 @@ class ServingEvaluator {
   std::map<std::string, BatchMemoRef, std::less<>> memo_refs_;
   // This GPU's key prefix and the memo; no memo without a cache.
   const BatchMemoRef& MemoFor(const GpuRow& gpu);
+  // This GPU's disaggregated stages, their decode pools sized for the load.
+  std::vector<DisaggregatedStage> StagesFor(const GpuRow& gpu);
   std::map<std::string, ServingEfficiency, std::less<>> efficiency_;
   std::map<std::string, std::vector<ServingOption>, std::less<>> options_;
   std::map<std::string, std::vector<absl::StatusOr<ServingLayout>>, std::less<>> colocated_;

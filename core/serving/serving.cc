@@ -244,6 +244,13 @@ bool MeetsSlo(const ServingWorkload& w, const AtBatch& a) {
          (w.e2e_slo_seconds <= 0 || a.e2e <= w.e2e_slo_seconds);
 }
 
+// The only figures of an estimate that read the offered load.
+void SizeReplicas(const ServingWorkload& w, ServingEstimate* e) {
+  const double usable = e->requests_per_second_per_replica * w.target_utilization;
+  e->replicas = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(w.requests_per_second / usable - 1e-9)));
+  e->total_gpus = e->replicas * e->tp;
+}
+
 ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const ServingMemory& mem, const GpuSpec& gpu,
                             int tp, int64_t batch, const ServingEfficiency& eff) {
   const Ctx pc = MakeCtx(w, s, mem, gpu, tp, eff.bandwidth.point, eff.compute.point);
@@ -278,9 +285,7 @@ ServingEstimate Materialize(const ServingWorkload& w, const Shape& s, const Serv
   out.requests_per_second_low = slow.rps;
   out.requests_per_second_high = fast.rps;
   out.output_tokens_per_second_per_replica = a.rps * static_cast<double>(w.output_tokens);
-  const double usable = a.rps * w.target_utilization;
-  out.replicas = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(w.requests_per_second / usable - 1e-9)));
-  out.total_gpus = out.replicas * tp;
+  SizeReplicas(w, &out);
   out.bottleneck = a.step.bound;
   out.shape_inferred = s.inferred;
   out.prefill_seconds = a.prefill;
@@ -482,8 +487,8 @@ std::string BatchMemoRef::Key(char kind, int tp, int pp, const Fabric* fabric) c
   return out;
 }
 
-std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
-                                         const BatchMemoRef& memo) {
+std::vector<ServingOption> SearchServingUnranked(const ServingWorkload& w, const GpuSpec& gpu,
+                                                 const ServingEfficiency& eff, const BatchMemoRef& memo) {
   std::vector<ServingOption> out;
   absl::Status valid = Prechecks(w, gpu, 1);
   absl::StatusOr<Shape> shape = valid.ok() ? ShapeOf(w.model) : absl::StatusOr<Shape>(valid);
@@ -501,7 +506,14 @@ std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec
                           static_cast<double>(w.prompt_tokens), 1);
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const ServingOption& a, const ServingOption& b) {
+  return out;
+}
+
+void SizeAndRankServingOptions(const ServingWorkload& w, std::vector<ServingOption>* options) {
+  for (ServingOption& o : *options) {
+    if (o.estimate.ok()) SizeReplicas(w, &*o.estimate);
+  }
+  std::stable_sort(options->begin(), options->end(), [](const ServingOption& a, const ServingOption& b) {
     if (a.estimate.ok() != b.estimate.ok()) return a.estimate.ok();
     if (!a.estimate.ok()) return false;
     if (a.estimate->total_gpus != b.estimate->total_gpus) {
@@ -509,6 +521,12 @@ std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec
     }
     return a.estimate->tpot_seconds < b.estimate->tpot_seconds;
   });
+}
+
+std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
+                                         const BatchMemoRef& memo) {
+  std::vector<ServingOption> out = SearchServingUnranked(w, gpu, eff, memo);
+  SizeAndRankServingOptions(w, &out);
   return out;
 }
 

@@ -194,6 +194,14 @@ struct BatchMemoRef {
 std::vector<ServingOption> SearchServing(const ServingWorkload& w, const GpuSpec& gpu, const ServingEfficiency& eff,
                                          const BatchMemoRef& memo = {});
 
+// SearchServing in two steps. The options in tensor-parallel order, each estimate's replicas
+// sized for w's load: everything else in them reads no load (requests_per_second,
+// target_utilization), so a caller may keep them and size them again for another load.
+std::vector<ServingOption> SearchServingUnranked(const ServingWorkload& w, const GpuSpec& gpu,
+                                                 const ServingEfficiency& eff, const BatchMemoRef& memo = {});
+// Sizes each feasible option's replicas for w's load (as the estimate does) and ranks them.
+void SizeAndRankServingOptions(const ServingWorkload& w, std::vector<ServingOption>* options);
+
 // A measured serving benchmark, model resolved.
 struct ServingBenchmark {
   int64_t id = 0;

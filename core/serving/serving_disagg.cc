@@ -136,6 +136,12 @@ void FillDecode(const ServingWorkload& w, const ServingEfficiency& eff, const St
   s->step_seconds_low = AtEfficiency(step->memory_seconds, step->compute_seconds, fixed, eff, false);
   s->step_seconds_high = AtEfficiency(step->memory_seconds, step->compute_seconds,
                                       step->comm_seconds_high + step->overhead_seconds, eff, true);
+}
+
+}  // namespace
+
+void SizeDecodePool(const ServingWorkload& w, DisaggregatedStage* s) {
+  if (!s->decode_status.ok() || s->decode_batch < 1) return;
   // The decode pool depends on the load and this stage only: concurrent sequences (Little's
   // law: load x output tokens x step) over the batch a replica holds, at the planned use.
   const double b = static_cast<double>(s->decode_batch);
@@ -150,6 +156,8 @@ void FillDecode(const ServingWorkload& w, const ServingEfficiency& eff, const St
   }
   s->decode_slot = MgcWait(lambda / static_cast<double>(s->decode_replicas), b / capacity, s->decode_batch, 0.0);
 }
+
+namespace {
 
 // KV bytes move from each prefill GPU's shard to the decode GPUs in parallel: the narrower
 // side's links carry them.
@@ -219,6 +227,13 @@ int64_t LargestDecodeBatchOf(const Stepper& st, const ServingWorkload& w, int64_
 
 std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
                                                     const ServingEfficiency& eff, const BatchMemoRef& memo) {
+  std::vector<DisaggregatedStage> out = UnsizedDisaggregatedStages(w, gpu, eff, memo);
+  for (DisaggregatedStage& s : out) SizeDecodePool(w, &s);
+  return out;
+}
+
+std::vector<DisaggregatedStage> UnsizedDisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
+                                                           const ServingEfficiency& eff, const BatchMemoRef& memo) {
   std::vector<DisaggregatedStage> out;
   if (!ValidateServingWorkload(w).ok() || !ValidateGpu(gpu).ok()) return out;
   if (!EngineSupportProblem(w.engine, w.engine_version, gpu, w.weight_precision).empty()) return out;

@@ -79,6 +79,13 @@ ServingEfficiency EfficiencyAtEnd(const ServingEfficiency& eff, bool slow);
 // Every tensor-parallel degree inside a node that divides the heads.
 std::vector<DisaggregatedStage> DisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
                                                     const ServingEfficiency& eff, const BatchMemoRef& memo = {});
+// The same in two steps: the stages without their decode pools (nothing in them reads the
+// load: requests_per_second, target_utilization), which a caller may keep across loads, and
+// the pool sized for w's load (replicas, the wait for a slot; a stage that cannot serve the
+// load gets its decode_status).
+std::vector<DisaggregatedStage> UnsizedDisaggregatedStages(const ServingWorkload& w, const GpuSpec& gpu,
+                                                           const ServingEfficiency& eff, const BatchMemoRef& memo = {});
+void SizeDecodePool(const ServingWorkload& w, DisaggregatedStage* s);
 
 // The largest batch in [1, max_batch] that `meets` (monotone: latency grows with batch);
 // 0 when a batch of one misses.

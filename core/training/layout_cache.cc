@@ -152,20 +152,24 @@ std::string EfficiencyKey(const std::string& job_key, const GpuSpec& gpu) {
 bool TrainingLayoutCache::Current(int64_t version) {
   if (version < version_) return false;
   if (version > version_) {
-    if (version_ >= 0 && !(layouts_.empty() && efficiencies_.empty() && batches_.empty())) ++stats_.clears;
+    if (version_ >= 0 && !(layouts_.empty() && efficiencies_.empty() && batches_.empty() && results_.empty())) {
+      ++stats_.clears;
+    }
     layouts_.clear();
     efficiencies_.clear();
     batches_.clear();
+    results_.clear();
     version_ = version;
   }
   return true;
 }
 
 void TrainingLayoutCache::MakeRoom() {
-  if (layouts_.size() + efficiencies_.size() + batches_.size() < max_entries_) return;
+  if (layouts_.size() + efficiencies_.size() + batches_.size() + results_.size() < max_entries_) return;
   layouts_.clear();
   efficiencies_.clear();
   batches_.clear();
+  results_.clear();
   ++stats_.clears;
 }
 
@@ -228,10 +232,29 @@ void TrainingLayoutCache::StoreBatch(int64_t version, const std::string& key, in
   batches_.insert_or_assign(key, batch);
 }
 
+std::shared_ptr<const void> TrainingLayoutCache::FindResult(int64_t version, const std::string& key) {
+  absl::MutexLock lock(&mu_);
+  if (!Current(version)) return nullptr;
+  auto it = results_.find(key);
+  if (it == results_.end()) {
+    ++stats_.misses;
+    return nullptr;
+  }
+  ++stats_.hits;
+  return it->second;
+}
+
+void TrainingLayoutCache::StoreResult(int64_t version, const std::string& key, std::shared_ptr<const void> value) {
+  absl::MutexLock lock(&mu_);
+  if (!Current(version)) return;
+  MakeRoom();
+  results_.insert_or_assign(key, std::move(value));
+}
+
 TrainingLayoutCache::Stats TrainingLayoutCache::GetStats() const {
   absl::MutexLock lock(&mu_);
   Stats s = stats_;
-  s.entries = static_cast<int64_t>(layouts_.size() + efficiencies_.size() + batches_.size());
+  s.entries = static_cast<int64_t>(layouts_.size() + efficiencies_.size() + batches_.size() + results_.size());
   return s;
 }
 

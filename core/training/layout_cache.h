@@ -54,6 +54,10 @@ class TrainingLayoutCache {
   // The batch a serving search settled on (core/serving: BatchMemo); -1 when not known.
   int64_t FindBatch(int64_t version, const std::string& key);
   void StoreBatch(int64_t version, const std::string& key, int64_t batch);
+  // Another search's outcome, of the type its caller's key names (serving: the co-located
+  // options before their replicas are sized for a load); null when not known.
+  std::shared_ptr<const void> FindResult(int64_t version, const std::string& key);
+  void StoreResult(int64_t version, const std::string& key, std::shared_ptr<const void> value);
 
   Stats GetStats() const;
 
@@ -68,6 +72,7 @@ class TrainingLayoutCache {
   absl::flat_hash_map<std::string, std::shared_ptr<const CachedLayouts>> layouts_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::shared_ptr<const Efficiency>> efficiencies_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, int64_t> batches_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::shared_ptr<const void>> results_ ABSL_GUARDED_BY(mu_);
   Stats stats_ ABSL_GUARDED_BY(mu_);
 };
 
