@@ -109,7 +109,8 @@ struct Miss {
   size_t supply;
   int units;
   double duration, cost;
-  double Distance(const PlanQuery& q) const {
+  double distance;  // Distance(q), kept for the sort (thousands of misses on a large plan)
+  static double Distance(const PlanQuery& q, double duration, double cost) {
     const double by_time = duration / TrainingBoundSeconds(q);
     return std::max(by_time, q.budget_usd > 0 ? cost / q.budget_usd : 0.0);
   }
@@ -120,7 +121,7 @@ Rejection Describe(const std::vector<Supply>& supplies, const PlanQuery& q, cons
   const double bound = TrainingBoundSeconds(q);
   const bool late = m.duration > bound;
   Rejection r{supplies[m.supply].Label(m.units), "",
-              late ? RejectionReason::kOverDeadline : RejectionReason::kOverBudget, m.Distance(q),
+              late ? RejectionReason::kOverDeadline : RejectionReason::kOverBudget, m.distance,
               supplies[m.supply].gpu->spec.name};
   if (late) {
     r.reason = absl::StrFormat("takes %.1f days, %.2fx the %s of %.1f days", m.duration / 86400, m.duration / bound,
@@ -223,7 +224,7 @@ void Collect(const std::vector<Supply>& supplies, const PlanQuery& q, int max_gp
       }
       const double cost = duration / units::kSecondsPerHour * u * usd_per_unit_hour;
       if (duration > bound || (q.budget_usd > 0 && cost > q.budget_usd)) {
-        misses->push_back({si, u, duration, cost});
+        misses->push_back({si, u, duration, cost, Miss::Distance(q, duration, cost)});
       } else {
         cands->push_back({si, u, pick, duration, cost});
       }
@@ -332,7 +333,7 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
   // Only the closest misses are formatted, at most half the rejections shown, so that the
   // reasons whole GPU types cannot work still show; and each GPU type's closest miss.
   const size_t keep = std::max<size_t>(static_cast<size_t>(q.max_rejected) / 2, 1);
-  auto closer = [&q](const Miss& a, const Miss& b) { return a.Distance(q) < b.Distance(q); };
+  auto closer = [](const Miss& a, const Miss& b) { return a.distance < b.distance; };
   std::sort(misses.begin(), misses.end(), closer);
   std::set<const GpuRow*> gpu_shown;
   for (size_t i = 0; i < misses.size(); ++i) {
