@@ -140,15 +140,30 @@ grpc::ServerUnaryReactor* PlannerServiceImpl::Compare(grpc::CallbackServerContex
                                                       v1::CompareResponse* resp) {
   return Estimate(ctx, *req, resp, [&] {
     const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
-    return Remembered(memo_, *snap, *req, resp, [&] { return server::Compare(*snap, *req, resp, &layouts_); });
+    bool computed = false;
+    absl::Status s = Remembered(memo_, *snap, *req, resp, [&] {
+      computed = true;
+      return server::Compare(*snap, *req, resp, &layouts_);
+    });
+    if (s.ok() && !computed) resp->set_from_memo(true);
+    return s;
   });
 }
 
 grpc::ServerUnaryReactor* PlannerServiceImpl::Tco(grpc::CallbackServerContext* ctx, const v1::TcoRequest* req,
                                                   v1::TcoResponse* resp) {
+  // Remembered as Plan and Compare are: a dashboard re-asks the same own-or-rent question on
+  // every refresh, and prices "as of now" change an answer only when a dated price takes
+  // effect (the memo's entries expire after AnswerMemoOptions::ttl for that reason).
   return Estimate(ctx, *req, resp, [&] {
-    absl::Status s = server::Tco(*store_->Snapshot(), *req, resp);
-    return s.ok() ? CheckAnswer(*resp) : s;
+    const std::shared_ptr<const store::CatalogSnapshot> snap = store_->Snapshot();
+    bool computed = false;
+    absl::Status s = Remembered(memo_, *snap, *req, resp, [&] {
+      computed = true;
+      return server::Tco(*snap, *req, resp);
+    });
+    if (s.ok() && !computed) resp->set_from_memo(true);
+    return s;
   });
 }
 

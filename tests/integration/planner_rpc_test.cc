@@ -177,5 +177,46 @@ TEST_F(PlannerRpcTest, ARepeatedQuestionIsAnsweredFromTheMemo) {
   EXPECT_FALSE(other->from_memo());
 }
 
+TEST_F(PlannerRpcTest, RepeatedCompareAndTcoAreAnsweredFromTheMemo) {
+  // A dashboard refreshing the same own-or-rent panel: 8 A100s owned for 36 months (the
+  // README's fleet: $250,000 up front, $5,000 a month), and a LoRA run compared on two targets.
+  v1::TcoRequest t;
+  t.set_horizon_months(36);
+  v1::TcoFleet* f = t.add_fleets();
+  f->set_gpu_name("A100-SXM4-80GB");
+  f->set_gpu_count(8);
+  f->mutable_own()->set_capex_usd(250000);
+  f->mutable_own()->set_ops_usd_per_month(5000);
+  client::Client c = MakeClient();
+  absl::StatusOr<v1::TcoResponse> first = c.Tco(t);
+  absl::StatusOr<v1::TcoResponse> second = c.Tco(t);
+  ASSERT_TRUE(first.ok() && second.ok()) << first.status() << second.status();
+  EXPECT_FALSE(first->from_memo());
+  EXPECT_TRUE(second->from_memo());
+  second->clear_from_memo();
+  EXPECT_EQ(first->SerializeAsString(), second->SerializeAsString());
+  t.set_horizon_months(48);  // another question: computed afresh
+  absl::StatusOr<v1::TcoResponse> other = c.Tco(t);
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_FALSE(other->from_memo());
+  EXPECT_EQ(other->series_size(), 48);
+
+  v1::CompareRequest r;
+  r.mutable_training()->set_model_name("Llama-2-7B");
+  r.mutable_training()->set_tokens(1e9);
+  r.mutable_training()->set_method(v1::TRAINING_METHOD_LORA);
+  r.add_targets()->set_instance_type("p4d.24xlarge");
+  v1::CompareTarget* rtx = r.add_targets();
+  rtx->set_gpu_name("RTX-4090");
+  rtx->set_count(2);
+  absl::StatusOr<v1::CompareResponse> a = c.Compare(r);
+  absl::StatusOr<v1::CompareResponse> b = c.Compare(r);
+  ASSERT_TRUE(a.ok() && b.ok()) << a.status() << b.status();
+  EXPECT_FALSE(a->from_memo());
+  EXPECT_TRUE(b->from_memo());
+  b->clear_from_memo();
+  EXPECT_EQ(a->SerializeAsString(), b->SerializeAsString());
+}
+
 }  // namespace
 }  // namespace capplan::testing
