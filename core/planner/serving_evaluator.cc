@@ -53,6 +53,19 @@ std::string BatchSearchPrefix(const ServingWorkload& w, const GpuSpec& gpu, cons
   return out;
 }
 
+// A search's outcome that reads no load, from the per-version cache or computed (and kept);
+// without a cache, computed.
+template <typename T, typename Compute>
+T KeptAcrossLoads(LayoutCacheRef cache, const std::string& key, Compute compute) {
+  if (cache.cache == nullptr) return compute();
+  if (std::shared_ptr<const void> kept = cache.cache->FindResult(cache.version, key)) {
+    return *std::static_pointer_cast<const T>(kept);
+  }
+  T fresh = compute();
+  cache.cache->StoreResult(cache.version, key, std::make_shared<const T>(fresh));
+  return fresh;
+}
+
 }  // namespace
 
 int64_t ServingEvaluator::CacheBatches::Find(const std::string& key) { return ref.cache->FindBatch(ref.version, key); }
@@ -97,18 +110,9 @@ const std::vector<ServingOption>& ServingEvaluator::Options(const GpuRow& gpu) {
   // The options but their replicas read no load: kept per catalog version under the batch
   // searches' prefix (the workload but its load, the GPU, the efficiencies) and sized here.
   const BatchMemoRef& memo = MemoFor(gpu);
-  std::vector<ServingOption> options;
-  std::shared_ptr<const void> kept;
-  const std::string key = cache_.cache != nullptr ? memo.prefix + "|colocated-options" : std::string();
-  if (cache_.cache != nullptr) kept = cache_.cache->FindResult(cache_.version, key);
-  if (kept != nullptr) {
-    options = *std::static_pointer_cast<const std::vector<ServingOption>>(kept);
-  } else {
-    options = SearchServingUnranked(w_, gpu.spec, EfficiencyFor(gpu), memo);
-    if (cache_.cache != nullptr) {
-      cache_.cache->StoreResult(cache_.version, key, std::make_shared<const std::vector<ServingOption>>(options));
-    }
-  }
+  std::vector<ServingOption> options = KeptAcrossLoads<std::vector<ServingOption>>(
+      cache_, memo.prefix + "|colocated-options",
+      [&] { return SearchServingUnranked(w_, gpu.spec, EfficiencyFor(gpu), memo); });
   SizeAndRankServingOptions(w_, &options);
   return options_.emplace(gpu.spec.name, std::move(options)).first->second;
 }
@@ -305,18 +309,9 @@ std::vector<DisaggregatedStage> ServingEvaluator::StagesFor(const GpuRow& gpu) {
   // As Options: the stages but their decode pools read no load, so they are kept per catalog
   // version and only the pools are sized per call.
   const BatchMemoRef& memo = MemoFor(gpu);
-  std::vector<DisaggregatedStage> stages;
-  std::shared_ptr<const void> kept;
-  const std::string key = cache_.cache != nullptr ? memo.prefix + "|disaggregated-stages" : std::string();
-  if (cache_.cache != nullptr) kept = cache_.cache->FindResult(cache_.version, key);
-  if (kept != nullptr) {
-    stages = *std::static_pointer_cast<const std::vector<DisaggregatedStage>>(kept);
-  } else {
-    stages = UnsizedDisaggregatedStages(w_, gpu.spec, EfficiencyFor(gpu), memo);
-    if (cache_.cache != nullptr) {
-      cache_.cache->StoreResult(cache_.version, key, std::make_shared<const std::vector<DisaggregatedStage>>(stages));
-    }
-  }
+  std::vector<DisaggregatedStage> stages = KeptAcrossLoads<std::vector<DisaggregatedStage>>(
+      cache_, memo.prefix + "|disaggregated-stages",
+      [&] { return UnsizedDisaggregatedStages(w_, gpu.spec, EfficiencyFor(gpu), memo); });
   for (DisaggregatedStage& st : stages) SizeDecodePool(w_, &st);
   return stages;
 }
