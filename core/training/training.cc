@@ -70,30 +70,24 @@ void SplitParameters(Prepared* p) {
   const double L = static_cast<double>(m.num_layers);
   const double h = static_cast<double>(m.hidden_size);
   const double v = static_cast<double>(m.vocab_size);
-  // A validated model's own shape needs no second check; one inferred from a bare count
-  // carries the caller's other fields unchecked, so it is checked (rare, and off the hot path).
-  ParameterCounts c;
-  if (p->shape_inferred) {
-    absl::StatusOr<ParameterCounts> checked = CountParameters(m);
-    if (!checked.ok()) return;
-    c = *checked;
-  } else {
-    c = CountValidParameters(m);
-  }
-  const double experts = m.IsMoe() ? c.expert_per_layer * static_cast<double>(m.num_experts) : 0.0;
+  // A validated model's own shape needs no second check; one inferred from a bare count carries
+  // the caller's other fields unchecked, so it is checked (rare, and off the hot path).
+  const absl::StatusOr<ParameterCounts> c = p->shape_inferred ? CountParameters(m) : CountValidParameters(m);
+  if (!c.ok()) return;
+  const double experts = m.IsMoe() ? c->expert_per_layer * static_cast<double>(m.num_experts) : 0.0;
   p->layer_expert_params = experts;
   // Routed-expert parameters one token passes through (top-k experts in every MoE layer).
-  p->expert_active_params = m.IsMoe() ? c.expert * static_cast<double>(m.experts_per_token * m.MoeLayers()) : 0.0;
-  p->layer_dense_params = c.per_layer_total - experts;
+  p->expert_active_params = m.IsMoe() ? c->expert * static_cast<double>(m.experts_per_token * m.MoeLayers()) : 0.0;
+  p->layer_dense_params = c->per_layer_total - experts;
   p->embedding_params = v * h;
   p->head_params = m.tied_embeddings ? 0.0 : v * h;
   // A bare parameter count: scale the inferred shape's layers to the caller's total.
-  if (!p->job->model.HasArchitecture() && c.total > 0) {
-    const double scale = (p->counts.total - p->embedding_params - p->head_params) / (L * c.per_layer_total);
+  if (!p->job->model.HasArchitecture() && c->total > 0) {
+    const double scale = (p->counts.total - p->embedding_params - p->head_params) / (L * c->per_layer_total);
     if (scale > 0) p->layer_dense_params *= scale;
   }
   // The head's matmul (h x V per token, forward and backward) in units of one layer's.
-  const double layer_flops = 6.0 * (p->layer_dense_params + c.expert_per_layer * m.experts_per_token) +
+  const double layer_flops = 6.0 * (p->layer_dense_params + c->expert_per_layer * m.experts_per_token) +
                              12.0 * h * static_cast<double>(p->job->sequence_length);
   p->head_layer_equivalents = layer_flops > 0 ? 6.0 * v * h / layer_flops : 0.0;
 }
