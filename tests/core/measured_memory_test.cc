@@ -170,18 +170,18 @@ void LitGptRows(std::map<std::string, testdata::RegimeScore>* scores) {
     int64_t seq, micro_batch;
     double published_gb;
   };
-  for (const Row& r : {Row{"litgpt-phi15-lora-mb1", phi, TrainingMethod::kLora, 1044, 1, 4.82},
-                       Row{"litgpt-phi15-qlora-mb1", phi, TrainingMethod::kQlora, 1044, 1, 3.78},
-                       Row{"litgpt-phi15-lora-mb4", phi, TrainingMethod::kLora, 1044, 4, 10.68},
-                       Row{"litgpt-stablelm3b-lora-mb1", stablelm, TrainingMethod::kLora, 1034, 1, 9.69},
-                       Row{"litgpt-stablelm3b-qlora-mb1", stablelm, TrainingMethod::kQlora, 1034, 1, 6.35},
-                       Row{"litgpt-stablelm3b-lora-mb4", stablelm, TrainingMethod::kLora, 1034, 4, 16.92},
-                       Row{"litgpt-llama2-7b-lora-mb1", Llama2_7B(), TrainingMethod::kLora, 1304, 1, 21.30},
-                       Row{"litgpt-llama2-7b-qlora-mb1", Llama2_7B(), TrainingMethod::kQlora, 1304, 1, 14.14},
-                       Row{"litgpt-llama2-7b-lora-mb2", Llama2_7B(), TrainingMethod::kLora, 1304, 2, 29.07},
-                       Row{"litgpt-llama2-13b-lora-mb1", testing::Llama2_13B(), TrainingMethod::kLora, 1304, 1, 38.12},
-                       Row{"litgpt-llama2-13b-qlora-mb1", testing::Llama2_13B(), TrainingMethod::kQlora, 1304, 1,
-                           23.14}}) {
+  for (const Row& r :
+       {Row{"litgpt-phi15-lora-mb1", phi, TrainingMethod::kLora, 1044, 1, 4.82},
+        Row{"litgpt-phi15-qlora-mb1", phi, TrainingMethod::kQlora, 1044, 1, 3.78},
+        Row{"litgpt-phi15-lora-mb4", phi, TrainingMethod::kLora, 1044, 4, 10.68},
+        Row{"litgpt-stablelm3b-lora-mb1", stablelm, TrainingMethod::kLora, 1034, 1, 9.69},
+        Row{"litgpt-stablelm3b-qlora-mb1", stablelm, TrainingMethod::kQlora, 1034, 1, 6.35},
+        Row{"litgpt-stablelm3b-lora-mb4", stablelm, TrainingMethod::kLora, 1034, 4, 16.92},
+        Row{"litgpt-llama2-7b-lora-mb1", Llama2_7B(), TrainingMethod::kLora, 1304, 1, 21.30},
+        Row{"litgpt-llama2-7b-qlora-mb1", Llama2_7B(), TrainingMethod::kQlora, 1304, 1, 14.14},
+        Row{"litgpt-llama2-7b-lora-mb2", Llama2_7B(), TrainingMethod::kLora, 1304, 2, 29.07},
+        Row{"litgpt-llama2-13b-lora-mb1", testing::Llama2_13B(), TrainingMethod::kLora, 1304, 1, 38.12},
+        Row{"litgpt-llama2-13b-qlora-mb1", testing::Llama2_13B(), TrainingMethod::kQlora, 1304, 1, 23.14}}) {
     TrainingJob job = Job(r.model, r.seq, 128);
     job.method = r.method;
     job.lora_rank = 8;
