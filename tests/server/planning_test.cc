@@ -98,6 +98,38 @@ TEST_F(PlanningTest, BasicViewKeepsTheSchedulersFigures) {
   }
 }
 
+// The basic view drops the rejected candidates and the formulas; its options (figures, layout,
+// provenance) and its cost/time frontier are the full view's, for training and serving alike.
+// One known difference: the full view walks further down the ranking to fill its rejections,
+// so an option's explanation may list more regions with the same offer ("; same offer in ...").
+TEST_F(PlanningTest, BasicViewOptionsAreTheFullViews) {
+  auto without_regions = [](v1::PlanOption o) {
+    const size_t cut = o.explanation().find("; same offer in ");
+    if (cut != std::string::npos) o.set_explanation(o.explanation().substr(0, cut));
+    return o.SerializeAsString();
+  };
+  for (const v1::PlanRequest& base : {FineTune7B(), Serve7B()}) {
+    v1::PlanRequest basic = base, full = base;
+    basic.set_view(v1::VIEW_BASIC);
+    full.set_view(v1::VIEW_FULL);
+    v1::PlanResponse b, f;
+    ASSERT_TRUE(Plan(snap(), basic, &b).ok());
+    ASSERT_TRUE(Plan(snap(), full, &f).ok());
+    EXPECT_EQ(b.rejected_size(), 0);
+    EXPECT_GT(f.rejected_size(), 0);
+    ASSERT_GT(f.options_size(), 0);
+    ASSERT_EQ(b.options_size(), f.options_size());
+    for (int i = 0; i < f.options_size(); ++i) {
+      EXPECT_EQ(without_regions(b.options(i)), without_regions(f.options(i))) << "option " << i;
+    }
+    ASSERT_EQ(b.frontier_size(), f.frontier_size());
+    for (int i = 0; i < f.frontier_size(); ++i) {
+      EXPECT_EQ(b.frontier(i).SerializeAsString(), f.frontier(i).SerializeAsString()) << "frontier " << i;
+    }
+    EXPECT_EQ(b.selection_rule(), f.selection_rule());
+  }
+}
+
 // The shipped catalog's BLOOM-7B1 has a 2048-token window (BigScience 2022): an unset
 // sequence plans at 2048, a 4096-token one is refused naming the field.
 TEST_F(PlanningTest, TheContextWindowComesFromTheCatalog) {
