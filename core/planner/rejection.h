@@ -3,7 +3,9 @@
 // distance first within a reason.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -45,6 +47,32 @@ void KeepClosest(std::vector<Rejection>* rejected, size_t n);
 // (a GPU type's best feasible candidate, ranked lower).
 void KeepClosestPerGpu(std::vector<Rejection>* rejected, size_t n, const std::vector<std::string>& option_gpus,
                        std::vector<Rejection> fallback);
+
+// The rejections a Plan shows: none when `max_rejected` is 0 (a BASIC view: nothing is ranked
+// or named only to be dropped); else KeepClosestPerGpu, a GPU type no line names getting its
+// best candidate (by `better`) as `ranked_lower(candidate)`. Plan: options and candidates
+// with a `supply` index into `supplies`, and `rejected`.
+template <typename Plan, typename Candidate, typename Better, typename RankedLower>
+void ShowRejections(int max_rejected, const std::vector<Candidate>& cands, Better better, RankedLower ranked_lower,
+                    Plan* plan) {
+  if (max_rejected == 0) {
+    plan->rejected.clear();
+    return;
+  }
+  std::vector<std::string> option_gpus;
+  option_gpus.reserve(plan->options.size());
+  for (const auto& o : plan->options) option_gpus.push_back(plan->supplies[o.supply].gpu->spec.name);
+  // Each GPU type's best candidate, found in one pass.
+  std::map<decltype(plan->supplies[0].gpu), const Candidate*> gpu_best;
+  for (const Candidate& c : cands) {
+    const Candidate*& b = gpu_best[plan->supplies[c.supply].gpu];
+    if (b == nullptr || better(c, *b)) b = &c;
+  }
+  std::vector<Rejection> fallback;
+  fallback.reserve(gpu_best.size());
+  for (const auto& [gpu, c] : gpu_best) fallback.push_back(ranked_lower(*c));
+  KeepClosestPerGpu(&plan->rejected, static_cast<size_t>(max_rejected), option_gpus, std::move(fallback));
+}
 
 // FailedPrecondition naming the closest miss (or saying nothing matched the constraints).
 absl::Status NothingFits(const std::vector<Rejection>& rejected);

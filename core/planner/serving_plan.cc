@@ -213,32 +213,6 @@ std::vector<FrontierPoint> ServingFrontier(const ServingWorkload& w, const Servi
   return ParetoFrontier(std::move(points));
 }
 
-// The rejections an answer shows: each GPU type's closest line (a type no line names gets its
-// best candidate, ranked lower), then the closest others, at most q.max_rejected. None in a
-// BASIC view (max_rejected 0): nothing is ranked or named there.
-template <typename Better, typename RankedLower>
-void ShowRejections(const PlanQuery& q, const std::vector<Candidate>& cands, Better better, RankedLower ranked_lower,
-                    ServingPlan* plan) {
-  if (q.max_rejected == 0) {
-    plan->rejected.clear();
-    return;
-  }
-  std::vector<std::string> option_gpus;
-  option_gpus.reserve(plan->options.size());
-  for (const ServingChoice& o : plan->options) option_gpus.push_back(plan->supplies[o.supply].gpu->spec.name);
-  std::map<const GpuRow*, const Candidate*> gpu_best;
-  for (const Candidate& c : cands) {
-    const Candidate*& b = gpu_best[plan->supplies[c.supply].gpu];
-    if (b == nullptr || better(c, *b)) b = &c;
-  }
-  std::vector<Rejection> fallback;
-  for (const auto& [gpu, c] : gpu_best) {
-    fallback.push_back(ranked_lower(*c, 0));
-    fallback.back().reason = absl::StrCat("ranked lower: ", fallback.back().reason.substr(10));
-  }
-  KeepClosestPerGpu(&plan->rejected, static_cast<size_t>(q.max_rejected), option_gpus, std::move(fallback));
-}
-
 }  // namespace
 
 // The checks a serving Plan adds to the query's own.
@@ -342,7 +316,14 @@ absl::StatusOr<ServingPlan> PlanServing(const CatalogView& catalog, const Servin
       },
       [&](const Candidate& c, size_t rank) { plan.rejected.push_back(ranked_lower(c, rank)); },
       [](const Candidate& c) { return c.supply; });
-  ShowRejections(q, cands, better, ranked_lower, &plan);
+  ShowRejections(
+      q.max_rejected, cands, better,
+      [&](const Candidate& c) {
+        Rejection r = ranked_lower(c, 0);
+        r.reason = absl::StrCat("ranked lower: ", r.reason.substr(10));
+        return r;
+      },
+      &plan);
   plan.frontier = ServingFrontier(w, plan, cands, ranker.Best());
   return plan;
 }

@@ -316,31 +316,6 @@ std::vector<FrontierPoint> TrainingFrontier(const TrainingPlan& plan, const std:
   return ParetoFrontier(std::move(points));  // thinned
 }
 
-// The rejections an answer shows: each GPU type's closest line (a type no line names gets its
-// best candidate, ranked lower), then the closest others, at most q.max_rejected. None in a
-// BASIC view (max_rejected 0): nothing is ranked or named there.
-template <typename Better, typename RankedLower>
-void ShowRejections(const PlanQuery& q, const std::vector<Candidate>& cands, Better better, RankedLower ranked_lower,
-                    TrainingPlan* plan) {
-  if (q.max_rejected == 0) {
-    plan->rejected.clear();
-    return;
-  }
-  std::vector<std::string> option_gpus;
-  option_gpus.reserve(plan->options.size());
-  for (const TrainingChoice& o : plan->options) option_gpus.push_back(plan->supplies[o.supply].gpu->spec.name);
-  std::map<const GpuRow*, const Candidate*> gpu_best;
-  for (const Candidate& c : cands) {
-    const Candidate*& b = gpu_best[plan->supplies[c.supply].gpu];
-    if (b == nullptr || better(c, *b)) b = &c;
-  }
-  std::vector<Rejection> fallback;
-  fallback.reserve(gpu_best.size());
-  for (const auto& [gpu, c] : gpu_best) fallback.push_back(ranked_lower(*c, 0));
-  for (Rejection& r : fallback) r.reason = absl::StrCat("ranked lower: ", r.reason.substr(r.reason.find(':') + 2));
-  KeepClosestPerGpu(&plan->rejected, static_cast<size_t>(q.max_rejected), option_gpus, std::move(fallback));
-}
-
 }  // namespace
 
 absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const TrainingJob& job, const PlanQuery& q,
@@ -403,7 +378,14 @@ absl::StatusOr<TrainingPlan> PlanTraining(const CatalogView& catalog, const Trai
               },
               [&](const Candidate& c, size_t rank) { plan.rejected.push_back(ranked_lower(c, rank)); },
               [&](const Candidate& c) { return c.supply; });
-  ShowRejections(q, cands, better, ranked_lower, &plan);
+  ShowRejections(
+      q.max_rejected, cands, better,
+      [&](const Candidate& c) {
+        Rejection r = ranked_lower(c, 0);
+        r.reason = absl::StrCat("ranked lower: ", r.reason.substr(r.reason.find(':') + 2));
+        return r;
+      },
+      &plan);
   plan.frontier = TrainingFrontier(plan, cands, ranker.Best());
   if (!plan.options.empty()) NoteCeiling(q, max_gpus, eval, &plan);
   return plan;
